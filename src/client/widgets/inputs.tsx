@@ -1,0 +1,134 @@
+// Text-like widgets (text, uppercase, currency, date, phone, textarea, password): one input, a codec per widget.
+import { useEffect, useRef, useState } from 'react';
+import type { ChangeEvent } from 'react';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import type { WidgetProps } from '@rjsf/utils';
+import { formatDate, parseDecimal, parseItalianDate } from '../lib/format.ts';
+import { describedBy } from './aria.ts';
+
+/** How a widget shows a value as text and turns typed text back into a value. */
+export interface Codec {
+  format: (value: unknown) => string;
+  /** Text the validator cannot accept is passed through unchanged, so its message explains the problem. */
+  parse: (text: string) => unknown;
+  clean?: (text: string) => string;
+  inputMode?: 'text' | 'decimal' | 'numeric' | 'tel' | 'email';
+  type?: string;
+  placeholder?: string;
+  autoComplete?: string;
+  className?: string;
+  prefix?: string;
+  multiline?: boolean;
+  maxLength?: number;
+}
+
+const asText = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+const emptyToUndefined = (text: string) => (text === '' ? undefined : text);
+
+export const textCodec: Codec = { format: asText, parse: emptyToUndefined };
+
+export const numberCodec: Codec = {
+  format: (value) => asText(value).replace('.', ','),
+  parse: (text) => (text.trim() === '' ? undefined : parseDecimal(text) ?? text),
+  inputMode: 'decimal',
+};
+
+export const codecs = {
+  text: textCodec,
+  number: numberCodec,
+  // CSS shows capitals while typing (the caret never jumps); the value itself is upper-cased.
+  uppercase: { format: asText, parse: (text: string) => emptyToUndefined(text.toUpperCase()), className: 'text-uppercase' },
+  currency: { ...numberCodec, clean: (text: string) => text.replace(/[^\d,.]/g, ''), prefix: '€' },
+  date: {
+    format: formatDate,
+    parse: (text: string) => (text.trim() === '' ? undefined : parseItalianDate(text) ?? text),
+    clean: (text: string) => text.replace(/[^\d/]/g, ''),
+    inputMode: 'numeric',
+    placeholder: 'GG/MM/AAAA',
+    maxLength: 10,
+  },
+  phone: {
+    format: asText,
+    parse: (text: string) => emptyToUndefined(text.trim()),
+    clean: (text: string) => text.replace(/[^\d+ ]/g, ''),
+    inputMode: 'tel',
+    type: 'tel',
+    placeholder: '+39 3331234567',
+    autoComplete: 'tel',
+  },
+  textarea: { format: asText, parse: emptyToUndefined, multiline: true },
+  password: { format: asText, parse: emptyToUndefined, type: 'password', autoComplete: 'new-password' },
+} satisfies Record<string, Codec>;
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || ((a === undefined || a === null || a === '') && (b === undefined || b === null || b === ''));
+}
+
+export function CodecInput({ codec, ...props }: WidgetProps & { codec: Codec }) {
+  const { id, htmlName, value, required, disabled, readonly, autofocus, placeholder, rawErrors, options, onChange, onBlur, onFocus, schema } = props;
+  const [text, setText] = useState(() => codec.format(value));
+  const lastSent = useRef<unknown>(value);
+
+  // Follow values set from outside (reload, action bar toggle) without fighting what the user is typing.
+  useEffect(() => {
+    if (!sameValue(value, lastSent.current)) {
+      lastSent.current = value;
+      setText(codec.format(value));
+    }
+  }, [value, codec]);
+
+  const handleChange = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const next = codec.clean ? codec.clean(event.target.value) : event.target.value;
+    setText(next);
+    const parsed = codec.parse(next);
+    lastSent.current = parsed;
+    onChange(parsed);
+  };
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  const maxLength = codec.maxLength ?? (typeof schema.maxLength === 'number' ? schema.maxLength : undefined);
+  const control = (
+    <Form.Control
+      id={id}
+      name={htmlName || id}
+      as={codec.multiline ? 'textarea' : 'input'}
+      rows={codec.multiline ? Number(options.rows ?? 3) : undefined}
+      type={codec.multiline ? undefined : codec.type ?? 'text'}
+      inputMode={codec.inputMode}
+      autoComplete={codec.autoComplete ?? 'off'}
+      className={codec.className}
+      value={text}
+      placeholder={placeholder || codec.placeholder}
+      maxLength={maxLength}
+      required={required}
+      disabled={disabled}
+      readOnly={readonly}
+      autoFocus={autofocus}
+      isInvalid={invalid}
+      aria-invalid={invalid || undefined}
+      aria-required={required || undefined}
+      aria-describedby={describedBy(id, { error: invalid, description: Boolean(schema.description) })}
+      onChange={handleChange}
+      onBlur={() => onBlur(id, codec.parse(text))}
+      onFocus={() => onFocus(id, codec.parse(text))}
+    />
+  );
+  return codec.prefix ? (
+    <InputGroup hasValidation>
+      <InputGroup.Text aria-hidden="true">{codec.prefix}</InputGroup.Text>
+      {control}
+    </InputGroup>
+  ) : (
+    control
+  );
+}
+
+const isNumeric = (props: WidgetProps) => props.schema.type === 'number' || props.schema.type === 'integer';
+
+export const TextWidget = (props: WidgetProps) => <CodecInput {...props} codec={isNumeric(props) ? codecs.number : codecs.text} />;
+export const UppercaseWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.uppercase} />;
+export const CurrencyWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.currency} />;
+export const DateWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.date} />;
+export const PhoneWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.phone} />;
+export const TextareaWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.textarea} />;
+export const PasswordWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.password} />;

@@ -1,0 +1,68 @@
+// Builds the Fastify app from a database and the compiled definitions: engine plugins, then routes, then the SPA.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createAjv } from '../shared/validation.ts';
+import type { AppConfig, AppContext } from './context.ts';
+import type { Database } from './db/connection.ts';
+import type { Definitions } from '../shared/definitions/types.ts';
+import { HttpError } from './errors.ts';
+import authPlugin from './plugins/auth.ts';
+import maintenancePlugin from './plugins/maintenance.ts';
+import metaPlugin from './plugins/meta.ts';
+import resourcesPlugin from './plugins/resources.ts';
+import './domains/index.ts';
+
+export interface BuildOptions {
+  db: Database;
+  definitions: Definitions;
+  config?: Partial<AppConfig>;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY === '1',
+  });
+  const config: AppConfig = {
+    appName: 'Broker Back Office',
+    ambiente: process.env.AMBIENTE ?? 'development',
+    maintenance: process.env.MAINTENANCE === '1' || process.env.MAINTENANCE === 'true',
+    ...options.config,
+  };
+  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv(), config };
+  app.decorate('ctx', ctx);
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());
+    const fastifyError = error as { statusCode?: number; validation?: unknown; code?: string; message?: string };
+    if (fastifyError.validation) return reply.code(422).send({ message: 'Richiesta non valida.', errors: { _: [String(fastifyError.message)] } });
+    if (fastifyError.statusCode && fastifyError.statusCode < 500) {
+      return reply.code(fastifyError.statusCode).send({ message: fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Tipo di contenuto non supportato.' : 'Richiesta non valida.' });
+    }
+    request.log.error(error);
+    return reply.code(500).send({ message: 'Errore interno del server.' });
+  });
+
+  await app.register(maintenancePlugin);
+  await app.register(authPlugin);
+  await app.register(metaPlugin);
+  await app.register(resourcesPlugin);
+
+  const staticDir = config.staticDir;
+  const spa = staticDir && existsSync(path.join(staticDir, 'index.html'));
+  if (spa) await app.register(fastifyStatic, { root: path.resolve(staticDir), wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    if (spa && request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/headers/')) {
+      // Client-side routes (/cliente, /modifica/cliente/3, ...) all load the app shell.
+      const file = request.url.split('?')[0]!.slice(1);
+      if (file && !file.includes('..') && existsSync(path.join(staticDir, file)) && path.extname(file)) return reply.sendFile(file);
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ message: 'Risorsa non trovata.' });
+  });
+  return app;
+}

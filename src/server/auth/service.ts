@@ -1,0 +1,97 @@
+// Sessions: opaque bearer tokens stored as SHA-256 hashes, login throttling, role and permission sync.
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from '../db/connection.ts';
+import type { AuthUser } from './user.ts';
+
+export const USERS_RESOURCE = 'utente';
+
+const TOKEN_TTL_HOURS = Number(process.env.TOKEN_TTL_HOURS) || 12;
+const FAILURE_WINDOW_MINUTES = 15;
+const MAX_FAILURES_PER_EMAIL = 5;
+const MAX_FAILURES_PER_IP = 30;
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function issueToken(db: Database, userId: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.insertInto('auth_token').values({
+    token_hash: tokenHash(token),
+    user_id: userId,
+    expires_at: sql`now() + make_interval(hours => ${TOKEN_TTL_HOURS})`,
+  }).execute();
+  return token;
+}
+
+/** The user behind a live token of an active account, with the permissions of all their roles. */
+export async function userForToken(db: Database, token: string): Promise<AuthUser | undefined> {
+  const result = await sql<AuthUser>`
+    SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId",
+           coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements_text(coalesce(u.ruoli, '[]'::jsonb)) r), '[]'::jsonb) AS roles,
+           coalesce((SELECT jsonb_agg(DISTINCT rp.permission) FROM auth_role_permission rp
+                      WHERE rp.role IN (SELECT jsonb_array_elements_text(coalesce(u.ruoli, '[]'::jsonb)))), '[]'::jsonb) AS permissions
+    FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id
+    WHERE t.token_hash = ${tokenHash(token)} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.attivo`.execute(db);
+  return result.rows[0];
+}
+
+export async function revokeToken(db: Database, tokenId: number): Promise<void> {
+  await db.updateTable('auth_token').set({ revoked_at: sql`now()` }).where('id', '=', tokenId).where('revoked_at', 'is', null).execute();
+}
+
+/** Ends every session of a user but `keep` (the one changing the password keeps theirs). */
+export async function revokeUserTokens(db: Database, userId: number, keep?: number): Promise<void> {
+  let query = db.updateTable('auth_token').set({ revoked_at: sql`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keep !== undefined) query = query.where('id', '!=', keep);
+  await query.execute();
+}
+
+export function throttleKeys(email: string, ip: string): { email: string; ip: string } {
+  return { email: `email:${email.trim().toLowerCase()}`, ip: `ip:${ip}` };
+}
+
+/** Minutes to wait when too many recent failures came for this e-mail or address, else 0. */
+export async function throttled(db: Database, keys: { email: string; ip: string }): Promise<boolean> {
+  const rows = await sql<{ key: string; n: number }>`
+    SELECT key, count(*)::int AS n FROM auth_login_failure
+    WHERE key IN (${keys.email}, ${keys.ip}) AND at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES})
+    GROUP BY key`.execute(db);
+  const count = (key: string) => rows.rows.find((r) => r.key === key)?.n ?? 0;
+  return count(keys.email) >= MAX_FAILURES_PER_EMAIL || count(keys.ip) >= MAX_FAILURES_PER_IP;
+}
+
+export const THROTTLE_MESSAGE = `Troppi tentativi di accesso. Riprova tra ${FAILURE_WINDOW_MINUTES} minuti.`;
+
+export async function recordFailure(db: Database, keys: { email: string; ip: string }): Promise<void> {
+  await db.insertInto('auth_login_failure').values([{ key: keys.email }, { key: keys.ip }]).execute();
+  await sql`DELETE FROM auth_login_failure WHERE at < now() - interval '1 day'`.execute(db);
+}
+
+export async function clearFailures(db: Database, keys: { email: string }): Promise<void> {
+  await db.deleteFrom('auth_login_failure').where('key', '=', keys.email).execute();
+}
+
+export interface RolesFile {
+  permissions: Array<{ name: string; description?: string }>;
+  roles: Array<{ name: string; title: string; permissions: string[] }>;
+}
+
+/** The roles file is the truth: roles and grants are made to match it at every start. */
+export async function syncRoles(db: Database, file: RolesFile): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const p of file.permissions) {
+      await trx.insertInto('auth_permission').values({ name: p.name, description: p.description ?? '' })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ description: p.description ?? '' })).execute();
+    }
+    for (const role of file.roles) {
+      await trx.insertInto('auth_role').values({ name: role.name, title: role.title })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ title: role.title })).execute();
+      await trx.deleteFrom('auth_role_permission').where('role', '=', role.name).execute();
+      if (role.permissions.length) {
+        await trx.insertInto('auth_role_permission').values(role.permissions.map((permission) => ({ role: role.name, permission }))).execute();
+      }
+    }
+  });
+}

@@ -1,0 +1,15 @@
+// The authenticated user as every route sees it.
+import type { Grants } from '../../shared/permissions.ts';
+
+export interface AuthUser extends Grants {
+  id: number;
+  email: string;
+  name: string;
+  collaboratore_id: number | null;
+  tokenId: number;
+}
+
+/** Initials for the top bar: first letters of the first two words of the name. */
+export function initials(name: string): string {
+  return name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('');
+}

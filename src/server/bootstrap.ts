@@ -1,0 +1,69 @@
+// Start-up steps shared by the server, the seed script and the tests: definitions, migration, roles, first admin.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from './db/connection.ts';
+import { migrate } from './db/migrate.ts';
+import { loadDefinitions } from './definitions.ts';
+import { DefinitionError } from '../shared/definitions/compile.ts';
+import type { Definitions } from '../shared/definitions/types.ts';
+import { SUPER_ADMIN } from '../shared/permissions.ts';
+import { USERS_RESOURCE, syncRoles, type RolesFile } from './auth/service.ts';
+import { MIN_PASSWORD_LENGTH, hashPassword } from './auth/passwords.ts';
+
+export const ROLES_FILE = '_reference/ruoli.json';
+
+/** Every permission a definition names must exist in the roles file: a typo would silently lock everyone out. */
+function checkPermissionNames(definitions: Definitions, roles: RolesFile): void {
+  const known = new Set([...roles.permissions.map((p) => p.name), ...roles.roles.map((r) => r.name)]);
+  for (const def of definitions.resources.values()) {
+    const expressions: Array<[string, string | undefined]> = [
+      ...Object.entries(def.resource.permissions).map(([k, v]) => [`/permissions/${k}`, v] as [string, string]),
+      ['/rowScope/unless', def.resource.rowScope?.unless],
+    ];
+    for (const [pointer, expression] of expressions) {
+      for (const name of (expression ?? '').split(/[|&]/).map((s) => s.trim()).filter(Boolean)) {
+        if (!known.has(name)) throw new DefinitionError(`${def.name}/resource.json`, pointer, `unknown permission "${name}" (not in ${ROLES_FILE})`);
+      }
+    }
+  }
+  definitions.staticMenu.forEach((m, i) => {
+    for (const name of m.permission.split(/[|&]/).map((s) => s.trim())) {
+      if (!known.has(name)) throw new DefinitionError('_shared/menu.json', `/${i}/permission`, `unknown permission "${name}"`);
+    }
+  });
+}
+
+export async function loadAll(schemasDir: string): Promise<{ definitions: Definitions; roles: RolesFile }> {
+  const definitions = await loadDefinitions(schemasDir);
+  let roles: RolesFile;
+  try {
+    roles = JSON.parse(await readFile(path.join(schemasDir, ROLES_FILE), 'utf8'));
+  } catch (error) {
+    throw new DefinitionError(ROLES_FILE, '', `cannot read roles: ${(error as Error).message}`);
+  }
+  checkPermissionNames(definitions, roles);
+  return { definitions, roles };
+}
+
+export async function prepareDatabase(db: Database, definitions: Definitions, roles: RolesFile) {
+  const report = await migrate(db, definitions, USERS_RESOURCE);
+  await syncRoles(db, roles);
+  return report;
+}
+
+/** The first start creates a super_admin; without ADMIN_PASSWORD a generated one is printed once. */
+export async function ensureAdmin(db: Database, email: string, password: string | undefined, print: (line: string) => void): Promise<void> {
+  const existing = await sql`SELECT 1 FROM ${sql.table(USERS_RESOURCE)} WHERE ruoli ? ${SUPER_ADMIN} LIMIT 1`.execute(db);
+  if (existing.rows.length) return;
+  if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) {
+    throw new Error(`ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+  }
+  const chosen = password ?? randomBytes(12).toString('base64url');
+  await db.insertInto(USERS_RESOURCE).values({
+    email, name: 'Amministratore', password: await hashPassword(chosen), ruoli: JSON.stringify([SUPER_ADMIN]), attivo: true,
+  }).execute();
+  if (password === undefined) print(`Created super_admin ${email} with password: ${chosen} (shown only now)`);
+  else print(`Created super_admin ${email} (password from ADMIN_PASSWORD)`);
+}

@@ -1,0 +1,24 @@
+// The pg pool and the Kysely instance every server module shares.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+
+// Dates stay 'YYYY-MM-DD' strings (no time-zone shifts); numeric money and counts become JS numbers.
+pg.types.setTypeParser(1082, (v) => v);
+pg.types.setTypeParser(1700, (v) => (v === null ? null : Number(v)));
+pg.types.setTypeParser(20, (v) => (v === null ? null : Number(v)));
+
+// Rows of definition-driven tables are plain records; their shape is checked by the JSON Schema, not by TS.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Database = Kysely<any>;
+
+export interface Connection {
+  db: Database;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function connect(url: string, max = Number(process.env.DB_POOL_SIZE) || 20): Connection {
+  const pool = new pg.Pool({ connectionString: url, max });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  return { db, pool, close: () => db.destroy() };
+}

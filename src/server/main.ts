@@ -1,0 +1,20 @@
+// Process entry point: start, and shut down cleanly on SIGINT/SIGTERM so the embedded database stops too.
+import { DefinitionError } from '../shared/definitions/compile.ts';
+import { startServer } from './server.ts';
+
+try {
+  const server = await startServer();
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  if (error instanceof DefinitionError) console.error(`Definition error in schemas/${error.message}`);
+  else console.error(error);
+  process.exit(1);
+}

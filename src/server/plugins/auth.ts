@@ -1,0 +1,129 @@
+// Login, logout, the current user and their own account; `authenticate` guards every non-public route.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { HttpError, invalid, unauthenticated } from '../errors.ts';
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT, hashPassword, verifyPassword } from '../auth/passwords.ts';
+import {
+  USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, userForToken,
+} from '../auth/service.ts';
+import { initials, type AuthUser } from '../auth/user.ts';
+import { isMaintenance } from './maintenance.ts';
+
+const LOGIN_FAILED = 'Credenziali non valide.';
+
+function environmentFlags(app: FastifyInstance) {
+  return {
+    ambiente: app.ctx.config.ambiente,
+    modalita_emissione: process.env.ISSUE_MODE ?? 'sandbox',
+    modalita_anagrafica: process.env.REGISTRY_MODE ?? 'sandbox',
+  };
+}
+
+function sessionBody(app: FastifyInstance, user: AuthUser) {
+  return {
+    permissions: user.permissions,
+    roles: user.roles,
+    user: { id: user.id, name: user.name, initials: initials(user.name), email: user.email, collaboratore_id: user.collaboratore_id },
+    environment: environmentFlags(app),
+  };
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  return undefined;
+}
+
+export default fp(async (app: FastifyInstance) => {
+  app.decorateRequest('user', null as unknown as AuthUser);
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const token = bearer(request);
+    if (!token || token === 'undefined') throw unauthenticated();
+    const user = await userForToken(app.ctx.db, token);
+    if (!user) throw unauthenticated();
+    request.user = user;
+  });
+
+  app.post('/api/login', {
+    schema: {
+      body: {
+        type: 'object',
+        properties: { email: { type: 'string', maxLength: 255 }, password: { type: 'string', maxLength: 200 } },
+      },
+    },
+  }, async (request, reply) => {
+    const { db } = app.ctx;
+    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true });
+    const { email = '', password = '' } = (request.body ?? {}) as { email?: string; password?: string };
+    const missing: Record<string, string[]> = {};
+    if (!email.trim()) missing.email = ['Campo Obbligatorio.'];
+    if (!password) missing.password = ['Campo Obbligatorio.'];
+    if (Object.keys(missing).length) throw invalid(missing);
+    const keys = throttleKeys(email, request.ip);
+    if (await throttled(db, keys)) throw new HttpError(429, THROTTLE_MESSAGE, { authentication: [THROTTLE_MESSAGE] });
+    const row = await sql<{ id: number; password: string | null; attivo: boolean }>`
+      SELECT id, password, attivo FROM ${sql.table(USERS_RESOURCE)} WHERE lower(email) = lower(${email.trim()})`.execute(db);
+    const found = row.rows[0];
+    const ok = await verifyPassword(found?.password, password);
+    if (!found || !ok || !found.attivo) {
+      await recordFailure(db, keys);
+      throw invalid({ authentication: [LOGIN_FAILED] }, LOGIN_FAILED);
+    }
+    await clearFailures(db, keys);
+    const token = await issueToken(db, found.id);
+    const user = (await userForToken(db, token))!;
+    reply.header('cache-control', 'no-store');
+    return { token, ...sessionBody(app, user) };
+  });
+
+  app.register(async (scoped) => {
+    scoped.addHook('onRequest', app.authenticate);
+
+    scoped.get('/api/api_logout', async (request) => {
+      await revokeToken(app.ctx.db, request.user.tokenId);
+      return { message: 'Logout effettuato.' };
+    });
+
+    scoped.get('/api/user', async (request) => sessionBody(app, request.user));
+
+    scoped.put('/api/account', {
+      schema: {
+        body: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', maxLength: 100 },
+            password_attuale: { type: 'string', maxLength: 200 },
+            password: { type: 'string', maxLength: 200 },
+          },
+        },
+      },
+    }, async (request) => {
+      const { db } = app.ctx;
+      const body = (request.body ?? {}) as { name?: string; password_attuale?: string; password?: string };
+      const errors: Record<string, string[]> = {};
+      const changes: Record<string, unknown> = {};
+      if (body.name !== undefined) {
+        if (body.name.trim().length < 2) errors.name = ['Campo Obbligatorio.'];
+        else changes.name = body.name.trim();
+      }
+      if (body.password) {
+        const stored = await sql<{ password: string | null }>`SELECT password FROM ${sql.table(USERS_RESOURCE)} WHERE id = ${request.user.id}`.execute(db);
+        if (!body.password_attuale) errors.password_attuale = ['Campo Obbligatorio.'];
+        else if (!(await verifyPassword(stored.rows[0]?.password, body.password_attuale))) errors.password_attuale = ['La password attuale non è corretta.'];
+        if (body.password.length < MIN_PASSWORD_LENGTH) errors.password = [PASSWORD_TOO_SHORT];
+        else changes.password = await hashPassword(body.password);
+      }
+      if (Object.keys(errors).length) throw invalid(errors);
+      if (Object.keys(changes).length) {
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable(USERS_RESOURCE).set({ ...changes, version: sql`version + 1`, updated_at: sql`now()` }).where('id', '=', request.user.id).execute();
+          // A new password ends every other session of this user.
+          if (changes.password) await revokeUserTokens(trx, request.user.id, request.user.tokenId);
+        });
+      }
+      const user = { ...request.user, name: (changes.name as string | undefined) ?? request.user.name };
+      return { message: 'Account aggiornato.', data: sessionBody(app, user) };
+    });
+  });
+}, { name: 'auth' });

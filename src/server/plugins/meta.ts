@@ -1,0 +1,90 @@
+// Definitions for the client, list headers, OpenAPI, environment, health and per-user preferences.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { MenuEntry, PermissionAction } from '../../shared/definitions/types.ts';
+import { hasPermission } from '../../shared/permissions.ts';
+import { invalid, notFound } from '../errors.ts';
+import { openApiDocument } from '../openapi.ts';
+import { isMaintenance } from './maintenance.ts';
+
+const ACTIONS: PermissionAction[] = ['list', 'read', 'create', 'update', 'delete'];
+
+export default fp(async (app: FastifyInstance) => {
+  const { definitions, config } = app.ctx;
+  const openapi = openApiDocument(definitions, config.appName);
+  const headers = new Map([...definitions.resources.values()].filter((d) => d.resource.headers).map((d) => [d.resource.headers!, d.list]));
+
+  app.get('/api/health', async (_request, reply) => {
+    try {
+      await sql`SELECT 1`.execute(app.ctx.db);
+      return { status: 'ok', database: 'ok' };
+    } catch {
+      reply.code(503);
+      return { status: 'error', database: 'unreachable', message: 'Database non raggiungibile.' };
+    }
+  });
+
+  app.get('/api/environment', async () => ({ maintenance: await isMaintenance(app), appName: config.appName, ambiente: config.ambiente }));
+
+  app.get('/api/openapi.json', async () => openapi);
+
+  // Column configuration only, no data: public like the static files of the old product.
+  app.get('/headers/:config', async (request) => {
+    const name = (request.params as { config: string }).config.replace(/\.json$/, '');
+    const list = headers.get(name);
+    if (!list) throw notFound('Configurazione');
+    return list;
+  });
+
+  app.register(async (scoped) => {
+    scoped.addHook('onRequest', app.authenticate);
+
+    scoped.get('/api/definitions', async (request, reply) => {
+      const user = request.user;
+      const resources = [...definitions.resources.values()]
+        .filter((d) => hasPermission(d.resource.permissions.list, user) || hasPermission(d.resource.permissions.read, user))
+        .map((d) => ({
+          name: d.name,
+          resource: d.resource,
+          schema: d.schema,
+          list: d.list,
+          form: d.form,
+          can: Object.fromEntries(ACTIONS.map((a) => [a, hasPermission(d.resource.permissions[a], user)])),
+        }));
+      const menu: MenuEntry[] = [
+        ...definitions.staticMenu,
+        ...[...definitions.resources.values()]
+          .filter((d) => d.resource.menu && d.resource.routes?.list)
+          .map((d) => ({
+            title: d.resource.menu!.title,
+            route: d.resource.routes!.list!.path,
+            icon: d.resource.menu!.icon ?? d.resource.icon,
+            permission: d.resource.permissions.list,
+            order: d.resource.menu!.order ?? 100,
+          })),
+      ].filter((m) => hasPermission(m.permission, user)).sort((a, b) => a.order - b.order);
+      reply.header('cache-control', 'no-store');
+      return { resources, menu };
+    });
+
+    scoped.get('/api/preferences/:key', async (request) => {
+      const key = (request.params as { key: string }).key;
+      const row = await app.ctx.db.selectFrom('user_preference').select('value').where('user_id', '=', request.user.id).where('key', '=', key).executeTakeFirst();
+      return { data: { value: row?.value ?? null } };
+    });
+
+    scoped.put('/api/preferences/:key', {
+      schema: { params: { type: 'object', properties: { key: { type: 'string', maxLength: 100 } } } },
+    }, async (request) => {
+      const key = (request.params as { key: string }).key;
+      const body = request.body as { value?: unknown } | undefined;
+      if (!body || !('value' in body)) throw invalid({ value: ['Campo Obbligatorio.'] });
+      const text = JSON.stringify(body.value);
+      if (text.length > 100_000) throw invalid({ value: ['Preferenza troppo grande.'] });
+      await sql`INSERT INTO user_preference (user_id, key, value) VALUES (${request.user.id}, ${key}, ${text}::jsonb)
+                ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value`.execute(app.ctx.db);
+      return { message: 'Preferenza salvata.', data: { value: body.value } };
+    });
+  });
+}, { name: 'meta', dependencies: ['auth'] });

@@ -1,0 +1,101 @@
+// Generic CRUD routes for every resource declared under schemas/, on the paths its resource.json names.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PermissionAction, ResourceDefinition } from '../../shared/definitions/types.ts';
+import { hasPermission } from '../../shared/permissions.ts';
+import { forbidden, invalid, notFound } from '../errors.ts';
+import { ResourceRepository, type ListQuery } from '../resources/repository.ts';
+
+const MAX_PER_PAGE = 500;
+
+function parseId(raw: string, def: ResourceDefinition): number {
+  if (!/^\d{1,9}$/.test(raw)) throw notFound(def.resource.singular ?? 'Risorsa');
+  return Number(raw);
+}
+
+export function parseListQuery(def: ResourceDefinition, query: Record<string, unknown>): ListQuery {
+  const errors: Record<string, string[]> = {};
+  const int = (name: string, fallback: number) => {
+    const raw = query[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) {
+      errors[name] = ['Deve essere un numero intero'];
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const page = int('page', 1);
+  const perPage = int('per_page', def.list.perPage ?? 15);
+  if (page < 1) errors.page = ['Il valore minimo è 1'];
+  if (perPage !== -1 && (perPage < 1 || perPage > MAX_PER_PAGE)) errors.per_page = [`Deve essere tra 1 e ${MAX_PER_PAGE}, oppure -1 per tutti`];
+  const sortRaw = typeof query.sort === 'string' && query.sort ? query.sort : def.list.defaultSort ?? '-id';
+  const sort = sortRaw.split(',').map((s) => s.trim()).filter(Boolean);
+  const filters: ListQuery['filters'] = [];
+  for (const [key, value] of Object.entries(query)) {
+    const match = /^filter\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[(from|to)\])?$/.exec(key);
+    if (!match || value === undefined || value === '') continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      filters.push({ field: match[1]!, op: (match[2] as 'from' | 'to' | undefined) ?? 'eq', value: String(v) });
+    }
+  }
+  // filter[search] is how the old front end sent the search box (spec 000 §7).
+  const searchFilter = filters.findIndex((f) => f.field === 'search' && !def.fields.some((d) => d.name === 'search'));
+  const search = typeof query.search === 'string' ? query.search : searchFilter >= 0 ? filters.splice(searchFilter, 1)[0]!.value : undefined;
+  if (Object.keys(errors).length) throw invalid(errors);
+  return { page, perPage, sort, search, filters };
+}
+
+function versionFrom(request: FastifyRequest): number | undefined {
+  const body = request.body as { version?: unknown } | undefined;
+  if (body && typeof body === 'object' && body.version !== undefined) {
+    if (!Number.isInteger(body.version)) throw invalid({ version: ['Deve essere un numero intero'] });
+    return body.version as number;
+  }
+  const match = /^(?:W\/)?"?(\d+)"?$/.exec(String(request.headers['if-match'] ?? ''));
+  return match ? Number(match[1]) : undefined;
+}
+
+function etag(reply: FastifyReply, record: Record<string, unknown>) {
+  reply.header('etag', `"${String(record.version)}"`);
+}
+
+export default fp(async (app: FastifyInstance) => {
+  app.register(async (scoped) => {
+    scoped.addHook('onRequest', app.authenticate);
+    for (const def of app.ctx.definitions.resources.values()) {
+      const repo = new ResourceRepository(def, app.ctx.ajv);
+      const allow = (action: PermissionAction) => async (request: FastifyRequest) => {
+        if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
+      };
+      const what = def.resource.singular ?? 'Record';
+      for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
+        scoped.get(base, { preHandler: allow('list') }, async (request, reply) => {
+          reply.header('cache-control', 'no-store');
+          return repo.list(app.ctx.db, request.user, parseListQuery(def, request.query as Record<string, unknown>));
+        });
+        scoped.get(`${base}/:id`, { preHandler: allow('read') }, async (request, reply) => {
+          const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
+          etag(reply, record);
+          reply.header('cache-control', 'no-store');
+          return { data: record };
+        });
+        scoped.post(base, { preHandler: allow('create') }, async (request, reply) => {
+          const model = await repo.create(app.ctx.db, request.user, request.body);
+          etag(reply, model);
+          reply.code(201);
+          return { message: `${what} creato con successo.`, data: { model } };
+        });
+        scoped.put(`${base}/:id`, { preHandler: allow('update') }, async (request, reply) => {
+          const id = parseId((request.params as { id: string }).id, def);
+          const model = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
+          etag(reply, model);
+          return { message: `${what} aggiornato con successo.`, data: { model } };
+        });
+        scoped.delete(`${base}/:id`, { preHandler: allow('delete') }, async (request) => {
+          await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
+          return { message: `${what} eliminato con successo.` };
+        });
+      }
+    }
+  });
+}, { name: 'resources', dependencies: ['auth'] });

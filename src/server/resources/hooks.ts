@@ -1,0 +1,35 @@
+// Per-resource extension points; each resource registers its own hooks from its folder under src/server/domains.
+import type { Transaction } from 'kysely';
+import type { AuthUser } from '../auth/user.ts';
+import type { ResourceDefinition } from '../../shared/definitions/types.ts';
+
+export interface WriteContext {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  trx: Transaction<any>;
+  user: AuthUser;
+  def: ResourceDefinition;
+  /** Normalised client input, before secrets are hashed. */
+  input: Record<string, unknown>;
+  /** The stored row before the write (update and delete only). */
+  before?: Record<string, unknown>;
+  /** The stored row after the write (afterWrite only). */
+  after?: Record<string, unknown>;
+  /** The token of the request, so a hook can end every session but this one. */
+  tokenId?: number;
+}
+
+export interface ResourceHooks {
+  beforeWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
+  afterWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
+  beforeDelete?(ctx: WriteContext): Promise<void>;
+}
+
+const registry = new Map<string, ResourceHooks>();
+
+export function registerHooks(resource: string, hooks: ResourceHooks): void {
+  registry.set(resource, hooks);
+}
+
+export function hooksFor(resource: string): ResourceHooks {
+  return registry.get(resource) ?? {};
+}

@@ -1,0 +1,283 @@
+// Generic, definition-driven reads and writes of one resource's table, with row scope, versions and hooks.
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Ajv } from 'ajv';
+import type { Database } from '../db/connection.ts';
+import type { AuthUser } from '../auth/user.ts';
+import type { FieldDefinition, ResourceDefinition } from '../../shared/definitions/types.ts';
+import { hasPermission } from '../../shared/permissions.ts';
+import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../shared/validation.ts';
+import { HttpError, fromDatabaseError, invalid, notFound } from '../errors.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { hooksFor } from './hooks.ts';
+
+export interface ListQuery {
+  page: number;
+  perPage: number;
+  sort: string[];
+  search?: string;
+  filters: Array<{ field: string; op: 'eq' | 'from' | 'to'; value: string }>;
+}
+
+export interface ListResult {
+  data: Record<string, unknown>[];
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+}
+
+const MAX_ALL_ROWS = 10000;
+const STALE_MESSAGE = 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.';
+
+export class ResourceRepository {
+  private readonly validate: (data: unknown) => FieldErrors | null;
+  private readonly byName: Map<string, FieldDefinition>;
+  private readonly readable: string[];
+
+  constructor(readonly def: ResourceDefinition, ajv: Ajv) {
+    this.validate = compileValidator(ajv, def.schema);
+    this.byName = new Map(def.fields.map((f) => [f.name, f]));
+    this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
+    this.readable = [...new Set(this.readable)];
+  }
+
+  private get table() {
+    return this.def.name;
+  }
+
+  /** The row filter that row scope adds for this user, or undefined when the user sees every row. */
+  private scopeFilter(user: AuthUser): Expression<SqlBool> | undefined {
+    const scope = this.def.resource.rowScope;
+    if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
+    if (user.collaboratore_id === null) return sql<SqlBool>`false`;
+    return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
+  }
+
+  private present(row: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const name of this.readable) out[name] = row[name] ?? null;
+    return out;
+  }
+
+  private filterCondition(field: FieldDefinition, op: 'eq' | 'from' | 'to', raw: string): Expression<SqlBool> {
+    const ref = sql.ref(field.name);
+    const bad = () => invalid({ [`filter.${field.name}`]: ['Valore del filtro non valido'] });
+    const parse = (value: string): unknown => {
+      switch (field.kind) {
+        case 'integer': {
+          if (!/^-?\d+$/.test(value)) throw bad();
+          return Number(value);
+        }
+        case 'number':
+        case 'money': {
+          const n = Number(value.replace(',', '.'));
+          if (!Number.isFinite(n)) throw bad();
+          return n;
+        }
+        case 'boolean': {
+          if (['1', 'true'].includes(value)) return true;
+          if (['0', 'false'].includes(value)) return false;
+          throw bad();
+        }
+        case 'date': {
+          if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw bad();
+          return value;
+        }
+        default: return value;
+      }
+    };
+    if (op === 'from') return sql<SqlBool>`${ref} >= ${parse(raw)}`;
+    if (op === 'to') return sql<SqlBool>`${ref} <= ${parse(raw)}`;
+    if (field.kind === 'text' && !field.values) {
+      return sql<SqlBool>`${ref} ILIKE ${`%${escapeLike(raw)}%`}`;
+    }
+    const values = raw.split(',').map((v) => parse(v.trim()));
+    return values.length === 1 ? sql<SqlBool>`${ref} = ${values[0]}` : sql<SqlBool>`${ref} = ANY(${values})`;
+  }
+
+  private listConditions(user: AuthUser, query: ListQuery): Expression<SqlBool>[] {
+    const conditions: Expression<SqlBool>[] = [];
+    const scope = this.scopeFilter(user);
+    if (scope) conditions.push(scope);
+    for (const filter of query.filters) {
+      const field = this.byName.get(filter.field);
+      if (!field || field.writeOnly || field.kind === 'json') {
+        throw invalid({ [`filter.${filter.field}`]: ['Filtro non consentito'] });
+      }
+      conditions.push(this.filterCondition(field, filter.op, filter.value));
+    }
+    const searchable = this.def.resource.search ?? [];
+    const words = (query.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 5);
+    if (searchable.length && words.length) {
+      // Every word must appear in one of the searchable columns: "rossi mario" finds MARIO ROSSI.
+      for (const word of words) {
+        const pattern = `%${escapeLike(word)}%`;
+        conditions.push(sql<SqlBool>`(${sql.join(searchable.map((c) => sql`${sql.ref(c)} ILIKE ${pattern}`), sql` OR `)})`);
+      }
+    }
+    return conditions;
+  }
+
+  async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
+    const conditions = this.listConditions(user, query);
+    const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+    const order = [...query.sort, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
+    const orderBy = sql.join(order.map((s) => {
+      const name = s.replace(/^-/, '');
+      const field = name === 'id' ? undefined : this.byName.get(name);
+      if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json')) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
+      return s.startsWith('-') ? sql`${sql.ref(name)} DESC NULLS LAST` : sql`${sql.ref(name)} ASC NULLS FIRST`;
+    }));
+    const all = query.perPage === -1;
+    const perPage = all ? MAX_ALL_ROWS : query.perPage;
+    const offset = (query.page - 1) * perPage;
+    const columns = sql.join(this.readable.map((c) => sql.ref(c)));
+    const rows = await sql<Record<string, unknown> & { __total: number }>`
+      SELECT ${columns}, count(*) OVER () AS __total FROM ${sql.table(this.table)} ${where}
+      ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db);
+    let total = rows.rows[0]?.__total;
+    if (total === undefined) {
+      // Past the last page the window count is absent; count separately.
+      total = offset === 0 ? 0 : Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(this.table)} ${where}`.execute(db)).rows[0]!.n);
+    }
+    return {
+      data: rows.rows.map((r) => this.present(r)),
+      current_page: query.page,
+      last_page: Math.max(1, Math.ceil(total / perPage)),
+      per_page: all ? -1 : perPage,
+      total,
+    };
+  }
+
+  private async fetch(db: Database, user: AuthUser, id: number, lock = false): Promise<Record<string, unknown>> {
+    const scope = this.scopeFilter(user);
+    const rows = await sql<Record<string, unknown>>`
+      SELECT * FROM ${sql.table(this.table)} WHERE id = ${id} ${scope ? sql`AND ${scope}` : sql``}
+      ${lock ? sql`FOR UPDATE` : sql``}`.execute(db);
+    // Out of scope answers the same as missing, so ids of others' records leak nothing.
+    if (!rows.rows[0]) throw notFound(this.def.resource.singular ?? 'Risorsa');
+    return rows.rows[0];
+  }
+
+  async get(db: Database, user: AuthUser, id: number): Promise<Record<string, unknown>> {
+    return this.present(await this.fetch(db, user, id));
+  }
+
+  /** Refuses unknown and server-owned fields, then normalises what is left. */
+  private cleanInput(body: unknown): Record<string, unknown> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
+    const errors: FieldErrors = {};
+    const input: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+      if (key === 'version') continue;
+      const field = this.byName.get(key);
+      if (!field) errors[key] = ['Campo non consentito.'];
+      else if (field.readOnly) errors[key] = ['Campo non modificabile.'];
+      else input[key] = value;
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
+    return normalizeInput(this.def.fields, input);
+  }
+
+  private applyScopeOnWrite(user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>): void {
+    const scope = this.def.resource.rowScope;
+    if (!scope || (scope.unless && hasPermission(scope.unless, user))) return;
+    const mine = user.collaboratore_id;
+    if (input[scope.field] === undefined || input[scope.field] === null) {
+      record[scope.field] = mine;
+    } else if (input[scope.field] !== mine) {
+      throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
+    }
+  }
+
+  private validateRecord(record: Record<string, unknown>): void {
+    const secretsLeftOut = this.def.fields.filter((f) => f.secret && record[f.name] === undefined).map((f) => f.name);
+    const candidate = withoutNulls(record);
+    for (const name of secretsLeftOut) delete candidate[name];
+    const errors = this.validate(candidate);
+    if (errors) throw invalid(errors);
+  }
+
+  /** Column values for INSERT/UPDATE: secrets hashed, JSON serialised, nothing the table lacks. */
+  private async columnValues(input: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(input)) {
+      const field = this.byName.get(key)!;
+      if (field.secret) {
+        if (value !== null && value !== undefined) out[key] = await hashPassword(String(value));
+      } else if (field.kind === 'json') out[key] = value === null ? null : JSON.stringify(value);
+      else out[key] = value;
+    }
+    return out;
+  }
+
+  async create(db: Database, user: AuthUser, body: unknown): Promise<Record<string, unknown>> {
+    const input = this.cleanInput(body);
+    const record = { ...this.defaults(), ...input };
+    this.applyScopeOnWrite(user, record, input);
+    this.validateRecord(record);
+    const hooks = hooksFor(this.def.name);
+    return translate('write', () => db.transaction().execute(async (trx) => {
+      await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
+      const values = await this.columnValues(record);
+      const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
+      await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
+      return this.present(inserted);
+    }));
+  }
+
+  private defaults(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, prop] of Object.entries(this.def.schema.properties ?? {})) {
+      if (prop.default !== undefined && !this.byName.get(name)?.readOnly) out[name] = prop.default;
+    }
+    return out;
+  }
+
+  async update(db: Database, user: AuthUser, id: number, body: unknown, version: number | undefined): Promise<Record<string, unknown>> {
+    if (version === undefined) {
+      throw new HttpError(428, 'Indica la versione del record che stai modificando (campo version o intestazione If-Match).');
+    }
+    const input = this.cleanInput(body);
+    const hooks = hooksFor(this.def.name);
+    return translate('write', () => db.transaction().execute(async (trx) => {
+      const before = await this.fetch(trx, user, id, true);
+      if (before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before) });
+      const stored: Record<string, unknown> = {};
+      for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
+      const record = { ...stored, ...input };
+      this.applyScopeOnWrite(user, record, { ...input, ...(this.def.resource.rowScope ? { [this.def.resource.rowScope.field]: record[this.def.resource.rowScope.field] } : {}) });
+      this.validateRecord(record);
+      await hooks.beforeWrite?.('update', { trx, user, def: this.def, input, before, tokenId: user.tokenId });
+      const values = await this.columnValues(input);
+      const updated = await trx.updateTable(this.table)
+        .set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await hooks.afterWrite?.('update', { trx, user, def: this.def, input, before, after: updated, tokenId: user.tokenId });
+      return this.present(updated);
+    }));
+  }
+
+  async remove(db: Database, user: AuthUser, id: number): Promise<void> {
+    const hooks = hooksFor(this.def.name);
+    await translate('delete', () => db.transaction().execute(async (trx) => {
+      const before = await this.fetch(trx, user, id, true);
+      await hooks.beforeDelete?.({ trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
+      await trx.deleteFrom(this.table).where('id', '=', id).execute();
+    }));
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+async function translate<T>(operation: 'write' | 'delete', run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw fromDatabaseError(error, operation) ?? error;
+  }
+}

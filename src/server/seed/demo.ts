@@ -1,0 +1,117 @@
+// Idempotent demo data: collaborators, customers and one user per role, written through the same validation as the API.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { Database } from '../db/connection.ts';
+import { loadAll } from '../bootstrap.ts';
+import { createAjv } from '../../shared/validation.ts';
+import { ResourceRepository } from '../resources/repository.ts';
+import type { AuthUser } from '../auth/user.ts';
+import { SUPER_ADMIN } from '../../shared/permissions.ts';
+import { computeCodiceFiscale } from '../../shared/validators/codiceFiscale.ts';
+import '../domains/index.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+
+interface DemoUser { email: string; password: string; name: string; roles: string[]; collaboratore?: string }
+
+// Real municipalities: ISTAT code, cadastral code, province, a CAP of the centre.
+const COMUNI = [
+  { istat: '058091', catastale: 'H501', prov: 'RM', cap: '00184', nome: 'ROMA' },
+  { istat: '015146', catastale: 'F205', prov: 'MI', cap: '20121', nome: 'MILANO' },
+  { istat: '063049', catastale: 'F839', prov: 'NA', cap: '80133', nome: 'NAPOLI' },
+  { istat: '001272', catastale: 'L219', prov: 'TO', cap: '10121', nome: 'TORINO' },
+  { istat: '048017', catastale: 'D612', prov: 'FI', cap: '50122', nome: 'FIRENZE' },
+  { istat: '037006', catastale: 'A944', prov: 'BO', cap: '40121', nome: 'BOLOGNA' },
+  { istat: '050026', catastale: 'G702', prov: 'PI', cap: '56125', nome: 'PISA' },
+  { istat: '010025', catastale: 'D969', prov: 'GE', cap: '16121', nome: 'GENOVA' },
+  { istat: '082053', catastale: 'G273', prov: 'PA', cap: '90133', nome: 'PALERMO' },
+  { istat: '072006', catastale: 'A662', prov: 'BA', cap: '70121', nome: 'BARI' },
+];
+
+const NOMI_M = ['Marco', 'Luca', 'Giuseppe', 'Francesco', 'Alessandro', 'Andrea', 'Stefano', 'Roberto', 'Davide', 'Matteo'];
+const NOMI_F = ['Anna', 'Francesca', 'Chiara', 'Sara', 'Valentina', 'Elena', 'Martina', 'Silvia', 'Paola', 'Federica'];
+const COGNOMI = ['Esposito', 'Russo', 'Ferrari', 'Romano', 'Colombo', 'Ricci', 'Marino', 'Greco', 'Bruno', 'Gallo', 'Conti', 'De Luca', 'Mancini', 'Costa', 'Giordano'];
+const VIE = ['Via Roma', 'Corso Italia', 'Via Garibaldi', 'Piazza Dante', 'Via Mazzini', 'Via Verdi', 'Viale Europa'];
+
+const COLLABORATORI = [
+  { key: 'ASSICURA', sesso: 'A', nome: 'Assicura Network Srl', tipo: 'BROKER', piva: '01234567897', email: 'info@assicuranetwork.it', cell: '+39 06 5551234' },
+  { key: 'ROSSI', sesso: 'M', nome: 'Mario', cognome: 'Rossi', dataNascita: '1975-03-14', comune: 0, tipo: 'AGENTE', email: 'mario.rossi@demo.broker.it', cell: '+39 333 1234567', superiore: 'ASSICURA' },
+  { key: 'VERDI', sesso: 'F', nome: 'Laura', cognome: 'Verdi', dataNascita: '1982-11-02', comune: 1, tipo: 'COLLABORATORE', email: 'laura.verdi@demo.broker.it', cell: '+39 347 7654321', superiore: 'ASSICURA' },
+];
+
+const SYSTEM_USER: AuthUser = { id: 0, email: 'seed', name: 'seed', collaboratore_id: null, tokenId: 0, roles: [SUPER_ADMIN], permissions: [] };
+
+export async function seedDemo(db: Database, log: (line: string) => void): Promise<void> {
+  const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+  const ajv = createAjv();
+  const repo = (name: string) => new ResourceRepository(definitions.resources.get(name)!, ajv);
+  const one = async (table: string, column: string, value: unknown) =>
+    (await sql<{ id: number }>`SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${value} LIMIT 1`.execute(db)).rows[0]?.id;
+
+  const collaboratori = new Map<string, number>();
+  for (const c of COLLABORATORI) {
+    let id = await one('collaboratore', 'email', c.email);
+    if (!id) {
+      const comune = c.comune === undefined ? undefined : COMUNI[c.comune]!;
+      const record: Record<string, unknown> = {
+        sesso: c.sesso, nome: c.nome, tipo: c.tipo, email: c.email, cell: c.cell, active: true,
+        ...(c.piva ? { piva: c.piva } : {}),
+        ...(c.cognome ? { cognome: c.cognome, dataNascita: c.dataNascita } : {}),
+        ...(comune ? {
+          comune_nascita_id: comune.istat, comuneNascita: comune.nome, provinciaNascita: comune.prov,
+          cf: computeCodiceFiscale({ cognome: c.cognome!, nome: c.nome, dataNascita: c.dataNascita!, sesso: c.sesso as 'M' | 'F', codiceCatastale: comune.catastale }),
+        } : {}),
+        ...(c.superiore ? { punto_vendita_superiore_id: collaboratori.get(c.superiore) } : {}),
+        provvigioni_settori: [
+          { id: 1, nome: 'DANNI', perc_provvigione: c.key === 'ROSSI' ? 30 : 12, tipo_provvigione: 'PERC_IMPONIBILE' },
+          { id: 2, nome: 'RCA', perc_provvigione: c.key === 'ROSSI' ? 75 : 40, tipo_provvigione: 'PERC_RETROCESSIONE' },
+          { id: 3, nome: 'VITA', perc_provvigione: c.key === 'ROSSI' ? 5 : 1, tipo_provvigione: 'PERC_IMPONIBILE' },
+        ],
+      };
+      id = (await repo('collaboratore').create(db, SYSTEM_USER, record)).id as number;
+    }
+    collaboratori.set(c.key, id);
+  }
+
+  let created = 0;
+  for (let i = 0; i < 40; i++) {
+    const female = i % 3 === 1;
+    const nome = (female ? NOMI_F : NOMI_M)[i % 10]!;
+    const cognome = COGNOMI[(i * 7) % COGNOMI.length]!;
+    const comune = COMUNI[i % COMUNI.length]!;
+    const residenza = COMUNI[(i + 3) % COMUNI.length]!;
+    const dataNascita = `${1950 + ((i * 3) % 50)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + ((i * 5) % 28)).padStart(2, '0')}`;
+    const cf = computeCodiceFiscale({ cognome, nome, dataNascita, sesso: female ? 'F' : 'M', codiceCatastale: comune.catastale });
+    if (await one('cliente', 'cf', cf)) continue;
+    const collaboratore = i % 4 === 0 ? undefined : i % 2 === 0 ? collaboratori.get('VERDI') : collaboratori.get('ROSSI');
+    await repo('cliente').create(db, SYSTEM_USER, {
+      tipo: i % 9 === 0 ? 'PROFESSIONISTA' : 'RETAIL',
+      sesso: female ? 'F' : 'M', nome, cognome, dataNascita, cf,
+      comune_nascita_id: comune.istat, nazioneNascita: 'ITALIA',
+      residenzaIndirizzo: VIE[i % VIE.length], residenzaCivico: String(1 + ((i * 13) % 120)),
+      residenza_comune_id: residenza.istat, residenzaCap: residenza.cap, residenzaProv: residenza.prov,
+      documentoTipo: i % 2 ? 'PASSAPORTO' : 'CARTA_IDENTITA', documentoNumero: `CA${String(10000 + i * 37).padStart(5, '0')}XY`,
+      documentoScadenza: `${2027 + (i % 6)}-06-30`, documentoRilasciatoDa: `Comune di ${residenza.nome}`,
+      cell: `+39 3${String(20 + (i % 70)).padStart(2, '0')} ${String(1000000 + i * 7919).slice(0, 7)}`,
+      email: `${nome}.${cognome}${i}@esempio.it`.toLowerCase().replace(/\s+/g, ''),
+      occupazione: ['DIPENDENTE_PRIVATO', 'PENSIONATO', 'LAVORATORE_AUTONOMO', 'DIPENDENTE_PUBBLICO'][i % 4],
+      comunicazioniCommerciali: i % 2 === 0,
+      isprospect: i % 5 === 0,
+      ...(collaboratore ? { collaboratore_id: collaboratore } : {}),
+      attivo: i % 11 !== 10,
+    });
+    created++;
+  }
+
+  const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
+  for (const u of users) {
+    if (await one('utente', 'email', u.email)) continue;
+    await repo('utente').create(db, SYSTEM_USER, {
+      email: u.email, name: u.name, password: u.password, ruoli: u.roles, attivo: true,
+      ...(u.collaboratore ? { collaboratore_id: collaboratori.get(u.collaboratore) } : {}),
+    });
+  }
+  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators; users:`);
+  for (const u of users) log(`  ${u.roles.join(',').padEnd(14)} ${u.email}  password: ${u.password}`);
+}

@@ -1,0 +1,85 @@
+// Starts the whole back office: database (embedded or DATABASE_URL), migration, first admin, HTTP server.
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { connect, type Connection } from './db/connection.ts';
+import { startEmbedded, type EmbeddedServer } from './db/embedded.ts';
+import { buildApp } from './app.ts';
+import { ensureAdmin, loadAll, prepareDatabase } from './bootstrap.ts';
+import type { Definitions } from '../shared/definitions/types.ts';
+
+export interface RunningDatabase {
+  connection: Connection;
+  definitions: Definitions;
+  stop(): Promise<void>;
+}
+
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/** Opens the database named by DATABASE_URL, or starts the embedded one under DATA_DIR, and brings it up to the definitions. */
+export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = console.log): Promise<RunningDatabase> {
+  const schemasDir = path.resolve(env.SCHEMAS_DIR ?? path.join(PROJECT_ROOT, 'schemas'));
+  const { definitions, roles } = await loadAll(schemasDir);
+  let embedded: EmbeddedServer | undefined;
+  let url = env.DATABASE_URL;
+  if (!url) {
+    const dataDir = path.resolve(env.DATA_DIR ?? path.join(PROJECT_ROOT, 'data'));
+    embedded = await startEmbedded(path.join(dataDir, 'db'), env.PG_LOG === '1' ? log : undefined);
+    url = embedded.url;
+    log(`embedded PostgreSQL running for ${dataDir}`);
+  }
+  const connection = connect(url);
+  try {
+    const report = await prepareDatabase(connection.db, definitions, roles);
+    if (report.created.length) log(`tables created: ${report.created.join(', ')}`);
+    if (report.added.length) log(`columns added: ${report.added.join(', ')}`);
+    for (const warning of report.warnings) log(`warning: ${warning}`);
+    await ensureAdmin(connection.db, env.ADMIN_EMAIL ?? 'admin@localhost', env.ADMIN_PASSWORD, log);
+  } catch (error) {
+    await connection.close();
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    connection,
+    definitions,
+    stop: async () => {
+      await connection.close();
+      await embedded?.stop();
+    },
+  };
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  database: RunningDatabase;
+  close(): Promise<void>;
+}
+
+export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  const database = await openDatabase(env);
+  if (env.SEED_DEMO === '1') {
+    const { seedDemo } = await import('./seed/demo.ts');
+    await seedDemo(database.connection.db, console.log);
+  }
+  const app = await buildApp({
+    db: database.connection.db,
+    definitions: database.definitions,
+    config: { staticDir: path.resolve(env.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
+    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info' },
+  });
+  const port = Number(env.PORT ?? 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  await app.listen({ port, host });
+  const url = `http://${host}:${(app.server.address() as { port: number }).port}`;
+  console.log(`listening on ${url}`);
+  return {
+    app,
+    url,
+    database,
+    close: async () => {
+      await app.close();
+      await database.stop();
+    },
+  };
+}

@@ -1,0 +1,215 @@
+// Turns the raw JSON of schemas/ into checked resource definitions; every error names file and JSON pointer.
+import { Ajv, type ValidateFunction } from 'ajv';
+import { listMetaSchema, menuMetaSchema, resourceMetaSchema } from './meta.ts';
+import type {
+  Definitions, FieldDefinition, FieldKind, JsonSchema, ListConfig, MenuEntry, ResourceConfig, ResourceDefinition,
+} from './types.ts';
+import { SYSTEM_FIELDS } from './types.ts';
+
+export class DefinitionError extends Error {
+  constructor(readonly file: string, readonly pointer: string, detail: string) {
+    super(`${file}#${pointer}: ${detail}`);
+    this.name = 'DefinitionError';
+  }
+}
+
+export interface RawResource {
+  dir: string;
+  resource: unknown;
+  entity: unknown;
+  list: unknown;
+  form: unknown;
+}
+
+export interface RawDefinitions {
+  /** Shared documents keyed by their path under schemas/, e.g. "_shared/defs.json". */
+  shared: Record<string, unknown>;
+  resources: RawResource[];
+  menu?: { file: string; value: unknown };
+}
+
+const metaAjv = new Ajv({ allErrors: false, strict: false });
+const checkResource: ValidateFunction = metaAjv.compile(resourceMetaSchema);
+const checkList: ValidateFunction = metaAjv.compile(listMetaSchema);
+const checkMenu: ValidateFunction = metaAjv.compile(menuMetaSchema);
+
+function assertShape(check: ValidateFunction, value: unknown, file: string): void {
+  if (check(value)) return;
+  const err = check.errors![0];
+  const where = err.instancePath || '/';
+  const extra = err.params && 'additionalProperty' in err.params ? ` (${String(err.params.additionalProperty)})` : '';
+  throw new DefinitionError(file, where, `${err.message ?? 'invalid'}${extra}`);
+}
+
+function pointerGet(doc: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '/') return doc;
+  let node: unknown = doc;
+  for (const raw of pointer.replace(/^\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !(key in (node as object))) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Inlines every $ref (local "#/..." or shared "_shared/file.json#/..."); sibling keywords override the target. */
+function resolveRefs(node: unknown, file: string, pointer: string, shared: Record<string, unknown>, root: unknown, depth = 0): unknown {
+  if (depth > 32) throw new DefinitionError(file, pointer, 'reference cycle');
+  if (Array.isArray(node)) return node.map((item, i) => resolveRefs(item, file, `${pointer}/${i}`, shared, root, depth));
+  if (node === null || typeof node !== 'object') return node;
+  const obj = node as Record<string, unknown>;
+  let base: Record<string, unknown> = {};
+  if (typeof obj.$ref === 'string') {
+    const [docPath, frag = ''] = obj.$ref.split('#');
+    const doc = docPath ? shared[docPath] : root;
+    const target = doc === undefined ? undefined : pointerGet(doc, frag);
+    if (target === undefined || target === null || typeof target !== 'object') {
+      throw new DefinitionError(file, `${pointer}/$ref`, `unresolved reference "${obj.$ref}"`);
+    }
+    base = resolveRefs(target, docPath || file, frag, shared, doc, depth + 1) as Record<string, unknown>;
+  }
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(obj)) {
+    if (key === '$ref' || key === '$defs') continue;
+    out[key] = resolveRefs(value, file, `${pointer}/${key}`, shared, root, depth);
+  }
+  return out;
+}
+
+function mainType(schema: JsonSchema): string | undefined {
+  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== 'null');
+  if (schema.type) return schema.type;
+  const options = (schema.oneOf ?? schema.enum) as unknown[] | undefined;
+  if (Array.isArray(options) && options.length) {
+    const sample = schema.enum ? options[0] : (options[0] as JsonSchema).const;
+    return typeof sample === 'number' ? (Number.isInteger(sample) ? 'integer' : 'number') : typeof sample;
+  }
+  return undefined;
+}
+
+function fieldKind(schema: JsonSchema, file: string, pointer: string): FieldKind {
+  const type = mainType(schema);
+  switch (type) {
+    case 'string':
+      if (schema.format === 'date') return 'date';
+      if (schema.format === 'date-time') return 'datetime';
+      return 'text';
+    case 'integer': return 'integer';
+    case 'number': return schema['x-money'] ? 'money' : 'number';
+    case 'boolean': return 'boolean';
+    case 'object':
+    case 'array': return 'json';
+    default: throw new DefinitionError(file, `${pointer}/type`, `unsupported or missing type "${String(type)}"`);
+  }
+}
+
+function closedValues(schema: JsonSchema): unknown[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum;
+  if (Array.isArray(schema.oneOf) && schema.oneOf.every((o) => o && typeof o === 'object' && 'const' in o)) {
+    return (schema.oneOf as JsonSchema[]).map((o) => o.const);
+  }
+  return undefined;
+}
+
+function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
+  if (schema.type !== 'object' || !schema.properties || typeof schema.properties !== 'object') {
+    throw new DefinitionError(file, '/type', 'an entity schema must be an object with properties');
+  }
+  return Object.entries(schema.properties).map(([name, prop]) => {
+    const pointer = `/properties/${name}`;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new DefinitionError(file, pointer, 'property names must be identifiers');
+    const secret = prop['x-secret'];
+    if (secret !== undefined && secret !== 'argon2') throw new DefinitionError(file, `${pointer}/x-secret`, 'only "argon2" is supported');
+    return {
+      name,
+      kind: fieldKind(prop, file, pointer),
+      title: typeof prop.title === 'string' ? prop.title : undefined,
+      readOnly: prop.readOnly === true || (SYSTEM_FIELDS as readonly string[]).includes(name),
+      writeOnly: prop.writeOnly === true || secret !== undefined,
+      uppercase: prop['x-uppercase'] === true,
+      secret: secret as 'argon2' | undefined,
+      ref: typeof prop['x-ref'] === 'string' ? prop['x-ref'] : undefined,
+      values: closedValues(prop),
+    };
+  });
+}
+
+function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: string): void {
+  const fieldNames = new Set(def.fields.map((f) => f.name).concat(SYSTEM_FIELDS));
+  const { resource, list, schema, form } = def;
+  const rf = `${dir}/resource.json`;
+  if (resource.name !== dir.split('/').pop()) throw new DefinitionError(rf, '/name', `must equal the folder name "${dir}"`);
+  for (const [i, name] of (schema.required ?? []).entries()) {
+    if (!fieldNames.has(name)) throw new DefinitionError(`${dir}/entity.schema.json`, `/required/${i}`, `unknown property "${name}"`);
+  }
+  def.fields.forEach((f) => {
+    if (f.ref && !names.has(f.ref)) {
+      throw new DefinitionError(`${dir}/entity.schema.json`, `/properties/${f.name}/x-ref`, `unknown resource "${f.ref}"`);
+    }
+  });
+  for (const [i, name] of (resource.search ?? []).entries()) {
+    const field = def.fields.find((f) => f.name === name);
+    if (!field || field.kind !== 'text') throw new DefinitionError(rf, `/search/${i}`, `"${name}" is not a text property`);
+  }
+  if (resource.rowScope && !fieldNames.has(resource.rowScope.field)) {
+    throw new DefinitionError(rf, '/rowScope/field', `unknown property "${resource.rowScope.field}"`);
+  }
+  if (resource.activeField && def.fields.find((f) => f.name === resource.activeField)?.kind !== 'boolean') {
+    throw new DefinitionError(rf, '/activeField', `"${resource.activeField}" is not a boolean property`);
+  }
+  list.columns.forEach((c, i) => {
+    if (!fieldNames.has(c.field)) throw new DefinitionError(`${dir}/list.json`, `/columns/${i}/field`, `unknown property "${c.field}"`);
+  });
+  if (list.defaultSort && !fieldNames.has(list.defaultSort.replace(/^-/, ''))) {
+    throw new DefinitionError(`${dir}/list.json`, '/defaultSort', `unknown property "${list.defaultSort}"`);
+  }
+  const layout = form['ui:layout'];
+  if (layout !== undefined) {
+    if (!Array.isArray(layout)) throw new DefinitionError(`${dir}/form.ui.json`, '/ui:layout', 'must be an array of sections');
+    layout.forEach((section: { fields?: unknown }, i: number) => {
+      if (!Array.isArray(section?.fields)) throw new DefinitionError(`${dir}/form.ui.json`, `/ui:layout/${i}/fields`, 'must be an array');
+      section.fields.forEach((name, j) => {
+        if (!fieldNames.has(String(name))) {
+          throw new DefinitionError(`${dir}/form.ui.json`, `/ui:layout/${i}/fields/${j}`, `unknown property "${String(name)}"`);
+        }
+      });
+    });
+  }
+}
+
+export function compileDefinitions(raw: RawDefinitions): Definitions {
+  const resources = new Map<string, ResourceDefinition>();
+  for (const r of raw.resources) {
+    assertShape(checkResource, r.resource, `${r.dir}/resource.json`);
+    assertShape(checkList, r.list, `${r.dir}/list.json`);
+    if (r.form === null || typeof r.form !== 'object' || Array.isArray(r.form)) {
+      throw new DefinitionError(`${r.dir}/form.ui.json`, '/', 'must be an object');
+    }
+    const file = `${r.dir}/entity.schema.json`;
+    const schema = resolveRefs(r.entity, file, '', raw.shared, r.entity) as JsonSchema;
+    const resource = r.resource as ResourceConfig;
+    resources.set(resource.name, {
+      name: resource.name,
+      resource,
+      schema,
+      list: r.list as ListConfig,
+      form: r.form as Record<string, unknown>,
+      fields: deriveFields(schema, file),
+    });
+  }
+  const names = new Set(resources.keys());
+  const paths = new Map<string, string>();
+  for (const [name, def] of resources) {
+    checkCrossReferences(def, names, name);
+    for (const p of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
+      if (paths.has(p)) throw new DefinitionError(`${name}/resource.json`, '/api/path', `path ${p} already used by ${paths.get(p)}`);
+      paths.set(p, name);
+    }
+  }
+  let staticMenu: MenuEntry[] = [];
+  if (raw.menu) {
+    assertShape(checkMenu, raw.menu.value, raw.menu.file);
+    staticMenu = (raw.menu.value as MenuEntry[]).map((m) => ({ ...m, order: m.order ?? 0 }));
+  }
+  return { resources, staticMenu };
+}

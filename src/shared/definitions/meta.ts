@@ -1,0 +1,98 @@
+// Meta-schemas that resource.json and list.json must satisfy; checked at start-up.
+
+const permissionExpr = { type: 'string', minLength: 1 };
+const route = {
+  type: 'object',
+  required: ['name', 'path'],
+  additionalProperties: false,
+  properties: { name: { type: 'string' }, path: { type: 'string', pattern: '^/' }, aliases: { type: 'array', items: { type: 'string', pattern: '^/' } } },
+};
+
+export const resourceMetaSchema = {
+  type: 'object',
+  required: ['name', 'title', 'api', 'permissions'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+    title: { type: 'string' },
+    singular: { type: 'string' },
+    newTitle: { type: 'string' },
+    recordTitle: { type: 'string' },
+    icon: { type: 'string' },
+    api: {
+      type: 'object',
+      required: ['path'],
+      additionalProperties: false,
+      properties: { path: { type: 'string', pattern: '^/api/[a-zA-Z0-9_/]+$' }, aliases: { type: 'array', items: { type: 'string', pattern: '^/api/' } } },
+    },
+    routes: { type: 'object', additionalProperties: false, properties: { list: route, new: route, edit: route } },
+    menu: {
+      type: 'object',
+      required: ['title'],
+      additionalProperties: false,
+      properties: { title: { type: 'string' }, order: { type: 'number' }, icon: { type: 'string' } },
+    },
+    permissions: {
+      type: 'object',
+      required: ['list', 'read', 'create', 'update', 'delete'],
+      additionalProperties: false,
+      properties: { list: permissionExpr, read: permissionExpr, create: permissionExpr, update: permissionExpr, delete: permissionExpr },
+    },
+    rowScope: {
+      type: 'object',
+      required: ['field'],
+      additionalProperties: false,
+      properties: { field: { type: 'string' }, unless: permissionExpr },
+    },
+    search: { type: 'array', items: { type: 'string' } },
+    activeField: { type: 'string' },
+    headers: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
+  },
+} as const;
+
+export const listMetaSchema = {
+  type: 'object',
+  required: ['columns'],
+  additionalProperties: false,
+  properties: {
+    columns: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['field', 'headerName'],
+        additionalProperties: false,
+        properties: {
+          field: { type: 'string' },
+          headerName: { type: 'string' },
+          sortable: { type: 'boolean' },
+          filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] },
+          format: { enum: ['date', 'money', 'boolean', 'chip', 'datetime'] },
+          width: { type: 'number' },
+          hide: { type: 'boolean' },
+          chips: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+    defaultSort: { type: 'string', pattern: '^-?[A-Za-z_][A-Za-z0-9_]*$' },
+    perPage: { type: 'integer', minimum: 1, maximum: 500 },
+    actions: { type: 'array', items: { enum: ['add', 'edit', 'delete'] } },
+    emptyText: { type: 'string' },
+  },
+} as const;
+
+export const menuMetaSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['title', 'route', 'permission'],
+    additionalProperties: false,
+    properties: {
+      title: { type: 'string' },
+      route: { type: 'string', pattern: '^/' },
+      icon: { type: 'string' },
+      permission: permissionExpr,
+      order: { type: 'number' },
+    },
+  },
+} as const;

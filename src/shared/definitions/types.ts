@@ -1,0 +1,97 @@
+// Shapes of the JSON definitions under schemas/ as the engine reads them.
+
+export type PermissionAction = 'list' | 'read' | 'create' | 'update' | 'delete';
+
+export interface RouteConfig {
+  name: string;
+  path: string;
+  aliases?: string[];
+}
+
+export interface ResourceConfig {
+  name: string;
+  title: string;
+  singular?: string;
+  newTitle?: string;
+  recordTitle?: string;
+  icon?: string;
+  api: { path: string; aliases?: string[] };
+  routes?: { list?: RouteConfig; new?: RouteConfig; edit?: RouteConfig };
+  menu?: { title: string; order?: number; icon?: string };
+  permissions: Record<PermissionAction, string>;
+  /** Rows whose `field` equals the user's collaboratore_id, unless the user holds `unless`. */
+  rowScope?: { field: string; unless?: string };
+  search?: string[];
+  activeField?: string;
+  headers?: string;
+}
+
+export interface ListColumn {
+  field: string;
+  headerName: string;
+  sortable?: boolean;
+  filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime';
+  width?: number;
+  hide?: boolean;
+  chips?: Record<string, string>;
+}
+
+export interface ListConfig {
+  columns: ListColumn[];
+  defaultSort?: string;
+  perPage?: number;
+  actions?: Array<'add' | 'edit' | 'delete'>;
+  emptyText?: string;
+}
+
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  [keyword: string]: unknown;
+};
+
+export type FieldKind = 'text' | 'integer' | 'number' | 'money' | 'boolean' | 'date' | 'datetime' | 'json';
+
+/** One stored property of an entity, derived from its schema. */
+export interface FieldDefinition {
+  name: string;
+  kind: FieldKind;
+  title?: string;
+  readOnly: boolean;
+  writeOnly: boolean;
+  uppercase: boolean;
+  /** Hash with this algorithm before storing; never returned. */
+  secret?: 'argon2';
+  /** Name of the resource this field points at (foreign key). */
+  ref?: string;
+  /** Closed set of values when the schema gives one (enum or oneOf const). */
+  values?: unknown[];
+}
+
+export interface ResourceDefinition {
+  name: string;
+  resource: ResourceConfig;
+  schema: JsonSchema;
+  list: ListConfig;
+  form: Record<string, unknown>;
+  fields: FieldDefinition[];
+}
+
+export interface MenuEntry {
+  title: string;
+  route: string;
+  icon?: string;
+  permission: string;
+  order: number;
+}
+
+export interface Definitions {
+  resources: Map<string, ResourceDefinition>;
+  staticMenu: MenuEntry[];
+}
+
+/** Columns the engine owns on every table; clients never set them. */
+export const SYSTEM_FIELDS = ['id', 'version', 'created_at', 'updated_at'] as const;

@@ -1,0 +1,45 @@
+// Registry of the Italian field formats (validator + user-facing message) and re-exports of the validators.
+import { isCodiceFiscale, decodeCodiceFiscale, codiceFiscaleCheckChar } from './codiceFiscale.ts';
+import type { CodiceFiscaleData } from './codiceFiscale.ts';
+import { isPartitaIva, partitaIvaCheckDigit } from './partitaIva.ts';
+import { isIban } from './iban.ts';
+import { isTelefonoInternazionale, isTelefonoPubblico } from './telefono.ts';
+import { isCap } from './cap.ts';
+import { dataNascitaBounds, isDataNascitaValida } from './dataNascita.ts';
+
+export {
+  isCodiceFiscale,
+  decodeCodiceFiscale,
+  codiceFiscaleCheckChar,
+  isPartitaIva,
+  partitaIvaCheckDigit,
+  isIban,
+  isTelefonoInternazionale,
+  isTelefonoPubblico,
+  isCap,
+  dataNascitaBounds,
+  isDataNascitaValida,
+};
+export type { CodiceFiscaleData };
+
+export interface ItalianFormat {
+  validate: (value: string) => boolean;
+  message: string;
+}
+
+export const italianFormats: Record<string, ItalianFormat> = {
+  'codice-fiscale': { validate: isCodiceFiscale, message: 'Codice fiscale non valido' },
+  'partita-iva': { validate: isPartitaIva, message: 'Partita IVA non valida' },
+  iban: { validate: isIban, message: 'IBAN non valido' },
+  telefono: {
+    validate: isTelefonoInternazionale,
+    message: 'Il numero di telefono deve avere un prefisso internazionale valido',
+  },
+  'telefono-pubblico': { validate: isTelefonoPubblico, message: 'Formato telefono non valido' },
+  cap: { validate: isCap, message: 'Il CAP deve essere di 5 cifre' },
+};
+
+/** The upper bound moves every year, so the message is built from `today`. */
+export function dataNascitaMessage(today: Date = new Date()): string {
+  return `La data di nascita deve essere compresa tra il 01/01/1923 e il 31/12/${today.getFullYear() - 17}`;
+}
