@@ -37,7 +37,8 @@ export function fromDatabaseError(error: unknown, operation: 'write' | 'delete')
     const column = /\(lower\(\(?"?([A-Za-z0-9_]+)"?/.exec(pg.detail ?? '')?.[1] ?? /\("?([A-Za-z0-9_]+)"?\)=/.exec(pg.detail ?? '')?.[1] ?? '_';
     return invalid({ [column]: ['Valore già presente.'] });
   }
-  if (pg.code === '23503') {
+  // 23001: ON DELETE RESTRICT; 23503: any other foreign-key violation.
+  if (pg.code === '23503' || pg.code === '23001') {
     if (operation === 'delete') {
       const dependant = /table "([^"]+)"/.exec(pg.detail ?? '')?.[1] ?? pg.table;
       return new HttpError(409, `Impossibile eliminare: il record è ancora collegato ad altri dati (${dependant}).`);

@@ -15,6 +15,8 @@ import {
   dataNascitaBounds,
   isDataNascitaValida,
 } from '../../src/shared/validators/index.ts';
+import { computeCodiceFiscale, codiceFiscaleMatches } from '../../src/shared/validators/codiceFiscale.ts';
+import type { CodiceFiscaleInput } from '../../src/shared/validators/codiceFiscale.ts';
 
 // Check chars below were recomputed with a separate Python implementation of the official tables.
 describe('codice fiscale (persona fisica)', () => {
@@ -338,5 +340,97 @@ describe('italianFormats registry', () => {
     expect(dataNascitaMessage()).toBe(
       `La data di nascita deve essere compresa tra il 01/01/1923 e il 31/12/${new Date().getFullYear() - 17}`,
     );
+  });
+});
+
+// Expected codes were recomputed step by step with a separate Python implementation of the
+// official algorithm and tables (the same one that reproduces RSSMRA85T10A562S / ...A56NH).
+describe('computeCodiceFiscale / codiceFiscaleMatches', () => {
+  const person = (
+    cognome: string,
+    nome: string,
+    dataNascita: string,
+    sesso: 'M' | 'F',
+    codiceCatastale: string,
+  ): CodiceFiscaleInput => ({ cognome, nome, dataNascita, sesso, codiceCatastale });
+
+  const mario = person('Rossi', 'Mario', '1985-12-10', 'M', 'A562');
+
+  const computed: Array<[string, CodiceFiscaleInput, string]> = [
+    ['Agenzia delle Entrate sample (Mario Rossi)', mario, 'RSSMRA85T10A562S'],
+    ['woman: day 25 + 40 = 65, March = C', person('Bianchi', 'Maria', '1990-03-25', 'F', 'F205'), 'BNCMRA90C65F205C'],
+    ['woman born on the 1st (41), year 2005 -> 05', person('Verdi', 'Anna', '2005-01-01', 'F', 'H501'), 'VRDNNA05A41H501U'],
+    ['woman born on the 31st (71); surname with 4 consonants takes the first 3', person('Esposito', 'Giulia', '1978-08-31', 'F', 'F839'), 'SPSGLI78M71F839Z'],
+    ['short surname padded with X (Fo -> FOX)', person('Fo', 'Dario', '1926-03-24', 'M', 'I845'), 'FOXDRA26C24I845E'],
+    ['one-letter surname (OXX) and two-letter name (LAX)', person('O', 'Al', '1950-05-05', 'M', 'L219'), 'OXXLAX50E05L219L'],
+    ['name with 4+ consonants takes 1st, 3rd, 4th (Gianfranco -> GFR)', person('Galli', 'Gianfranco', '1962-07-15', 'M', 'D969'), 'GLLGFR62L15D969W'],
+    ["apostrophe surname and accented name (D'Angelo -> DNG, Niccolò -> NCL)", person("D'Angelo", 'Niccolò', '1999-02-28', 'M', 'F839'), 'DNGNCL99B28F839H'],
+    ['accented surname (Niccolò -> NCC), year 2000 -> 00', person('Niccolò', 'Luca', '2000-09-09', 'M', 'G273'), 'NCCLCU00P09G273J'],
+    ['accents folded and used as vowels (Pelè -> PLE, Zoè -> ZOE), foreign Z-code', person('Pelè', 'Zoè', '1970-10-20', 'F', 'Z602'), 'PLEZOE70R60Z602K'],
+    ['space in surname ignored (De Luca -> DLC), name with one consonant (Ugo -> GUO)', person('De Luca', 'Ugo', '1945-04-30', 'M', 'A944'), 'DLCGUO45D30A944O'],
+    ['hyphen in surname ignored (Rossi-Bianchi -> RSS)', person('Rossi-Bianchi', 'Eva', '1988-11-11', 'F', 'L736'), 'RSSVEA88S51L736C'],
+    ['all accented vowels À È É Ì Ò Ù folded', person('Àèéìòù', 'Ìò', '1960-06-06', 'M', 'B354'), 'AEEIOX60H06B354V'],
+    ['typographic apostrophe, lowercase and padded cadastral code', person('d’angelo', 'niccolò', '1999-02-28', 'M', ' f839 '), 'DNGNCL99B28F839H'],
+  ];
+
+  it.each(computed)('computes %s', (_label, input, expected) => {
+    const cf = computeCodiceFiscale(input);
+    expect(cf).toBe(expected);
+    expect(isCodiceFiscale(cf)).toBe(true);
+    expect(codiceFiscaleMatches(cf, input)).toBe(true);
+  });
+
+  it('is consistent with decodeCodiceFiscale', () => {
+    const input = person('Bianchi', 'Maria', '1990-03-25', 'F', 'F205');
+    expect(decodeCodiceFiscale(computeCodiceFiscale(input), new Date(2025, 0, 1))).toEqual({
+      birthDate: '1990-03-25',
+      sesso: 'F',
+      codiceCatastale: 'F205',
+    });
+  });
+
+  const malformed: Array<[string, Partial<CodiceFiscaleInput>, RegExp]> = [
+    ['non-existent date', { dataNascita: '1985-02-30' }, /dataNascita/],
+    ['month 13', { dataNascita: '1985-13-01' }, /dataNascita/],
+    ['day 00', { dataNascita: '1985-12-00' }, /dataNascita/],
+    ['Italian date format', { dataNascita: '10/12/1985' }, /dataNascita/],
+    ['unpadded date', { dataNascita: '1985-12-1' }, /dataNascita/],
+    ['empty date', { dataNascita: '' }, /dataNascita/],
+    ['cadastral code too short', { codiceCatastale: 'A56' }, /codiceCatastale/],
+    ['cadastral code too long', { codiceCatastale: 'A5620' }, /codiceCatastale/],
+    ['cadastral code without leading letter', { codiceCatastale: '1562' }, /codiceCatastale/],
+    ['omocodic cadastral code', { codiceCatastale: 'A56N' }, /codiceCatastale/],
+    ['empty cadastral code', { codiceCatastale: '' }, /codiceCatastale/],
+    ['invalid sesso', { sesso: 'X' as 'M' }, /sesso/],
+    ['empty surname', { cognome: '' }, /cognome/],
+    ['surname made only of separators', { cognome: " '- " }, /cognome/],
+    ['digits in the name', { nome: 'Mario2' }, /nome/],
+  ];
+
+  it.each(malformed)('throws on %s', (_label, override, message) => {
+    expect(() => computeCodiceFiscale({ ...mario, ...override })).toThrow(message);
+    expect(() => codiceFiscaleMatches('RSSMRA85T10A562S', { ...mario, ...override })).toThrow(message);
+  });
+
+  const matches: Array<[string, string, CodiceFiscaleInput, boolean]> = [
+    ['the right data', 'RSSMRA85T10A562S', mario, true],
+    ['lowercase code with spaces around', '  rssmra85t10a562s ', mario, true],
+    ['omocodic variant (position 15: 2 -> N)', 'RSSMRA85T10A56NH', mario, true],
+    ['omocodic variant (positions 13-14: 5,6 -> R,S)', 'RSSMRA85T10ARS2Z', mario, true],
+    ['fully omocodic variant', 'RSSMRAURTMLARSNL', mario, true],
+    ['another birth date', 'RSSMRA85T10A562S', person('Rossi', 'Mario', '1985-12-11', 'M', 'A562'), false],
+    ['same day a century earlier (the code has no century)', 'RSSMRA85T10A562S', person('Rossi', 'Mario', '1885-12-10', 'M', 'A562'), true],
+    ['another sex', 'RSSMRA85T10A562S', person('Rossi', 'Mario', '1985-12-10', 'F', 'A562'), false],
+    ['another birth place', 'RSSMRA85T10A562S', person('Rossi', 'Mario', '1985-12-10', 'M', 'H501'), false],
+    ['another name', 'RSSMRA85T10A562S', person('Rossi', 'Marco', '1985-12-10', 'M', 'A562'), false],
+    ['omocodic variant of another birth date', 'RSSMRA85T1MA562J', mario, false],
+    ['wrong check char', 'RSSMRA85T10A562T', mario, false],
+    ['omocodic variant with stale check char', 'RSSMRA85T10A56NS', mario, false],
+    ['11-digit legal-person code', '00905811006', mario, false],
+    ['empty string', '', mario, false],
+  ];
+
+  it.each(matches)('codiceFiscaleMatches: %s', (_label, cf, data, expected) => {
+    expect(codiceFiscaleMatches(cf, data)).toBe(expected);
   });
 });

@@ -1,0 +1,75 @@
+// Turns an entity schema and its form.ui.json into what rjsf renders: editable fields only, widgets by name.
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { widgetEntry } from '../widgets/registry.ts';
+import type { FormUi, JsonSchema, LayoutSection } from '../types.ts';
+
+export interface PreparedForm {
+  schema: RJSFSchema;
+  uiSchema: UiSchema;
+  /** Top-level properties the user edits (what a create/update body may carry). */
+  fields: string[];
+}
+
+/** Properties the server owns; a client that sends them gets a 422. */
+const SERVER_OWNED = new Set(['version']);
+
+function isEditable(name: string, prop: JsonSchema): boolean {
+  return !SERVER_OWNED.has(name) && prop.readOnly !== true;
+}
+
+function isChoice(prop: JsonSchema): boolean {
+  return Array.isArray(prop.enum) || (Array.isArray(prop.oneOf) && (prop.oneOf as JsonSchema[]).every((o) => 'const' in o));
+}
+
+/** The widget a property gets: explicit ui:widget, then x-widget, then what its annotations imply. */
+export function widgetNameFor(prop: JsonSchema, fieldUi: Record<string, unknown> | undefined): string | undefined {
+  const explicit = fieldUi?.['ui:widget'] ?? prop['x-widget'];
+  if (typeof explicit === 'string') return explicit;
+  if (prop['x-uppercase'] === true) return 'uppercase';
+  if (isChoice(prop)) return 'select';
+  if (prop.type === 'boolean') return 'switch';
+  if (prop.format === 'date') return 'date';
+  if (prop.writeOnly === true || prop.format === 'password') return 'password';
+  return undefined;
+}
+
+function prepareObject(schema: JsonSchema, formUi: Record<string, unknown>, path: string, top: boolean): { schema: JsonSchema; uiSchema: UiSchema } {
+  const properties: Record<string, JsonSchema> = {};
+  const uiSchema: UiSchema = {};
+  for (const [key, value] of Object.entries(formUi)) if (key.startsWith('ui:')) uiSchema[key] = value;
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    if (top && !isEditable(name, prop)) continue;
+    if (!top && prop.readOnly === true) continue;
+    const fieldPath = path ? `${path}.${name}` : name;
+    const fieldUi = (formUi[name] ?? {}) as Record<string, unknown>;
+    if (prop.type === 'object' && prop.properties) {
+      const nested = prepareObject(prop, fieldUi, fieldPath, false);
+      properties[name] = nested.schema;
+      uiSchema[name] = nested.uiSchema;
+      continue;
+    }
+    properties[name] = prop;
+    const widget = widgetNameFor(prop, fieldUi);
+    // Throws, naming the field, when the definition asks for a widget the registry lacks.
+    if (widget) widgetEntry(widget, fieldPath);
+    uiSchema[name] = widget ? { ...fieldUi, 'ui:widget': widget } : { ...fieldUi };
+  }
+  const keep = new Set(Object.keys(properties));
+  const required = (schema.required ?? []).filter((name) => keep.has(name));
+  return { schema: { ...schema, properties, required }, uiSchema };
+}
+
+export function prepareForm(schema: JsonSchema, formUi: FormUi, activeField?: string): PreparedForm {
+  const prepared = prepareObject(schema, formUi, '', true);
+  const uiSchema: UiSchema = {
+    ...prepared.uiSchema,
+    'ui:submitButtonOptions': { norender: true },
+    // The active toggle lives in the action bar (spec 000 §2.5), not among the fields.
+    'ui:skip': activeField ? [activeField] : [],
+  };
+  return { schema: prepared.schema as RJSFSchema, uiSchema, fields: Object.keys(prepared.schema.properties ?? {}) };
+}
+
+export function layoutOf(uiSchema: UiSchema): LayoutSection[] | undefined {
+  return uiSchema['ui:layout'] as LayoutSection[] | undefined;
+}

@@ -1,0 +1,115 @@
+// rjsf templates: labelled fields with errors tied to inputs, and the root object laid out in sections.
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import type { FieldErrorProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
+import { registry } from '../widgets/registry.ts';
+import { descriptionIdOf, errorIdOf } from '../widgets/aria.ts';
+import { buildSections, isHiddenBy } from './layout.ts';
+import type { LayoutSection } from '../types.ts';
+
+function FieldTemplate(props: FieldTemplateProps) {
+  const { id, label, children, errors, help, rawDescription, hidden, required, displayLabel, schema, uiSchema, classNames } = props;
+  if (hidden) return <div className="d-none">{children}</div>;
+  // Objects draw their own legend; the root object draws sections.
+  if (schema.type === 'object') return children;
+  const widget = uiSchema?.['ui:widget'];
+  const ownsLabel = typeof widget === 'string' && registry[widget]?.ownsLabel;
+  return (
+    <div className={`mb-3 ${classNames ?? ''}`}>
+      {displayLabel && !ownsLabel && (
+        <label htmlFor={id} className="form-label">
+          {label}
+          {required && (
+            <span className="text-danger" aria-hidden="true">
+              {' '}*
+            </span>
+          )}
+        </label>
+      )}
+      {children}
+      {rawDescription && (
+        <div id={descriptionIdOf(id)} className="form-text">
+          {rawDescription}
+        </div>
+      )}
+      {errors}
+      {help}
+    </div>
+  );
+}
+
+function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
+  const messages = (errors ?? []).filter(Boolean);
+  if (!messages.length) return null;
+  return (
+    <div id={errorIdOf(fieldPathId.$id)} className="invalid-feedback d-block">
+      {messages.map((message, i) => (
+        <div key={i}>{message as string}</div>
+      ))}
+    </div>
+  );
+}
+
+const wide = new Set(['textarea']);
+const narrow = new Set(['switch', 'boolean']);
+
+function columnFor(uiNode: Record<string, unknown> | undefined) {
+  const widget = uiNode?.['ui:widget'] as string | undefined;
+  if (widget && wide.has(widget)) return { xs: 12 };
+  if (widget && narrow.has(widget)) return { xs: 12, md: 6, xl: 3 };
+  return { xs: 12, md: 6, xl: 4 };
+}
+
+function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { properties, uiSchema, formData, title, fieldPathId } = props;
+  const ui = (uiSchema ?? {}) as Record<string, unknown>;
+  const data = (formData ?? {}) as Record<string, unknown>;
+  const byName = new Map(properties.map((p) => [p.name, p]));
+  const visible = (name: string) => !byName.get(name)?.hidden && !isHiddenBy(ui[name] as Record<string, unknown>, data);
+  const renderFields = (names: string[]) => (
+    <Row>
+      {names.filter(visible).map((name) => (
+        <Col key={name} {...columnFor(ui[name] as Record<string, unknown>)}>
+          {byName.get(name)!.content}
+        </Col>
+      ))}
+    </Row>
+  );
+  const isRoot = fieldPathId.path.length === 0;
+  if (!isRoot) {
+    return (
+      <fieldset className="border rounded p-3 mb-3">
+        {title && <legend className="fs-6 fw-semibold">{title}</legend>}
+        {renderFields(properties.map((p) => p.name))}
+      </fieldset>
+    );
+  }
+  const skip = new Set((ui['ui:skip'] as string[] | undefined) ?? []);
+  const sections = buildSections(ui['ui:layout'] as LayoutSection[] | undefined, properties.map((p) => p.name), skip);
+  return (
+    <>
+      {sections.map((section, i) =>
+        section.fields.some(visible) ? (
+          <section key={section.title || i} className="card mb-3" aria-labelledby={section.title ? `section-${i}` : undefined}>
+            <div className="card-body">
+              {section.title && (
+                <h2 id={`section-${i}`} className="h6 card-title text-uppercase text-body-secondary mb-3">
+                  {section.title}
+                </h2>
+              )}
+              {renderFields(section.fields)}
+            </div>
+          </section>
+        ) : null,
+      )}
+    </>
+  );
+}
+
+export const formTemplates: Partial<TemplatesType> = {
+  FieldTemplate,
+  FieldErrorTemplate,
+  ObjectFieldTemplate,
+  // Errors show under their fields; the action bar's chip counts them.
+  ErrorListTemplate: () => null,
+};

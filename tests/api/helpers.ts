@@ -1,0 +1,93 @@
+// Builds the whole app on a fresh database of the suite's PostgreSQL server, and calls it with inject.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app.ts';
+import { ensureAdmin, loadAll, prepareDatabase } from '../../src/server/bootstrap.ts';
+import { connect, type Connection } from '../../src/server/db/connection.ts';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const ADMIN = { email: 'admin@test.it', password: 'admin-password-123' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  connection: Connection;
+  databaseUrl: string;
+  call(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  login(email: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(inject('pgAdminUrl'));
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+export async function createTestApp(options: { schemasDir?: string; config?: Record<string, unknown> } = {}): Promise<TestApp> {
+  const database = await createDatabase();
+  const { definitions, roles } = await loadAll(options.schemasDir ?? path.join(ROOT, 'schemas'));
+  const connection = connect(database.url, 5);
+  await prepareDatabase(connection.db, definitions, roles);
+  await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
+  const app = await buildApp({ db: connection.db, definitions, config: options.config });
+  const call: TestApp['call'] = async (method, url, { token, body, headers } = {}) => {
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
+    let parsed: unknown = response.body;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.statusCode, body: parsed, headers: response.headers };
+  };
+  return {
+    app,
+    connection,
+    databaseUrl: database.url,
+    call,
+    async login(email, password) {
+      const res = await call('POST', '/api/login', { body: { email, password } });
+      if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.token as string;
+    },
+    async close() {
+      await app.close();
+      await connection.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Creates a user through the API as admin and returns a token for it. */
+export async function userWithRoles(t: TestApp, adminToken: string, user: { email: string; roles: string[]; collaboratore_id?: number }): Promise<string> {
+  const password = 'user-password-1234';
+  const res = await t.call('POST', '/api/utente', {
+    token: adminToken,
+    body: { email: user.email, name: user.email.split('@')[0], password, ruoli: user.roles, ...(user.collaboratore_id ? { collaboratore_id: user.collaboratore_id } : {}) },
+  });
+  if (res.status !== 201) throw new Error(`create user failed: ${JSON.stringify(res.body)}`);
+  return t.login(user.email, password);
+}
