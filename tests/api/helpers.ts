@@ -86,7 +86,7 @@ export async function userWithRoles(t: TestApp, adminToken: string, user: { emai
   const password = 'user-password-1234';
   const res = await t.call('POST', '/api/utente', {
     token: adminToken,
-    body: { email: user.email, name: user.email.split('@')[0], password, ruoli: user.roles, ...(user.collaboratore_id ? { collaboratore_id: user.collaboratore_id } : {}) },
+    body: { email: user.email, name: user.email.split('@')[0]!.split(/[.-]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' '), password, ruoli: user.roles, ...(user.collaboratore_id ? { collaboratore_id: user.collaboratore_id } : {}) },
   });
   if (res.status !== 201) throw new Error(`create user failed: ${JSON.stringify(res.body)}`);
   return t.login(user.email, password);

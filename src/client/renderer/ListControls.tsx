@@ -1,0 +1,187 @@
+// List toolbar pieces: debounced search, per-column filters, column chooser and pager.
+import { useEffect, useId, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Dropdown from 'react-bootstrap/Dropdown';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import Pagination from 'react-bootstrap/Pagination';
+import Row from 'react-bootstrap/Row';
+import { Icon } from '../lib/Icon.tsx';
+import type { JsonSchema, ListColumn } from '../types.ts';
+import { PAGE_SIZES } from './listParams.ts';
+
+/** Generic list filter debounce (spec 000 §9). */
+export const FILTER_DEBOUNCE_MS = 1000;
+
+/** Text typed now, applied after a pause; follows the URL when it changes (back button). */
+function useDebouncedText(value: string, apply: (text: string) => void, delay = FILTER_DEBOUNCE_MS) {
+  const [text, setText] = useState(value);
+  const applyRef = useRef(apply);
+  applyRef.current = apply;
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => setText(value), [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const change = (next: string) => {
+    setText(next);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      if (next !== value) applyRef.current(next);
+    }, delay);
+  };
+  // Enter applies at once.
+  const flush = () => {
+    clearTimeout(timer.current);
+    if (text !== value) applyRef.current(text);
+  };
+  return { text, change, flush };
+}
+
+export function SearchBox({ value, onSearch, label }: { value: string; onSearch: (text: string) => void; label: string }) {
+  const id = useId();
+  const { text, change, flush } = useDebouncedText(value, onSearch);
+  return (
+    <Form role="search" onSubmit={(e) => (e.preventDefault(), flush())}>
+      <Form.Label htmlFor={id} className="visually-hidden">
+        {label}
+      </Form.Label>
+      <InputGroup>
+        <InputGroup.Text aria-hidden="true">
+          <Icon name="search" size={16} />
+        </InputGroup.Text>
+        <Form.Control id={id} type="search" placeholder="Cerca…" value={text} onChange={(e) => change(e.target.value)} autoComplete="off" />
+      </InputGroup>
+    </Form>
+  );
+}
+
+function options(prop: JsonSchema | undefined): Array<{ value: string; label: string }> {
+  const oneOf = prop?.oneOf as Array<{ const?: unknown; title?: string }> | undefined;
+  if (Array.isArray(oneOf)) return oneOf.filter((o) => 'const' in o).map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) }));
+  if (Array.isArray(prop?.enum)) return (prop.enum as unknown[]).map((v) => ({ value: String(v), label: String(v) }));
+  return [];
+}
+
+function FilterControl({ column, prop, value, onChange }: { column: ListColumn; prop?: JsonSchema; value: string; onChange: (v: string) => void }) {
+  const id = useId();
+  const debounced = useDebouncedText(value, onChange);
+  let control;
+  if (column.filter === 'set' || column.filter === 'boolean') {
+    const choices = column.filter === 'boolean' ? [{ value: 'true', label: 'Sì' }, { value: 'false', label: 'No' }] : options(prop);
+    control = (
+      <Form.Select id={id} size="sm" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Tutti</option>
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </Form.Select>
+    );
+  } else {
+    control = (
+      <Form.Control
+        id={id}
+        size="sm"
+        type={column.filter === 'date' ? 'date' : 'text'}
+        inputMode={column.filter === 'number' ? 'numeric' : undefined}
+        value={debounced.text}
+        onChange={(e) => debounced.change(e.target.value)}
+        onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), debounced.flush())}
+        autoComplete="off"
+      />
+    );
+  }
+  return (
+    <Form.Group as={Col} xs={12} sm={6} lg={3} className="mb-2">
+      <Form.Label htmlFor={id} className="small mb-1">
+        {column.headerName}
+      </Form.Label>
+      {control}
+    </Form.Group>
+  );
+}
+
+export function FilterPanel(props: { columns: ListColumn[]; schema: JsonSchema; filters: Record<string, string>; onChange: (field: string, value: string) => void; onClear: () => void }) {
+  const { columns, schema, filters, onChange, onClear } = props;
+  const filterable = columns.filter((c) => c.filter);
+  if (!filterable.length) return null;
+  return (
+    <fieldset className="border rounded p-2 mb-3">
+      <legend className="visually-hidden">Filtri</legend>
+      <Row className="align-items-end">
+        {filterable.map((column) => (
+          <FilterControl key={column.field} column={column} prop={schema.properties?.[column.field]} value={filters[column.field] ?? ''} onChange={(v) => onChange(column.field, v)} />
+        ))}
+        <Col xs="auto" className="mb-2">
+          <Button size="sm" variant="outline-secondary" onClick={onClear}>
+            Azzera filtri
+          </Button>
+        </Col>
+      </Row>
+    </fieldset>
+  );
+}
+
+export function ColumnChooser({ columns, hidden, onToggle }: { columns: ListColumn[]; hidden: Set<string>; onToggle: (field: string, visible: boolean) => void }) {
+  return (
+    <Dropdown autoClose="outside">
+      <Dropdown.Toggle variant="outline-secondary" size="sm" id="column-chooser">
+        <Icon name="columns" size={16} /> Colonne
+      </Dropdown.Toggle>
+      <Dropdown.Menu className="px-3 py-2" style={{ minWidth: 220 }}>
+        {columns.map((column) => (
+          <Form.Check
+            key={column.field}
+            type="checkbox"
+            id={`col-${column.field}`}
+            label={column.headerName}
+            checked={!hidden.has(column.field)}
+            onChange={(e) => onToggle(column.field, e.target.checked)}
+          />
+        ))}
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}
+
+function pageWindow(page: number, last: number, size = 5): number[] {
+  const start = Math.max(1, Math.min(page - Math.floor(size / 2), last - size + 1));
+  return Array.from({ length: Math.min(size, last) }, (_, i) => start + i);
+}
+
+export function Pager(props: { page: number; lastPage: number; total: number; perPage: number; onPage: (page: number) => void; onPerPage: (n: number) => void }) {
+  const { page, lastPage, total, perPage, onPage, onPerPage } = props;
+  const id = useId();
+  const sizes = PAGE_SIZES.includes(perPage) ? PAGE_SIZES : [...PAGE_SIZES, perPage].sort((a, b) => a - b);
+  return (
+    <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-2">
+      <div className="small text-body-secondary" aria-live="polite">
+        {total === 1 ? '1 elemento' : `${total} elementi`} · pagina {Math.min(page, lastPage)} di {lastPage}
+      </div>
+      <div className="d-flex align-items-center gap-2">
+        <Form.Label htmlFor={id} className="small mb-0">
+          Righe per pagina
+        </Form.Label>
+        <Form.Select id={id} size="sm" style={{ width: 'auto' }} value={perPage} onChange={(e) => onPerPage(Number(e.target.value))}>
+          {sizes.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </Form.Select>
+        <nav aria-label="Paginazione">
+          <Pagination size="sm" className="mb-0">
+            <Pagination.Prev disabled={page <= 1} onClick={() => onPage(page - 1)} aria-label="Pagina precedente" />
+            {pageWindow(page, lastPage).map((n) => (
+              <Pagination.Item key={n} active={n === page} onClick={() => onPage(n)} aria-label={`Pagina ${n}`} aria-current={n === page ? 'page' : undefined}>
+                {n}
+              </Pagination.Item>
+            ))}
+            <Pagination.Next disabled={page >= lastPage} onClick={() => onPage(page + 1)} aria-label="Pagina successiva" />
+          </Pagination>
+        </nav>
+      </div>
+    </div>
+  );
+}

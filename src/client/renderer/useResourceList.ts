@@ -1,0 +1,90 @@
+// Headless list controller: URL-held params, server page via the data provider, delete, column preferences.
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import useSWR from 'swr';
+import { api, getList, remove } from '../api/dataProvider.ts';
+import type { ListParams } from '../api/dataProvider.ts';
+import type { RecordData, ResourceDef } from '../types.ts';
+import { readListState, writeListState } from './listParams.ts';
+
+export type ListState = Required<ListParams>;
+
+export function useResourceList(def: ResourceDef) {
+  const [query, setQuery] = useSearchParams();
+  const state = useMemo(() => readListState(query, def.list), [query, def.list]);
+  const key = useMemo(() => ['list', def.resource.api.path, JSON.stringify(state)], [def.resource.api.path, state]);
+  const { data, error, isLoading, isValidating, mutate } = useSWR(key, () => getList(def.resource, state), {
+    keepPreviousData: true,
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
+
+  // Each change is a history entry, so the back button walks through searches, sorts and pages.
+  const apply = useCallback(
+    (patch: Partial<ListState>, options: { keepPage?: boolean; replace?: boolean } = {}) => {
+      const next: ListState = { ...state, ...patch, page: patch.page ?? (options.keepPage ? state.page : 1) };
+      setQuery(writeListState(next, def.list), { replace: options.replace });
+    },
+    [state, setQuery, def.list],
+  );
+
+  // A page past the end (after deletes, or a stale bookmark) falls back to the last one.
+  useEffect(() => {
+    if (data && data.last_page >= 1 && state.page > data.last_page) apply({ page: data.last_page }, { replace: true });
+  }, [data, state.page, apply]);
+
+  const removeRow = useCallback(
+    async (row: RecordData) => {
+      const result = await remove(def.resource, row.id as number);
+      await mutate();
+      return result;
+    },
+    [def.resource, mutate],
+  );
+
+  return {
+    state,
+    rows: data?.data ?? [],
+    total: data?.total ?? 0,
+    lastPage: data?.last_page ?? 1,
+    loading: isLoading || isValidating,
+    error: error as Error | undefined,
+    setPage: (page: number) => apply({ page }),
+    setPerPage: (perPage: number) => apply({ perPage }),
+    setSort: (sort: string) => apply({ sort }, { keepPage: true }),
+    setSearch: (search: string) => apply({ search }),
+    setFilter: (field: string, value: string) => apply({ filters: { ...state.filters, [field]: value } }),
+    clearFilters: () => apply({ filters: {}, search: '' }),
+    removeRow,
+    refresh: () => mutate(),
+  };
+}
+
+/** Column order, width and visibility per user, kept through /api/preferences/{key}. */
+export function useColumnPreferences<T>(key: string) {
+  const { data, isLoading } = useSWR(['preference', key], () => api.getPreference<T>(key).catch(() => undefined), {
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const pending = useRef<{ value: T } | undefined>(undefined);
+  const flush = useCallback(() => {
+    clearTimeout(timer.current);
+    if (!pending.current) return;
+    const { value } = pending.current;
+    pending.current = undefined;
+    api.putPreference(key, value).catch(() => undefined);
+  }, [key]);
+  // Leaving the page must not lose a change still waiting for its debounce.
+  useEffect(() => flush, [flush]);
+  const save = useCallback(
+    (value: T) => {
+      // Dragging a column fires many events: store once it settles.
+      pending.current = { value };
+      clearTimeout(timer.current);
+      timer.current = setTimeout(flush, 500);
+    },
+    [flush],
+  );
+  return { value: data, loaded: !isLoading, save };
+}

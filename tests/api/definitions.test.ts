@@ -1,0 +1,132 @@
+// The analyst promise (a field added in JSON only reaches table, API and validation), malformed definitions, meta routes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { loadAll } from '../../src/server/bootstrap.ts';
+import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+
+async function schemasCopy(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'schemas-'));
+  await cp(path.join(ROOT, 'schemas'), dir, { recursive: true });
+  return dir;
+}
+
+async function editJson(file: string, edit: (doc: any) => void): Promise<void> {
+  const doc = JSON.parse(await readFile(file, 'utf8'));
+  edit(doc);
+  await writeFile(file, JSON.stringify(doc, null, 2));
+}
+
+describe('the analyst promise', () => {
+  let dir: string;
+  let t: TestApp;
+  beforeAll(async () => {
+    dir = await schemasCopy();
+    // One edit of one file: a new property with its own constraint.
+    await editJson(path.join(dir, 'cliente', 'entity.schema.json'), (doc) => {
+      doc.properties.codiceSconto = { type: 'string', title: 'Codice Sconto', pattern: '^SC[0-9]{4}$', 'x-uppercase': true };
+    });
+    t = await createTestApp({ schemasDir: dir });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the column, round-trips the value and validates it', async () => {
+    const columns = await sql<{ data_type: string }>`
+      SELECT data_type FROM information_schema.columns WHERE table_name = 'cliente' AND column_name = 'codiceSconto'`.execute(t.connection.db);
+    expect(columns.rows).toEqual([{ data_type: 'text' }]);
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    const created = await t.call('POST', '/api/cliente', { token: admin, body: { tipo: 'RETAIL', sesso: 'F', nome: 'Anna', cognome: 'Neri', codiceSconto: 'sc1234' } });
+    expect(created.status).toBe(201);
+    const read = await t.call('GET', `/api/cliente/${created.body.data.model.id}`, { token: admin });
+    expect(read.body.data.codiceSconto).toBe('SC1234');
+    const bad = await t.call('POST', '/api/cliente', { token: admin, body: { tipo: 'RETAIL', sesso: 'F', nome: 'Anna', cognome: 'Neri', codiceSconto: 'XX' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({ codiceSconto: ['Formato non valido'] });
+    const definitions = await t.call('GET', '/api/definitions', { token: admin });
+    const cliente = definitions.body.resources.find((r: { name: string }) => r.name === 'cliente');
+    expect(cliente.schema.properties.codiceSconto.title).toBe('Codice Sconto');
+  });
+});
+
+describe('malformed definitions are refused at start-up with file and pointer', () => {
+  const cases: Array<[string, string, (doc: any) => void, RegExp]> = [
+    ['cliente/list.json', 'a column naming a missing property', (d) => d.columns.push({ field: 'nonEsiste', headerName: 'X' }), /^cliente\/list\.json#\/columns\/\d+\/field: unknown property "nonEsiste"/],
+    ['cliente/entity.schema.json', 'an unsupported type', (d) => { d.properties.nome = { type: 'strnig' }; }, /^cliente\/entity\.schema\.json#\/properties\/nome\/type: /],
+    ['cliente/entity.schema.json', 'a broken shared reference', (d) => { d.properties.cf = { $ref: '_shared/defs.json#/$defs/nope' }; }, /^cliente\/entity\.schema\.json#\/properties\/cf\/\$ref: unresolved reference/],
+    ['cliente/resource.json', 'an unknown key', (d) => { d.colour = 'red'; }, /^cliente\/resource\.json#\/: must NOT have additional properties \(colour\)/],
+    ['cliente/resource.json', 'an unknown permission', (d) => { d.permissions.delete = 'elimina_tutto'; }, /^cliente\/resource\.json#\/permissions\/delete: unknown permission "elimina_tutto"/],
+    ['cliente/form.ui.json', 'a layout naming a missing field', (d) => { d['ui:layout'][0].fields.push('ghost'); }, /^cliente\/form\.ui\.json#\/ui:layout\/0\/fields\/\d+: unknown property "ghost"/],
+    ['cliente/entity.schema.json', 'a reference to an unknown resource', (d) => { d.properties.collaboratore_id['x-ref'] = 'agente'; }, /x-ref: unknown resource "agente"/],
+  ];
+  it.each(cases)('%s with %s', async (file, _what, edit, expected) => {
+    const dir = await schemasCopy();
+    try {
+      await editJson(path.join(dir, file), edit);
+      await expect(loadAll(dir)).rejects.toThrow(expected);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('invalid JSON names the file', async () => {
+    const dir = await schemasCopy();
+    try {
+      await writeFile(path.join(dir, 'cliente', 'list.json'), '{ "columns": [ }');
+      await expect(loadAll(dir)).rejects.toThrow(/^cliente\/list\.json#: invalid JSON/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('meta routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('health answers 200 with the database reachable', async () => {
+    expect(await t.call('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok', database: 'ok' } });
+  });
+
+  it('serves list headers from list.json and 404 JSON for unknown ones', async () => {
+    const res = await t.call('GET', '/headers/clienti.json');
+    expect(res.status).toBe(200);
+    expect(res.body.columns.map((c: { field: string }) => c.field)).toContain('cf');
+    expect((await t.call('GET', '/headers/nope.json')).status).toBe(404);
+    expect((await t.call('GET', '/api/nope')).body).toEqual({ message: 'Risorsa non trovata.' });
+  });
+
+  it('generates OpenAPI from the definitions', async () => {
+    const res = await t.call('GET', '/api/openapi.json');
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.paths['/api/cliente/{id}'].put.responses).toHaveProperty('409');
+    expect(res.body.components.schemas.cliente.properties.cf.format).toBe('codice-fiscale');
+    expect(res.body.components.schemas.cliente_input.properties).not.toHaveProperty('id');
+  });
+
+  it('gives each user only the definitions and menu entries they may see', async () => {
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    const collab = await userWithRoles(t, admin, { email: 'menu-collab@test.it', roles: ['collaboratore'] });
+    const staff = await userWithRoles(t, admin, { email: 'menu-staff@test.it', roles: ['staff'] });
+    const menu = async (token: string) => (await t.call('GET', '/api/definitions', { token })).body.menu.map((m: { title: string }) => m.title);
+    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti']);
+    expect(await menu(staff)).toEqual(['Dashboard', 'Collaboratori', 'Clienti']);
+    expect(await menu(admin)).toEqual(['Dashboard', 'Collaboratori', 'Clienti', 'Utenti']);
+    const cliente = (await t.call('GET', '/api/definitions', { token: collab })).body.resources.find((r: { name: string }) => r.name === 'cliente');
+    expect(cliente.can).toEqual({ list: true, read: true, create: true, update: true, delete: false });
+  });
+
+  it('keeps per-user preferences', async () => {
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    expect((await t.call('GET', '/api/preferences/grid.cliente', { token: admin })).body.data.value).toBeNull();
+    await t.call('PUT', '/api/preferences/grid.cliente', { token: admin, body: { value: [{ colId: 'cf', width: 200 }] } });
+    expect((await t.call('GET', '/api/preferences/grid.cliente', { token: admin })).body.data.value).toEqual([{ colId: 'cf', width: 200 }]);
+  });
+});

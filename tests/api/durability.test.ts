@@ -1,0 +1,78 @@
+// Acknowledged writes survive a SIGKILL of the whole server process group (app and embedded PostgreSQL).
+import { describe, expect, inject, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from './helpers.ts';
+
+const ADMIN = { email: 'durable@test.it', password: 'durable-password-1' };
+
+function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password };
+  delete env.DATABASE_URL;
+  // detached: its own process group, so one kill reaches the app and the postgres it started.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+async function login(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  return ((await res.json()) as { token: string }).token;
+}
+
+describe.skipIf(inject('pgKind') !== 'embedded')('durability of the embedded database', () => {
+  it('finds every acknowledged record after SIGKILL of the process group and a restart', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'broker-durable-'));
+    await chmod(dataDir, 0o755);
+    let running: { child: ChildProcess; url: string } | undefined;
+    try {
+      running = await startServer(dataDir);
+      const token = await login(running.url);
+      const acknowledged: number[] = [];
+      const write = async (i: number) => {
+        const res = await fetch(`${running!.url}/api/cliente`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ tipo: 'RETAIL', sesso: 'M', nome: `Nome${i}`, cognome: `Durevole${i}` }),
+        });
+        if (res.status === 201) acknowledged.push(((await res.json()) as { data: { model: { id: number } } }).data.model.id);
+      };
+      for (let i = 0; i < 1000; i += 20) await Promise.all(Array.from({ length: 20 }, (_, j) => write(i + j)));
+      expect(acknowledged).toHaveLength(1000);
+
+      const exited = new Promise((r) => running!.child.once('exit', r));
+      process.kill(-running.child.pid!, 'SIGKILL');
+      await exited;
+      await new Promise((r) => setTimeout(r, 500));
+
+      running = await startServer(dataDir);
+      const fresh = await login(running.url);
+      const res = await fetch(`${running.url}/api/cliente?per_page=-1&filter[cognome]=Durevole`, { headers: { authorization: `Bearer ${fresh}` } });
+      const body = (await res.json()) as { data: Array<{ id: number }>; total: number };
+      const found = new Set(body.data.map((r) => r.id));
+      expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
+    } finally {
+      if (running?.child.exitCode === null) {
+        const exited = new Promise((r) => running!.child.once('exit', r));
+        running.child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
