@@ -1,0 +1,350 @@
+// npm run bench:api — benchmarks the generic /api/cliente routes against the same SQL sent raw through pg, on 100 000 customers.
+import { mkdtemp, chmod, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type RunningDatabase } from '../src/server/server.ts';
+import { buildApp } from '../src/server/app.ts';
+import { closedLoop, ms, seeded, startHttpLoad, summarize, type HttpLoad, type PhaseOptions, type RunResult, type Summary } from './bench/lib.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS) || 100_000;
+const REQUESTS = Number(process.env.BENCH_REQUESTS) || 2000;
+const WARMUP = Number(process.env.BENCH_WARMUP) || 200;
+const CONCURRENCY = 8;
+// Caps per phase keep the whole run bounded (~3 min on 2 cores) even if a scenario is slow; n is reported.
+const MAX_MS = (Number(process.env.BENCH_MAX_SECONDS) || 8) * 1000;
+const WARMUP_MAX_MS = 2000;
+const PER_PAGE = 15;
+const PAGES = 500;
+const ADMIN_EMAIL = 'bench@local';
+const ADMIN_PASSWORD = 'bench-password-1234';
+// Fragments of surnames in the generated data, from very common ('mar', 'ferr') to rarer ('sorrent').
+const SEARCH_TERMS = ['ross', 'bianch', 'espos', 'ferr', 'ricc', 'gall', 'mar', 'conti', 'sorrent', 'lomb'];
+
+const SURNAMES = [
+  'ROSSI', 'RUSSO', 'FERRARI', 'ESPOSITO', 'BIANCHI', 'ROMANO', 'COLOMBO', 'RICCI', 'MARINO', 'GRECO', 'BRUNO', 'GALLO', 'CONTI',
+  'DE LUCA', 'MANCINI', 'COSTA', 'GIORDANO', 'RIZZO', 'LOMBARDI', 'MORETTI', 'BARBIERI', 'FONTANA', 'SANTORO', 'MARIANI', 'RINALDI',
+  'CARUSO', 'FERRARA', 'GALLI', 'MARTINI', 'LEONE', 'LONGO', 'GENTILE', 'MARTINELLI', 'VITALE', 'LOMBARDO', 'SERRA', 'COPPOLA',
+  'DE SANTIS', "D'ANGELO", 'MARCHETTI', 'PARISI', 'VILLA', 'CONTE', 'FERRARO', 'FERRI', 'FABBRI', 'BIANCO', 'MARINI', 'GRASSO',
+  'VALENTINI', 'MESSINA', 'SALA', 'DE ANGELIS', 'GATTI', 'PELLEGRINI', 'PALUMBO', 'SANNA', 'FARINA', 'RIZZI', 'MONTI', 'CATTANEO',
+  'MORELLI', 'AMATO', 'SILVESTRI', 'MAZZA', 'TESTA', 'GRASSI', 'PELLEGRINO', 'CARBONE', 'GIULIANI', 'BENEDETTI', 'BARONE',
+  'ROSSETTI', 'CAPUTO', 'MONTANARI', 'GUERRA', 'PALMIERI', 'BERNARDI', 'MARTINO', 'FIORE', 'DE ROSA', 'FERRETTI', 'BELLINI',
+  'BASILE', 'RIVA', 'DONATI', 'PIRAS', 'VITALI', 'BATTAGLIA', 'SARTORI', 'NERI', 'COSTANTINI', 'MILANI', 'PAGANO', 'RUGGIERO',
+  'SORRENTINO', "D'AMICO", 'ORLANDO', 'NEGRI', 'MAZZOLENI',
+];
+const MALE = ['MARCO', 'GIUSEPPE', 'GIOVANNI', 'ANTONIO', 'LUCA', 'FRANCESCO', 'ALESSANDRO', 'ANDREA', 'MATTEO', 'LORENZO', 'ROBERTO',
+  'STEFANO', 'PAOLO', 'MARIO', 'DAVIDE', 'SIMONE', 'FEDERICO', 'RICCARDO', 'SALVATORE', 'VINCENZO', 'MASSIMO', 'FABIO', 'CLAUDIO', 'DANIELE'];
+const FEMALE = ['MARIA', 'ANNA', 'GIULIA', 'FRANCESCA', 'SARA', 'CHIARA', 'LAURA', 'VALENTINA', 'ELENA', 'ALESSANDRA', 'MARTINA',
+  'SILVIA', 'FEDERICA', 'PAOLA', 'ROBERTA', 'GIOVANNA', 'ELISA', 'CRISTINA', 'MONICA', 'BARBARA', 'SOFIA', 'AURORA', 'GIORGIA'];
+const COMPANY = ['SRL', 'SPA', 'SNC', 'SAS', 'COSTRUZIONI SRL', 'TRASPORTI SRL', 'IMMOBILIARE SRL', 'CONSULTING SRL', 'E FIGLI SNC'];
+const STREETS = ['VIA ROMA', 'VIA GARIBALDI', 'CORSO ITALIA', 'VIA MAZZINI', 'VIA VERDI', 'PIAZZA DEL POPOLO', 'VIA DANTE', 'VIALE EUROPA',
+  'VIA CAVOUR', 'VIA MARCONI', 'VIA DELLA REPUBBLICA', 'VIA XX SETTEMBRE'];
+const PROVINCES = ['RM', 'MI', 'NA', 'TO', 'PA', 'BA', 'FI', 'BO', 'GE', 'VE', 'CT', 'VR', 'BS', 'PD', 'BG', 'SA', 'LE', 'CA', 'TA', 'PG'];
+const DOMAINS = ['gmail.com', 'libero.it', 'hotmail.it', 'yahoo.it', 'alice.it', 'outlook.com', 'tiscali.it', 'virgilio.it'];
+
+// One set-based statement: random values are drawn once per row in a MATERIALIZED CTE, then shaped into a plausible customer.
+const LOAD_SQL = `
+WITH s AS MATERIALIZED (
+  SELECT g,
+         random() AS rt, random() AS rs, random() AS ra, random() AS re,
+         $2::text[] AS sn, $3::text[] AS mn, $4::text[] AS fn, $5::text[] AS co, $6::text[] AS st, $7::text[] AS pr, $8::text[] AS dm,
+         1 + floor(power(random(), 1.7) * cardinality($2::text[]))::int AS isn,
+         1 + floor(random() * cardinality($3::text[]))::int AS imn,
+         1 + floor(random() * cardinality($4::text[]))::int AS ifn,
+         1 + floor(random() * cardinality($5::text[]))::int AS ico,
+         1 + floor(random() * cardinality($6::text[]))::int AS ist,
+         1 + floor(random() * cardinality($7::text[]))::int AS ipr,
+         1 + floor(random() * cardinality($8::text[]))::int AS idm,
+         date '1935-01-01' + floor(random() * 25000)::int AS nascita,
+         now() - random() * interval '8 years' AS creato
+  FROM generate_series(1, $1::int) g
+), t AS (
+  SELECT s.*,
+         CASE WHEN rt < 0.70 THEN 'RETAIL' WHEN rt < 0.85 THEN 'PROFESSIONISTA' WHEN rt < 0.95 THEN 'CORPORATE'
+              WHEN rt < 0.98 THEN 'CONDOMINIO' ELSE 'PUBBLICA_AMMINISTRAZIONE' END AS tipo,
+         sn[isn] AS cognome
+  FROM s
+), u AS (
+  SELECT t.*,
+         CASE WHEN tipo IN ('RETAIL', 'PROFESSIONISTA') THEN CASE WHEN rs < 0.52 THEN 'M' ELSE 'F' END ELSE 'A' END AS sesso
+  FROM t
+)
+INSERT INTO cliente (tipo, sesso, nome, cognome, "dataNascita", cf, piva, email, cell, "residenzaIndirizzo", "residenzaCivico",
+                     "residenzaCap", "residenzaProv", collaboratore_id, attivo, note, created_at, updated_at)
+SELECT tipo, sesso,
+       CASE sesso WHEN 'M' THEN mn[imn] WHEN 'F' THEN fn[ifn] ELSE cognome || ' ' || co[ico] END,
+       CASE WHEN sesso = 'A' THEN NULL ELSE cognome END,
+       CASE WHEN sesso = 'A' THEN NULL ELSE nascita END,
+       CASE WHEN sesso = 'A' THEN lpad((g * 7919 % 100000000000)::text, 11, '0')
+            ELSE rpad(left(regexp_replace(cognome, '[^BCDFGHJKLMNPQRSTVWXYZ]', '', 'g'), 3), 3, 'X')
+              || rpad(left(regexp_replace(CASE sesso WHEN 'M' THEN mn[imn] ELSE fn[ifn] END, '[^BCDFGHJKLMNPQRSTVWXYZ]', '', 'g'), 3), 3, 'X')
+              || to_char(nascita, 'YY') || substr('ABCDEHLMPRST', extract(month FROM nascita)::int, 1)
+              || lpad((extract(day FROM nascita)::int + CASE sesso WHEN 'F' THEN 40 ELSE 0 END)::text, 2, '0')
+              || chr(65 + g % 26) || lpad((g % 1000)::text, 3, '0') || chr(65 + (g * 31) % 26) END,
+       CASE WHEN sesso = 'A' THEN lpad((g * 7919 % 100000000000)::text, 11, '0') END,
+       CASE WHEN re < 0.12 THEN NULL
+            ELSE lower(regexp_replace(CASE sesso WHEN 'M' THEN mn[imn] WHEN 'F' THEN fn[ifn] ELSE co[ico] END || '.' || cognome, '[^A-Za-z.]', '', 'g'))
+              || (g % 997) || '@' || dm[idm] END,
+       CASE WHEN ra < 0.8 THEN '3' || lpad((g * 104729 % 1000000000)::text, 9, '0') END,
+       st[ist], (1 + g % 180)::text, lpad((10000 + (g * 37) % 89999)::text, 5, '0'), pr[ipr],
+       NULL,
+       ra > 0.07,
+       CASE WHEN re > 0.9 THEN 'Cliente storico, preferisce essere contattato via email.' END,
+       creato, creato
+FROM u`;
+
+interface Scenario {
+  key: 'list' | 'search' | 'get';
+  label: string;
+  paths: string[];
+  sql: string;
+  params: unknown[][];
+  expectRows: boolean;
+}
+
+const cleanups: Array<[string, () => Promise<unknown>]> = [];
+async function cleanup(): Promise<void> {
+  // Last acquired, first released; every step runs even if an earlier one fails.
+  while (cleanups.length) {
+    const [what, fn] = cleanups.pop()!;
+    try {
+      await fn();
+    } catch (error) {
+      console.error(`cleanup (${what}) failed: ${(error as Error).message}`);
+    }
+  }
+}
+process.once('SIGINT', () => {
+  console.error('\ninterrupted, cleaning up...');
+  void cleanup().finally(() => process.exit(130));
+});
+
+function quote(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+const norm = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function pad(value: string, width: number, left = false): string {
+  return left ? value.padEnd(width) : value.padStart(width);
+}
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const baseUrl = process.env.DATABASE_URL;
+  const env: NodeJS.ProcessEnv = { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' };
+  let target: string;
+  if (baseUrl) {
+    // A throw-away database on the given server, so the bench never touches real data.
+    const adminUrl = new URL(baseUrl);
+    adminUrl.pathname = '/postgres';
+    const name = `bench_api_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: adminUrl.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${quote(name)}`);
+    } finally {
+      await admin.end();
+    }
+    cleanups.push([`drop database ${name}`, async () => {
+      const c = new pg.Client({ connectionString: adminUrl.toString() });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    }]);
+    const benchUrl = new URL(baseUrl);
+    benchUrl.pathname = `/${name}`;
+    target = benchUrl.toString();
+    env.DATABASE_URL = target;
+    console.log(`database: ${name} on ${adminUrl.host} (DATABASE_URL)`);
+  } else {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-api-'));
+    // Embedded PostgreSQL runs as user postgres when we are root; it must be able to enter the folder.
+    await chmod(dataDir, 0o755);
+    cleanups.push([`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true })]);
+    delete env.DATABASE_URL;
+    env.DATA_DIR = dataDir;
+    target = '';
+    console.log(`database: embedded PostgreSQL under ${dataDir}`);
+  }
+
+  const database: RunningDatabase = await openDatabase(env, (line) => console.log(`  [app] ${line}`));
+  cleanups.push(['stop database', () => database.stop()]);
+  // Its own pool, sized like the app's, so the two sides never share connections.
+  const raw = new pg.Pool({ connectionString: target || database.connection.pool.options.connectionString, max: database.connection.pool.options.max });
+  cleanups.push(['raw pool', () => raw.end()]);
+  const version = (await raw.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
+
+  const def = database.definitions.resources.get('cliente');
+  if (!def) throw new Error('no cliente resource in schemas/');
+
+  // 2. Load.
+  const loadStart = Date.now();
+  const client = await raw.connect();
+  try {
+    await client.query('SELECT setseed(0.42)'); // same data every run
+    await client.query(LOAD_SQL, [ROWS, SURNAMES, MALE, FEMALE, COMPANY, STREETS, PROVINCES, DOMAINS]);
+  } finally {
+    client.release();
+  }
+  const insertSeconds = (Date.now() - loadStart) / 1000;
+  // VACUUM as well as ANALYZE: steady state (autovacuum would get there), GIN pending lists flushed, visibility map set.
+  await raw.query('VACUUM ANALYZE cliente');
+  const loadSeconds = (Date.now() - loadStart) / 1000;
+  const ids = (await raw.query<{ lo: number; hi: number; n: number }>('SELECT min(id) AS lo, max(id) AS hi, count(*) AS n FROM cliente')).rows[0]!;
+  console.log(`loaded ${ids.n} customers in ${loadSeconds.toFixed(1)} s (insert ${insertSeconds.toFixed(1)} s, vacuum analyze ${(loadSeconds - insertSeconds).toFixed(1)} s)`);
+
+  // 3. The real HTTP server.
+  const app: FastifyInstance = await buildApp({ db: database.connection.db, definitions: database.definitions, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  cleanups.push(['close app', () => app.close()]);
+  const port = (app.server.address() as { port: number }).port;
+  const origin = `http://127.0.0.1:${port}`;
+  const login = await fetch(`${origin}/api/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+  const { token } = (await login.json()) as { token: string };
+
+  // The raw side: the statements repository.ts builds, written out from the same definitions (columns, search fields).
+  const readable = [...new Set(['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)])];
+  const columns = readable.map(quote).join(', ');
+  const searchable = def.resource.search ?? [];
+  const listSql = `SELECT ${columns}, count(*) OVER () AS __total FROM ${quote(def.name)} ORDER BY "id" DESC NULLS LAST LIMIT $1 OFFSET $2`;
+  const searchSql = `SELECT ${columns}, count(*) OVER () AS __total FROM ${quote(def.name)} WHERE (${searchable.map((c, i) => `${quote(c)} ILIKE $${i + 1}`).join(' OR ')}) ORDER BY "id" DESC NULLS LAST LIMIT $${searchable.length + 1} OFFSET $${searchable.length + 2}`;
+  const getSql = `SELECT * FROM ${quote(def.name)} WHERE id = $1`;
+  const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+  // Inputs drawn once from a fixed seed, shared by API and raw, and by both concurrency levels.
+  const total = WARMUP + REQUESTS;
+  const rnd = seeded(20240601);
+  const pages = Array.from({ length: total }, () => 1 + Math.floor(rnd() * PAGES));
+  const terms = Array.from({ length: total }, () => SEARCH_TERMS[Math.floor(rnd() * SEARCH_TERMS.length)]!);
+  const getIds = Array.from({ length: total }, () => ids.lo + Math.floor(rnd() * (ids.hi - ids.lo + 1)));
+  const scenarios: Scenario[] = [
+    {
+      key: 'list', label: 'list page (sort=-id)', expectRows: true, sql: listSql,
+      paths: pages.map((p) => `/api/${def.name}?page=${p}&per_page=${PER_PAGE}&sort=-id`),
+      params: pages.map((p) => [PER_PAGE, (p - 1) * PER_PAGE]),
+    },
+    {
+      key: 'search', label: 'list + search', expectRows: false, sql: searchSql,
+      paths: terms.map((t) => `/api/${def.name}?search=${encodeURIComponent(t)}&per_page=${PER_PAGE}`),
+      params: terms.map((t) => [...searchable.map(() => like(t)), PER_PAGE, 0]),
+    },
+    {
+      key: 'get', label: 'get by id', expectRows: true, sql: getSql,
+      paths: getIds.map((id) => `/api/${def.name}/${id}`),
+      params: getIds.map((id) => [id]),
+    },
+  ];
+
+  // Check the raw statements are the ones the API sends, and that both see the same data: capture the SQL the app issues.
+  const sent: string[] = [];
+  const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const originalQuery = clientProto.query;
+  clientProto.query = function (this: unknown, ...args: unknown[]) {
+    if (typeof args[0] === 'string') sent.push(args[0]);
+    return originalQuery.apply(this, args);
+  };
+  const authHeaders = { authorization: `Bearer ${token}` };
+  try {
+    for (const s of scenarios) {
+      sent.length = 0;
+      const res = await fetch(`${origin}${s.paths[0]}`, { headers: authHeaders });
+      const body = (await res.json()) as { total?: number; data: unknown };
+      const apiSent = [...sent];
+      if (res.status !== 200) throw new Error(`${s.label}: HTTP ${res.status} ${JSON.stringify(body)}`);
+      const issued = apiSent.filter((q) => /FROM "cliente"/.test(q));
+      const same = issued.length === 1 && norm(issued[0]!) === norm(s.sql);
+      const rawRes = await raw.query(s.sql, s.params[0]);
+      const apiCount = s.key === 'get' ? 1 : (body.data as unknown[]).length;
+      const apiTotal = s.key === 'get' ? 1 : body.total;
+      const rawTotal = s.key === 'get' ? rawRes.rowCount : (rawRes.rows[0] as { __total?: number } | undefined)?.__total ?? 0;
+      console.log(`check ${s.label}: API sent ${apiSent.length} statements (${apiSent.length - issued.length} for the token), `
+        + `data statement ${same ? 'identical to' : 'DIFFERENT from'} the raw one; rows API ${apiCount} / raw ${rawRes.rowCount}, total API ${apiTotal} / raw ${rawTotal}`);
+      if (!same) {
+        console.log(`  API: ${issued.map(norm).join(' | ')}\n  raw: ${norm(s.sql)}`);
+        throw new Error(`raw SQL for ${s.label} does not match what the API sends; fix the bench before trusting it`);
+      }
+      if (apiCount !== rawRes.rowCount || apiTotal !== rawTotal) throw new Error(`${s.label}: API and raw disagree on the result`);
+    }
+  } finally {
+    clientProto.query = originalQuery;
+  }
+
+  if (process.env.BENCH_EXPLAIN === '1') {
+    for (const s of scenarios) {
+      const plan = await raw.query(`EXPLAIN (ANALYZE, BUFFERS) ${s.sql}`, s.params[0]);
+      console.log(`plan ${s.label}:\n${plan.rows.map((r) => `  ${(r as Record<string, string>)['QUERY PLAN']}`).join('\n')}`);
+    }
+  }
+
+  // 4. Measure.
+  const load: HttpLoad = startHttpLoad();
+  cleanups.push(['http load worker', () => load.close()]);
+  const results = new Map<string, Summary>();
+  const phase = (concurrency: number): PhaseOptions => ({ concurrency, warmup: WARMUP, requests: REQUESTS, warmupMaxMs: WARMUP_MAX_MS, maxMs: MAX_MS });
+  for (const s of scenarios) {
+    for (const concurrency of [1, CONCURRENCY]) {
+      const api: RunResult = await load.run({ ...phase(concurrency), host: '127.0.0.1', port, token, paths: s.paths });
+      const rawRun: RunResult = await closedLoop(phase(concurrency), async (i) => {
+        const r = await raw.query(s.sql, s.params[i]);
+        return !s.expectRows || (r.rowCount ?? 0) > 0;
+      });
+      const a = summarize(api);
+      const b = summarize(rawRun);
+      results.set(`${s.key}/api/${concurrency}`, a);
+      results.set(`${s.key}/raw/${concurrency}`, b);
+      const line = (who: string, x: Summary) => `    ${who} n=${x.n}${x.capped ? ' (time cap)' : ''}${x.errors ? ` errors=${x.errors}` : ''}`
+        + ` p50 ${ms(x.p50)} p95 ${ms(x.p95)} p99 ${ms(x.p99)} max ${ms(x.max)} ms, ${x.perSecond.toFixed(0)}/s`;
+      console.log(`  ${s.label}, concurrency ${concurrency}\n${line('API', a)}\n${line('raw', b)}`);
+    }
+  }
+
+  // 5. Report.
+  const mode = baseUrl ? `DATABASE_URL server (PostgreSQL ${version})` : `embedded PostgreSQL ${version}`;
+  console.log(`\n${mode}, ${ids.n} customers, ${os.cpus().length} cores, Node ${process.version}, app pool ${database.connection.pool.options.max}`);
+  console.log(`latency: concurrency 1; throughput: concurrency ${CONCURRENCY}; ${REQUESTS} requests after ${WARMUP} warm-up per phase (cap ${MAX_MS / 1000} s); times in ms`);
+  const header = [pad('scenario', 22, true), pad('API p50', 8), pad('API p99', 8), pad('raw p50', 8), pad('raw p99', 8),
+    pad('ratio p50', 9), pad('ratio p99', 9), pad('API req/s', 9), pad('raw q/s', 8)].join(' | ');
+  console.log(header);
+  console.log('-'.repeat(header.length));
+  const verdicts: string[] = [];
+  for (const s of scenarios) {
+    const a1 = results.get(`${s.key}/api/1`)!;
+    const r1 = results.get(`${s.key}/raw/1`)!;
+    const a8 = results.get(`${s.key}/api/${CONCURRENCY}`)!;
+    const r8 = results.get(`${s.key}/raw/${CONCURRENCY}`)!;
+    const ratio50 = a1.p50 / r1.p50;
+    const ratio99 = a1.p99 / r1.p99;
+    console.log([pad(s.label, 22, true), pad(ms(a1.p50), 8), pad(ms(a1.p99), 8), pad(ms(r1.p50), 8), pad(ms(r1.p99), 8),
+      pad(`${ratio50.toFixed(2)}x`, 9), pad(`${ratio99.toFixed(2)}x`, 9), pad(a8.perSecond.toFixed(0), 9), pad(r8.perSecond.toFixed(0), 8)].join(' | '));
+    const within = ratio50 <= 2 && ratio99 <= 2;
+    verdicts.push(`target API within 2x of raw latency, ${s.label}: ${within ? 'MET' : 'NOT MET'} (p50 ${ratio50.toFixed(2)}x, p99 ${ratio99.toFixed(2)}x)`);
+    if (s.key === 'list') {
+      verdicts.push(`target list page p99 under 50 ms: ${a1.p99 < 50 ? 'MET' : 'NOT MET'} (API p99 ${ms(a1.p99)} ms at concurrency 1; ${ms(a8.p99)} ms at concurrency ${CONCURRENCY})`);
+    }
+  }
+  const failures = [...results.values()].reduce((n, x) => n + x.errors, 0);
+  console.log('');
+  for (const v of verdicts) console.log(v);
+  if (failures) console.log(`warning: ${failures} requests failed during measurement (excluded from the numbers)`);
+  if ([...results.values()].some((x) => x.capped)) console.log(`note: some phases hit the ${MAX_MS / 1000} s time cap; their n is below ${REQUESTS}`);
+  console.log(`total run time ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  console.error(`bench failed: ${(error as Error).stack ?? error}`);
+  exitCode = 1; // a broken bench is not a measurement
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
