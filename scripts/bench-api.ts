@@ -76,17 +76,17 @@ SELECT tipo, sesso,
        CASE sesso WHEN 'M' THEN mn[imn] WHEN 'F' THEN fn[ifn] ELSE cognome || ' ' || co[ico] END,
        CASE WHEN sesso = 'A' THEN NULL ELSE cognome END,
        CASE WHEN sesso = 'A' THEN NULL ELSE nascita END,
-       CASE WHEN sesso = 'A' THEN lpad((g * 7919 % 100000000000)::text, 11, '0')
+       CASE WHEN sesso = 'A' THEN lpad((g::bigint * 7919 % 100000000000)::text, 11, '0')
             ELSE rpad(left(regexp_replace(cognome, '[^BCDFGHJKLMNPQRSTVWXYZ]', '', 'g'), 3), 3, 'X')
               || rpad(left(regexp_replace(CASE sesso WHEN 'M' THEN mn[imn] ELSE fn[ifn] END, '[^BCDFGHJKLMNPQRSTVWXYZ]', '', 'g'), 3), 3, 'X')
               || to_char(nascita, 'YY') || substr('ABCDEHLMPRST', extract(month FROM nascita)::int, 1)
               || lpad((extract(day FROM nascita)::int + CASE sesso WHEN 'F' THEN 40 ELSE 0 END)::text, 2, '0')
               || chr(65 + g % 26) || lpad((g % 1000)::text, 3, '0') || chr(65 + (g * 31) % 26) END,
-       CASE WHEN sesso = 'A' THEN lpad((g * 7919 % 100000000000)::text, 11, '0') END,
+       CASE WHEN sesso = 'A' THEN lpad((g::bigint * 7919 % 100000000000)::text, 11, '0') END,
        CASE WHEN re < 0.12 THEN NULL
             ELSE lower(regexp_replace(CASE sesso WHEN 'M' THEN mn[imn] WHEN 'F' THEN fn[ifn] ELSE co[ico] END || '.' || cognome, '[^A-Za-z.]', '', 'g'))
               || (g % 997) || '@' || dm[idm] END,
-       CASE WHEN ra < 0.8 THEN '3' || lpad((g * 104729 % 1000000000)::text, 9, '0') END,
+       CASE WHEN ra < 0.8 THEN '3' || lpad((g::bigint * 104729 % 1000000000)::text, 9, '0') END,
        st[ist], (1 + g % 180)::text, lpad((10000 + (g * 37) % 89999)::text, 5, '0'), pr[ipr],
        NULL,
        ra > 0.07,
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     console.log(`database: embedded PostgreSQL under ${dataDir}`);
   }
 
-  const database: RunningDatabase = await openDatabase(env, (line) => console.log(`  [app] ${line}`));
+  const database: RunningDatabase = await openDatabase(env, (line) => console.log(`  [app] ${line.length > 140 ? `${line.slice(0, 137)}...` : line}`));
   cleanups.push(['stop database', () => database.stop()]);
   // Its own pool, sized like the app's, so the two sides never share connections.
   const raw = new pg.Pool({ connectionString: target || database.connection.pool.options.connectionString, max: database.connection.pool.options.max });

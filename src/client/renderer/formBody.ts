@@ -1,0 +1,77 @@
+// Pure helpers for the form controller: what to send on create/update, dirtiness, server errors → rjsf errors.
+import type { ErrorSchema } from '@rjsf/utils';
+import type { FormUi, JsonSchema, RecordData } from '../types.ts';
+import { formatDate, formatMoney } from '../lib/format.ts';
+import { hiddenFields } from './layout.ts';
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (isEmpty(a) && isEmpty(b)) return true;
+  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return a === b;
+}
+
+/** The editable part of a record: what the form starts from. */
+export function pickFields(record: RecordData | undefined, fields: string[]): RecordData {
+  const out: RecordData = {};
+  for (const field of fields) if (record && record[field] !== undefined && record[field] !== null) out[field] = record[field];
+  return out;
+}
+
+export function changedFields(data: RecordData, original: RecordData, fields: string[]): string[] {
+  return fields.filter((field) => !sameValue(data[field], original[field]));
+}
+
+/** POST body: every filled, visible, editable field. */
+export function createBody(data: RecordData, fields: string[], formUi: FormUi): RecordData {
+  const hidden = hiddenFields(formUi, data);
+  const body: RecordData = {};
+  for (const field of fields) if (!hidden.has(field) && !isEmpty(data[field])) body[field] = data[field];
+  return body;
+}
+
+/** PUT body: changed visible fields (a cleared one as null, so the server clears it) plus the loaded version. */
+export function updateBody(data: RecordData, original: RecordData, fields: string[], formUi: FormUi): RecordData {
+  const hidden = hiddenFields(formUi, data);
+  const body: RecordData = {};
+  for (const field of changedFields(data, original, fields)) {
+    if (!hidden.has(field)) body[field] = isEmpty(data[field]) ? null : data[field];
+  }
+  if (original.version !== undefined) body.version = original.version;
+  return body;
+}
+
+/** Laravel-style {"a.b": [messages]} → rjsf ErrorSchema {a: {b: {__errors: [...]}}}. */
+export function toErrorSchema(errors: Record<string, string[]>): ErrorSchema {
+  const root: Record<string, unknown> = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    let node = root;
+    for (const part of path.split('.').filter(Boolean)) node = (node[part] ??= {}) as Record<string, unknown>;
+    const list = ((node.__errors as string[] | undefined) ??= []);
+    list.push(...(Array.isArray(messages) ? messages : [String(messages)]));
+  }
+  return root as ErrorSchema;
+}
+
+/** Drops the server errors of fields the user has changed since, so stale messages do not linger. */
+export function withoutErrorsOf(errors: ErrorSchema | undefined, fields: string[]): ErrorSchema | undefined {
+  if (!errors || !fields.length) return errors;
+  const next = { ...(errors as Record<string, unknown>) };
+  let removed = false;
+  for (const field of fields) if (field in next) (delete next[field], (removed = true));
+  if (!removed) return errors;
+  return Object.keys(next).length ? (next as ErrorSchema) : undefined;
+}
+
+/** How a value reads to a person: enum titles, Italian dates and money, Sì/No. */
+export function displayValue(prop: JsonSchema | undefined, value: unknown): string {
+  if (isEmpty(value)) return '(vuoto)';
+  const options = prop?.oneOf as Array<{ const?: unknown; title?: string }> | undefined;
+  const option = Array.isArray(options) ? options.find((o) => o.const === value) : undefined;
+  if (option?.title) return option.title;
+  if (typeof value === 'boolean') return value ? 'Sì' : 'No';
+  if (prop?.format === 'date') return formatDate(value);
+  if (prop?.['x-money'] === true) return formatMoney(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
