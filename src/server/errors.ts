@@ -31,7 +31,7 @@ interface PgError {
 }
 
 /** Constraint violations the checks before a write cannot rule out under concurrency. */
-export function fromDatabaseError(error: unknown, operation: 'write' | 'delete'): HttpError | undefined {
+export function fromDatabaseError(error: unknown, operation: 'write' | 'delete', titleOf: (table: string) => string = (t) => t): HttpError | undefined {
   const pg = error as PgError;
   if (pg.code === '23505') {
     const column = /\(lower\(\(?"?([A-Za-z0-9_]+)"?/.exec(pg.detail ?? '')?.[1] ?? /\("?([A-Za-z0-9_]+)"?\)=/.exec(pg.detail ?? '')?.[1] ?? '_';
@@ -40,8 +40,8 @@ export function fromDatabaseError(error: unknown, operation: 'write' | 'delete')
   // 23001: ON DELETE RESTRICT; 23503: any other foreign-key violation.
   if (pg.code === '23503' || pg.code === '23001') {
     if (operation === 'delete') {
-      const dependant = /table "([^"]+)"/.exec(pg.detail ?? '')?.[1] ?? pg.table;
-      return new HttpError(409, `Impossibile eliminare: il record è ancora collegato ad altri dati (${dependant}).`);
+      const dependant = /table "([^"]+)"/.exec(pg.detail ?? '')?.[1] ?? pg.table ?? '';
+      return new HttpError(409, `Impossibile eliminare: ci sono ancora dati collegati in ${titleOf(dependant)}.`, undefined, { dependant });
     }
     const column = /\(([A-Za-z0-9_]+)\)=/.exec(pg.detail ?? '')?.[1] ?? '_';
     return invalid({ [column]: ['Il record collegato non esiste.'] });

@@ -203,7 +203,7 @@ describe('authentication, permissions and row scope', () => {
     await t.call('POST', '/api/cliente', { token: admin, body: { ...base, collaboratore_id: collab.id } });
     const res = await t.call('DELETE', `/api/collaboratore/${collab.id}`, { token: admin });
     expect(res.status).toBe(409);
-    expect(res.body.message).toContain('cliente');
+    expect(res.body.message).toBe('Impossibile eliminare: ci sono ancora dati collegati in Clienti.');
     expect((await t.call('GET', `/api/collaboratore/${collab.id}`, { token: admin })).status).toBe(200);
     const dangling = await t.call('POST', '/api/cliente', { token: admin, body: { ...base, collaboratore_id: 987654 } });
     expect(dangling.status).toBe(422);

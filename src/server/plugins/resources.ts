@@ -55,6 +55,10 @@ function versionFrom(request: FastifyRequest): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+function withWarnings(warnings: Record<string, string[]>) {
+  return Object.keys(warnings).length ? { warnings } : {};
+}
+
 function etag(reply: FastifyReply, record: Record<string, unknown>) {
   reply.header('etag', `"${String(record.version)}"`);
 }
@@ -63,7 +67,7 @@ export default fp(async (app: FastifyInstance) => {
   app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
     for (const def of app.ctx.definitions.resources.values()) {
-      const repo = new ResourceRepository(def, app.ctx.ajv);
+      const repo = new ResourceRepository(def, app.ctx.ajv, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table);
       const allow = (action: PermissionAction) => async (request: FastifyRequest) => {
         if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
       };
@@ -80,16 +84,16 @@ export default fp(async (app: FastifyInstance) => {
           return { data: record };
         });
         scoped.post(base, { preHandler: allow('create') }, async (request, reply) => {
-          const model = await repo.create(app.ctx.db, request.user, request.body);
+          const { model, warnings } = await repo.create(app.ctx.db, request.user, request.body);
           etag(reply, model);
           reply.code(201);
-          return { message: `${what} creato con successo.`, data: { model } };
+          return { message: `${what} creato con successo.`, data: { model }, ...withWarnings(warnings) };
         });
         scoped.put(`${base}/:id`, { preHandler: allow('update') }, async (request, reply) => {
           const id = parseId((request.params as { id: string }).id, def);
-          const model = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
+          const { model, warnings } = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
           etag(reply, model);
-          return { message: `${what} aggiornato con successo.`, data: { model } };
+          return { message: `${what} aggiornato con successo.`, data: { model }, ...withWarnings(warnings) };
         });
         scoped.delete(`${base}/:id`, { preHandler: allow('delete') }, async (request) => {
           await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));

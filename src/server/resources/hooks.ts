@@ -22,6 +22,8 @@ export interface ResourceHooks {
   beforeWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
   afterWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
   beforeDelete?(ctx: WriteContext): Promise<void>;
+  /** Field-level read rules (e.g. values only some permissions may see); runs on every record returned. */
+  presentRecord?(record: Record<string, unknown>, user: AuthUser): Record<string, unknown>;
 }
 
 const registry = new Map<string, ResourceHooks>();

@@ -9,6 +9,7 @@ import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from
 import { HttpError, fromDatabaseError, invalid, notFound } from '../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
+import { runRecordChecks } from './checks.ts';
 
 export interface ListQuery {
   page: number;
@@ -26,6 +27,12 @@ export interface ListResult {
   total: number;
 }
 
+export interface WriteResult {
+  model: Record<string, unknown>;
+  /** Advice that does not block the write, per field (e.g. a codice fiscale that does not match the name). */
+  warnings: FieldErrors;
+}
+
 const MAX_ALL_ROWS = 10000;
 const STALE_MESSAGE = 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.';
 
@@ -34,7 +41,8 @@ export class ResourceRepository {
   private readonly byName: Map<string, FieldDefinition>;
   private readonly readable: string[];
 
-  constructor(readonly def: ResourceDefinition, ajv: Ajv) {
+  /** `titleOf` names another resource in messages (a table name is no help to a user). */
+  constructor(readonly def: ResourceDefinition, ajv: Ajv, private readonly titleOf: (table: string) => string = (t) => t) {
     this.validate = compileValidator(ajv, def.schema);
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
@@ -53,10 +61,14 @@ export class ResourceRepository {
     return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
   }
 
-  private present(row: Record<string, unknown>): Record<string, unknown> {
+  private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const name of this.readable) out[name] = row[name] ?? null;
-    return out;
+    return this.hooks.presentRecord ? this.hooks.presentRecord(out, user) : out;
+  }
+
+  private get hooks() {
+    return hooksFor(this.def.name);
   }
 
   private filterCondition(field: FieldDefinition, op: 'eq' | 'from' | 'to', raw: string): Expression<SqlBool> {
@@ -141,7 +153,7 @@ export class ResourceRepository {
       total = offset === 0 ? 0 : Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(this.table)} ${where}`.execute(db)).rows[0]!.n);
     }
     return {
-      data: rows.rows.map((r) => this.present(r)),
+      data: rows.rows.map((r) => this.present(r, user)),
       current_page: query.page,
       last_page: Math.max(1, Math.ceil(total / perPage)),
       per_page: all ? -1 : perPage,
@@ -160,7 +172,7 @@ export class ResourceRepository {
   }
 
   async get(db: Database, user: AuthUser, id: number): Promise<Record<string, unknown>> {
-    return this.present(await this.fetch(db, user, id));
+    return this.present(await this.fetch(db, user, id), user);
   }
 
   /** Refuses unknown and server-owned fields, then normalises what is left. */
@@ -211,7 +223,7 @@ export class ResourceRepository {
     return out;
   }
 
-  async create(db: Database, user: AuthUser, body: unknown): Promise<Record<string, unknown>> {
+  async create(db: Database, user: AuthUser, body: unknown): Promise<WriteResult> {
     const input = this.cleanInput(body);
     const record = { ...this.defaults(), ...input };
     this.applyScopeOnWrite(user, record, input);
@@ -222,7 +234,7 @@ export class ResourceRepository {
       const values = await this.columnValues(record);
       const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
       await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
-      return this.present(inserted);
+      return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx) };
     }));
   }
 
@@ -234,7 +246,7 @@ export class ResourceRepository {
     return out;
   }
 
-  async update(db: Database, user: AuthUser, id: number, body: unknown, version: number | undefined): Promise<Record<string, unknown>> {
+  async update(db: Database, user: AuthUser, id: number, body: unknown, version: number | undefined): Promise<WriteResult> {
     if (version === undefined) {
       throw new HttpError(428, 'Indica la versione del record che stai modificando (campo version o intestazione If-Match).');
     }
@@ -242,7 +254,7 @@ export class ResourceRepository {
     const hooks = hooksFor(this.def.name);
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
-      if (before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before) });
+      if (before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before, user) });
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const record = { ...stored, ...input };
@@ -256,7 +268,7 @@ export class ResourceRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
       await hooks.afterWrite?.('update', { trx, user, def: this.def, input, before, after: updated, tokenId: user.tokenId });
-      return this.present(updated);
+      return { model: this.present(updated, user), warnings: await runRecordChecks(this.def, updated, trx) };
     }));
   }
 
@@ -266,7 +278,7 @@ export class ResourceRepository {
       const before = await this.fetch(trx, user, id, true);
       await hooks.beforeDelete?.({ trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
       await trx.deleteFrom(this.table).where('id', '=', id).execute();
-    }));
+    }), this.titleOf);
   }
 }
 
@@ -274,10 +286,10 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-async function translate<T>(operation: 'write' | 'delete', run: () => Promise<T>): Promise<T> {
+async function translate<T>(operation: 'write' | 'delete', run: () => Promise<T>, titleOf?: (table: string) => string): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw fromDatabaseError(error, operation) ?? error;
+    throw fromDatabaseError(error, operation, titleOf) ?? error;
   }
 }

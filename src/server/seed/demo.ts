@@ -69,7 +69,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
           { id: 3, nome: 'VITA', perc_provvigione: c.key === 'ROSSI' ? 5 : 1, tipo_provvigione: 'PERC_IMPONIBILE' },
         ],
       };
-      id = (await repo('collaboratore').create(db, SYSTEM_USER, record)).id as number;
+      id = (await repo('collaboratore').create(db, SYSTEM_USER, record)).model.id as number;
     }
     collaboratori.set(c.key, id);
   }

@@ -1,0 +1,24 @@
+// Record checks named by a root annotation of an entity schema (e.g. "x-codice-fiscale"): advice returned as warnings.
+import type { Transaction } from 'kysely';
+import type { ResourceDefinition } from '../../shared/definitions/types.ts';
+import type { FieldErrors } from '../../shared/validation.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RecordCheck = (config: unknown, record: Record<string, unknown>, trx: Transaction<any>) => Promise<FieldErrors>;
+
+const checks = new Map<string, RecordCheck>();
+
+export function registerRecordCheck(annotation: string, check: RecordCheck): void {
+  checks.set(annotation, check);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function runRecordChecks(def: ResourceDefinition, record: Record<string, unknown>, trx: Transaction<any>): Promise<FieldErrors> {
+  const warnings: FieldErrors = {};
+  for (const [annotation, check] of checks) {
+    const config = def.schema[annotation];
+    if (config === undefined) continue;
+    for (const [field, messages] of Object.entries(await check(config, record, trx))) (warnings[field] ??= []).push(...messages);
+  }
+  return warnings;
+}
