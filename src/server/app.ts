@@ -13,6 +13,7 @@ import maintenancePlugin from './plugins/maintenance.ts';
 import metaPlugin from './plugins/meta.ts';
 import resourcesPlugin from './plugins/resources.ts';
 import './domains/index.ts';
+import { domainRoutes } from './domains/registry.ts';
 
 export interface BuildOptions {
   db: Database;
@@ -51,6 +52,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(authPlugin);
   await app.register(metaPlugin);
   await app.register(resourcesPlugin);
+  // Domain routes run behind authentication; each declares its own permissions with requirePermission.
+  await app.register(async (scoped) => {
+    scoped.addHook('onRequest', app.authenticate);
+    for (const [, plugin] of domainRoutes()) await scoped.register(plugin);
+  });
 
   const staticDir = config.staticDir;
   const spa = staticDir && existsSync(path.join(staticDir, 'index.html'));

@@ -1,0 +1,13 @@
+// Custom routes of domains (uploads, autocomplete, workflow actions): each domain registers a Fastify plugin by name.
+import type { FastifyPluginAsync } from 'fastify';
+
+const plugins = new Map<string, FastifyPluginAsync>();
+
+export function registerDomainRoutes(name: string, plugin: FastifyPluginAsync): void {
+  if (plugins.has(name)) throw new Error(`domain routes "${name}" registered twice`);
+  plugins.set(name, plugin);
+}
+
+export function domainRoutes(): Array<[string, FastifyPluginAsync]> {
+  return [...plugins.entries()];
+}
