@@ -25,16 +25,30 @@ export async function issueToken(db: Database, userId: number): Promise<string> 
   return token;
 }
 
+// Roles and grants change only when the roles file is synchronised at start; a short cache spares a join per request.
+const ROLE_CACHE_MS = 30_000;
+let roleCache: { at: number; db: Database; permissions: Map<string, string[]> } | undefined;
+
+async function permissionsByRole(db: Database): Promise<Map<string, string[]>> {
+  if (roleCache && roleCache.db === db && Date.now() - roleCache.at < ROLE_CACHE_MS) return roleCache.permissions;
+  const rows = await db.selectFrom('auth_role_permission').select(['role', 'permission']).execute();
+  const permissions = new Map<string, string[]>();
+  for (const row of rows as Array<{ role: string; permission: string }>) permissions.set(row.role, [...(permissions.get(row.role) ?? []), row.permission]);
+  roleCache = { at: Date.now(), db, permissions };
+  return permissions;
+}
+
 /** The user behind a live token of an active account, with the permissions of all their roles. */
 export async function userForToken(db: Database, token: string): Promise<AuthUser | undefined> {
-  const result = await sql<AuthUser>`
-    SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId",
-           coalesce((SELECT jsonb_agg(r) FROM jsonb_array_elements_text(coalesce(u.ruoli, '[]'::jsonb)) r), '[]'::jsonb) AS roles,
-           coalesce((SELECT jsonb_agg(DISTINCT rp.permission) FROM auth_role_permission rp
-                      WHERE rp.role IN (SELECT jsonb_array_elements_text(coalesce(u.ruoli, '[]'::jsonb)))), '[]'::jsonb) AS permissions
+  const result = await sql<Omit<AuthUser, 'permissions'>>`
+    SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId", coalesce(u.ruoli, '[]'::jsonb) AS roles
     FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id
     WHERE t.token_hash = ${tokenHash(token)} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.attivo`.execute(db);
-  return result.rows[0];
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const byRole = await permissionsByRole(db);
+  const permissions = [...new Set(row.roles.flatMap((role) => byRole.get(role) ?? []))].sort();
+  return { ...row, permissions };
 }
 
 export async function revokeToken(db: Database, tokenId: number): Promise<void> {
@@ -80,6 +94,7 @@ export interface RolesFile {
 
 /** The roles file is the truth: roles and grants are made to match it at every start. */
 export async function syncRoles(db: Database, file: RolesFile): Promise<void> {
+  roleCache = undefined;
   await db.transaction().execute(async (trx) => {
     for (const p of file.permissions) {
       await trx.insertInto('auth_permission').values({ name: p.name, description: p.description ?? '' })

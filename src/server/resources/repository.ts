@@ -58,7 +58,18 @@ export class ResourceRepository {
     const scope = this.def.resource.rowScope;
     if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
     if (user.collaboratore_id === null) return sql<SqlBool>`false`;
+    if (scope.network && hasPermission(scope.network.permission, user)) {
+      return sql<SqlBool>`${sql.ref(scope.field)} IN (${this.networkOf(user.collaboratore_id, scope.network.parentField)})`;
+    }
     return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
+  }
+
+  /** The collaborator and everyone below them, following parentField of the resource the scope field points at. */
+  private networkOf(root: number, parentField: string) {
+    const table = this.byName.get(this.def.resource.rowScope!.field)?.ref ?? this.table;
+    return sql`WITH RECURSIVE rete(id) AS (
+      SELECT ${root}::int UNION SELECT c.id FROM ${sql.table(table)} c JOIN rete ON c.${sql.ref(parentField)} = rete.id)
+      SELECT id FROM rete`;
   }
 
   private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
@@ -138,20 +149,21 @@ export class ResourceRepository {
       const name = s.replace(/^-/, '');
       const field = name === 'id' ? undefined : this.byName.get(name);
       if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json')) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
-      return s.startsWith('-') ? sql`${sql.ref(name)} DESC NULLS LAST` : sql`${sql.ref(name)} ASC NULLS FIRST`;
+      // PostgreSQL's default null ordering, so the btree indexes can serve the sort.
+      return s.startsWith('-') ? sql`${sql.ref(name)} DESC` : sql`${sql.ref(name)} ASC`;
     }));
     const all = query.perPage === -1;
     const perPage = all ? MAX_ALL_ROWS : query.perPage;
     const offset = (query.page - 1) * perPage;
     const columns = sql.join(this.readable.map((c) => sql.ref(c)));
-    const rows = await sql<Record<string, unknown> & { __total: number }>`
-      SELECT ${columns}, count(*) OVER () AS __total FROM ${sql.table(this.table)} ${where}
-      ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db);
-    let total = rows.rows[0]?.__total;
-    if (total === undefined) {
-      // Past the last page the window count is absent; count separately.
-      total = offset === 0 ? 0 : Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(this.table)} ${where}`.execute(db)).rows[0]!.n);
-    }
+    // Page and total as two queries on two connections: a window count would make PostgreSQL
+    // materialise every matching row before LIMIT could stop the index scan.
+    const [rows, counted] = await Promise.all([
+      sql<Record<string, unknown>>`SELECT ${columns} FROM ${sql.table(this.table)} ${where}
+        ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db),
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(this.table)} ${where}`.execute(db),
+    ]);
+    const total = counted.rows[0]!.n;
     return {
       data: rows.rows.map((r) => this.present(r, user)),
       current_page: query.page,
@@ -191,15 +203,21 @@ export class ResourceRepository {
     return normalizeInput(this.def.fields, input);
   }
 
-  private applyScopeOnWrite(user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>): void {
+  private async applyScopeOnWrite(db: Database, user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>): Promise<void> {
     const scope = this.def.resource.rowScope;
     if (!scope || (scope.unless && hasPermission(scope.unless, user))) return;
     const mine = user.collaboratore_id;
-    if (input[scope.field] === undefined || input[scope.field] === null) {
+    const wanted = input[scope.field];
+    if (wanted === undefined || wanted === null) {
       record[scope.field] = mine;
-    } else if (input[scope.field] !== mine) {
-      throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
+      return;
     }
+    if (wanted === mine) return;
+    if (mine !== null && scope.network && hasPermission(scope.network.permission, user) && typeof wanted === 'number') {
+      const found = await sql`SELECT 1 FROM (${this.networkOf(mine, scope.network.parentField)}) n WHERE n.id = ${wanted}`.execute(db);
+      if (found.rows.length) return;
+    }
+    throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
   }
 
   private validateRecord(record: Record<string, unknown>): void {
@@ -226,7 +244,7 @@ export class ResourceRepository {
   async create(db: Database, user: AuthUser, body: unknown): Promise<WriteResult> {
     const input = this.cleanInput(body);
     const record = { ...this.defaults(), ...input };
-    this.applyScopeOnWrite(user, record, input);
+    await this.applyScopeOnWrite(db, user, record, input);
     this.validateRecord(record);
     const hooks = hooksFor(this.def.name);
     return translate('write', () => db.transaction().execute(async (trx) => {
@@ -258,7 +276,8 @@ export class ResourceRepository {
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const record = { ...stored, ...input };
-      this.applyScopeOnWrite(user, record, { ...input, ...(this.def.resource.rowScope ? { [this.def.resource.rowScope.field]: record[this.def.resource.rowScope.field] } : {}) });
+      const scopeField = this.def.resource.rowScope?.field;
+      await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input);
       this.validateRecord(record);
       await hooks.beforeWrite?.('update', { trx, user, def: this.def, input, before, tokenId: user.tokenId });
       const values = await this.columnValues(input);

@@ -42,7 +42,23 @@ export const resourceMetaSchema = {
       type: 'object',
       required: ['field'],
       additionalProperties: false,
-      properties: { field: { type: 'string' }, unless: permissionExpr },
+      properties: {
+        field: { type: 'string' },
+        unless: permissionExpr,
+        // Holders of `permission` also see the rows of the collaborators below them (through parentField).
+        network: {
+          type: 'object',
+          required: ['permission', 'parentField'],
+          additionalProperties: false,
+          properties: { permission: permissionExpr, parentField: { type: 'string' } },
+        },
+      },
+    },
+    workflow: {
+      type: 'object',
+      required: ['machine'],
+      additionalProperties: false,
+      properties: { machine: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, countsPath: { type: 'string', pattern: '^/api/' } },
     },
     search: { type: 'array', items: { type: 'string' } },
     activeField: { type: 'string' },

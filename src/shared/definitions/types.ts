@@ -20,7 +20,9 @@ export interface ResourceConfig {
   menu?: { title: string; order?: number; icon?: string };
   permissions: Record<PermissionAction, string>;
   /** Rows whose `field` equals the user's collaboratore_id, unless the user holds `unless`. */
-  rowScope?: { field: string; unless?: string };
+  rowScope?: { field: string; unless?: string; network?: { permission: string; parentField: string } };
+  /** Status workflow: the machine under workflows/ and where the per-status counts are served. */
+  workflow?: { machine: string; countsPath?: string };
   search?: string[];
   activeField?: string;
   headers?: string;
