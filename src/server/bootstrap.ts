@@ -1,16 +1,20 @@
 // Start-up steps shared by the server, the seed script and the tests: definitions, migration, roles, first admin.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
+import { loadReferenceData } from './domains/riferimenti/loader.ts';
 import { loadDefinitions } from './definitions.ts';
 import { DefinitionError } from '../shared/definitions/compile.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { SUPER_ADMIN } from '../shared/permissions.ts';
 import { USERS_RESOURCE, syncRoles, type RolesFile } from './auth/service.ts';
 import { MIN_PASSWORD_LENGTH, hashPassword } from './auth/passwords.ts';
+import { lintWorkflow } from '../shared/workflow/lint.ts';
+import type { WorkflowDefinition } from '../shared/workflow/machine.ts';
+import { implementedActions } from './workflow/actions.ts';
 
 export const ROLES_FILE = '_reference/ruoli.json';
 
@@ -35,8 +39,35 @@ function checkPermissionNames(definitions: Definitions, roles: RolesFile): void 
   });
 }
 
+/** Machines under workflows/ (beside schemas/), linted; each resource's workflow must name one of them. */
+async function loadWorkflows(definitions: Definitions, workflowsDir: string): Promise<void> {
+  const files = (await readdir(workflowsDir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+  for (const file of files) {
+    let json: WorkflowDefinition;
+    try {
+      json = JSON.parse(await readFile(path.join(workflowsDir, file), 'utf8'));
+    } catch (error) {
+      throw new DefinitionError(`../workflows/${file}`, '', `invalid JSON: ${(error as Error).message}`);
+    }
+    const problems = lintWorkflow(json, implementedActions());
+    if (problems.length) throw new DefinitionError(`../workflows/${file}`, '', problems.join('; '));
+    definitions.workflows.set(file.replace(/\.json$/, ''), json);
+  }
+  for (const def of definitions.resources.values()) {
+    const name = def.resource.workflow?.machine;
+    if (!name) continue;
+    const machine = definitions.workflows.get(name) as WorkflowDefinition | undefined;
+    if (!machine) throw new DefinitionError(`${def.name}/resource.json`, '/workflow/machine', `no workflows/${name}.json`);
+    const field = def.fields.find((f) => f.name === machine.meta.statusField);
+    if (!field || field.kind !== 'integer' || !field.readOnly) {
+      throw new DefinitionError(`${def.name}/entity.schema.json`, `/properties/${machine.meta.statusField}`, 'the workflow status field must be a readOnly integer property');
+    }
+  }
+}
+
 export async function loadAll(schemasDir: string): Promise<{ definitions: Definitions; roles: RolesFile }> {
   const definitions = await loadDefinitions(schemasDir);
+  await loadWorkflows(definitions, path.join(schemasDir, '..', 'workflows'));
   let roles: RolesFile;
   try {
     roles = JSON.parse(await readFile(path.join(schemasDir, ROLES_FILE), 'utf8'));
@@ -50,6 +81,7 @@ export async function loadAll(schemasDir: string): Promise<{ definitions: Defini
 export async function prepareDatabase(db: Database, definitions: Definitions, roles: RolesFile) {
   const report = await migrate(db, definitions, USERS_RESOURCE);
   await syncRoles(db, roles);
+  await loadReferenceData(db);
   return report;
 }
 

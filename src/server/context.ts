@@ -3,6 +3,7 @@ import type { Ajv } from 'ajv';
 import type { Database } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import type { AuthUser } from './auth/user.ts';
+import type { Workflow } from '../shared/workflow/machine.ts';
 
 export interface AppConfig {
   appName: string;
@@ -18,6 +19,7 @@ export interface AppContext {
   definitions: Definitions;
   ajv: Ajv;
   config: AppConfig;
+  workflows: Map<string, Workflow>;
 }
 
 declare module 'fastify' {

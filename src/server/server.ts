@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { connect, type Connection } from './db/connection.ts';
 import { startEmbedded, type EmbeddedServer } from './db/embedded.ts';
 import { buildApp } from './app.ts';
+import { startDelivery } from './mail/outbox.ts';
 import { ensureAdmin, loadAll, prepareDatabase } from './bootstrap.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 
@@ -70,6 +71,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   });
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';
+  const stopDelivery = startDelivery(database.connection.db, (line) => app.log.info(line));
+  app.addHook('onClose', async () => stopDelivery());
   await app.listen({ port, host });
   const url = `http://${host}:${(app.server.address() as { port: number }).port}`;
   console.log(`listening on ${url}`);

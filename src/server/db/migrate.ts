@@ -38,6 +38,19 @@ const ENGINE_TABLES = [
   `CREATE TABLE IF NOT EXISTS auth_login_failure (id bigserial PRIMARY KEY, key text NOT NULL, at timestamptz NOT NULL DEFAULT now())`,
   `CREATE INDEX IF NOT EXISTS auth_login_failure_key ON auth_login_failure (key, at)`,
   `CREATE TABLE IF NOT EXISTS app_setting (key text PRIMARY KEY, value jsonb NOT NULL)`,
+  // One row per status change of any workflow-driven record, written in the same transaction as the change.
+  `CREATE TABLE IF NOT EXISTS workflow_history (
+     id bigserial PRIMARY KEY,
+     resource text NOT NULL,
+     record_id integer NOT NULL,
+     event text NOT NULL,
+     from_status integer,
+     to_status integer NOT NULL,
+     user_id integer,
+     user_name text,
+     note text,
+     at timestamptz NOT NULL DEFAULT now())`,
+  `CREATE INDEX IF NOT EXISTS workflow_history_record ON workflow_history (resource, record_id, at)`,
 ];
 
 const USER_TABLES = (users: string) => [

@@ -51,6 +51,8 @@ export default fp(async (app: FastifyInstance) => {
           list: d.list,
           form: d.form,
           can: Object.fromEntries(ACTIONS.map((a) => [a, hasPermission(d.resource.permissions[a], user)])),
+          // The client runs the same machine to show only the buttons the server would accept.
+          ...(d.resource.workflow ? { workflow: definitions.workflows.get(d.resource.workflow.machine) } : {}),
         }));
       const menu: MenuEntry[] = [
         ...definitions.staticMenu,

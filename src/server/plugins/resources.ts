@@ -5,6 +5,7 @@ import type { PermissionAction, ResourceDefinition } from '../../shared/definiti
 import { hasPermission } from '../../shared/permissions.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { ResourceRepository, type ListQuery } from '../resources/repository.ts';
+import type { Workflow } from '../../shared/workflow/machine.ts';
 
 const MAX_PER_PAGE = 500;
 
@@ -63,11 +64,56 @@ function etag(reply: FastifyReply, record: Record<string, unknown>) {
   reply.header('etag', `"${String(record.version)}"`);
 }
 
+/** Action routes of the spec (POST /api/quotazioni/conferma/{id}, ...) from the events that declare a route. */
+function registerWorkflowRoutes(
+  scoped: FastifyInstance, base: string, def: ResourceDefinition, repo: ResourceRepository, workflow: Workflow,
+  allow: (action: PermissionAction) => (request: FastifyRequest) => Promise<void>,
+) {
+  const run = async (request: FastifyRequest, type: string, id: number, body: Record<string, unknown>) => {
+    const meta = workflow.definition.meta.events[type]!;
+    const note = body[meta.noteField ?? 'nota'] ?? body.nota;
+    const stato = body[workflow.statusField] ?? body.stato;
+    const model = await repo.transition(scoped.ctx.db, request.user, id, {
+      type,
+      nota: typeof note === 'string' ? note : undefined,
+      stato: stato === undefined ? undefined : Number(stato),
+    });
+    const status = workflow.status(Number(model[workflow.statusField]));
+    return { message: `${meta.label}: stato "${status.nome}".`, data: { model } };
+  };
+  for (const [type, meta] of Object.entries(workflow.definition.meta.events)) {
+    if (!meta.route) continue;
+    scoped.post(`${base}/${meta.route}/:id`, { preHandler: allow('read') }, async (request) =>
+      run(request, type, parseId((request.params as { id: string }).id, def), (request.body ?? {}) as Record<string, unknown>));
+    if (meta.kind === 'manual') {
+      // The spec's form: POST /api/quotazioni/cambioStato with id and stato_quotazione_id in the body.
+      scoped.post(`${base}/${meta.route}`, { preHandler: allow('read') }, async (request) => {
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        return run(request, type, parseId(String(body.id ?? ''), def), body);
+      });
+    }
+  }
+  scoped.get(`${base}/:id/workflow`, { preHandler: allow('read') }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, def);
+    const record = await repo.get(scoped.ctx.db, request.user, id);
+    const status = Number(record[workflow.statusField]);
+    return {
+      data: {
+        stato: workflow.status(status),
+        eventi: workflow.available(status, request.user, record).map((e) => ({ type: e.type, ...e.meta, target: e.target, targets: e.targets })),
+        avvisi: workflow.warnings(status, request.user, record),
+        storico: await repo.history(scoped.ctx.db, request.user, id),
+      },
+    };
+  });
+}
+
 export default fp(async (app: FastifyInstance) => {
   app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
     for (const def of app.ctx.definitions.resources.values()) {
-      const repo = new ResourceRepository(def, app.ctx.ajv, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table);
+      const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
+      const repo = new ResourceRepository(def, app.ctx.ajv, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table, workflow);
       const allow = (action: PermissionAction) => async (request: FastifyRequest) => {
         if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
       };
@@ -99,6 +145,12 @@ export default fp(async (app: FastifyInstance) => {
           await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           return { message: `${what} eliminato con successo.` };
         });
+        if (workflow) registerWorkflowRoutes(scoped, base, def, repo, workflow, allow);
+      }
+      if (workflow && def.resource.workflow?.countsPath) {
+        scoped.get(def.resource.workflow.countsPath, { preHandler: allow('list') }, async (request) => ({
+          data: await repo.statusCounts(app.ctx.db, request.user),
+        }));
       }
     }
   });

@@ -10,6 +10,9 @@ import { HttpError, fromDatabaseError, invalid, notFound } from '../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
+import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
+import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
+import { runAction } from '../workflow/actions.ts';
 
 export interface ListQuery {
   page: number;
@@ -42,7 +45,12 @@ export class ResourceRepository {
   private readonly readable: string[];
 
   /** `titleOf` names another resource in messages (a table name is no help to a user). */
-  constructor(readonly def: ResourceDefinition, ajv: Ajv, private readonly titleOf: (table: string) => string = (t) => t) {
+  constructor(
+    readonly def: ResourceDefinition,
+    ajv: Ajv,
+    private readonly titleOf: (table: string) => string = (t) => t,
+    readonly workflow?: Workflow,
+  ) {
     this.validate = compileValidator(ajv, def.schema);
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
@@ -244,6 +252,7 @@ export class ResourceRepository {
   async create(db: Database, user: AuthUser, body: unknown): Promise<WriteResult> {
     const input = this.cleanInput(body);
     const record = { ...this.defaults(), ...input };
+    if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
     await this.applyScopeOnWrite(db, user, record, input);
     this.validateRecord(record);
     const hooks = hooksFor(this.def.name);
@@ -273,6 +282,7 @@ export class ResourceRepository {
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
       if (before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before, user) });
+      this.assertWorkflowAllows(user, before, 'update', input);
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const record = { ...stored, ...input };
@@ -291,10 +301,78 @@ export class ResourceRepository {
     }));
   }
 
+  /** Edits and deletes are events of the workflow too: the machine decides in which statuses they are allowed. */
+  private assertWorkflowAllows(user: AuthUser, before: Record<string, unknown>, kind: 'update' | 'delete', input: Record<string, unknown> = {}): void {
+    if (!this.workflow) return;
+    const status = Number(before[this.workflow.statusField]);
+    const record = this.present(before, user);
+    const events = Object.entries(this.workflow.definition.meta.events) as Array<[string, EventMeta]>;
+    const touched = (meta: EventMeta) => (meta.fields ?? []).some((f) => f in input && input[f] !== (before[f] ?? null));
+    const needed = events.filter(([, meta]) => meta.kind === kind || (kind === 'update' && meta.kind === 'field' && touched(meta)));
+    for (const [type, meta] of needed) {
+      if (!this.workflow.can(status, user, record, { type })) {
+        const nome = this.workflow.status(status).nome;
+        throw new HttpError(409, `Operazione non consentita nello stato "${nome}": ${meta.label.toLowerCase()}.`);
+      }
+    }
+  }
+
+  /** Sends an event to the record's workflow: new status, history row and side effects commit together or not at all. */
+  async transition(db: Database, user: AuthUser, id: number, event: WorkflowEvent): Promise<Record<string, unknown>> {
+    const workflow = this.workflow!;
+    const field = workflow.statusField;
+    const meta = workflow.definition.meta.events[event.type];
+    return translate('write', () => db.transaction().execute(async (trx) => {
+      const before = await this.fetch(trx, user, id, true);
+      const from = Number(before[field]);
+      const record = this.present(before, user);
+      const result = workflow.apply(from, user, record, event);
+      if (!result) {
+        if (meta?.note === 'required' && !event.nota?.trim() && workflow.can(from, user, record, { ...event, nota: 'x' })) {
+          throw invalid({ [meta.noteField ?? 'nota']: ['Campo Obbligatorio.'] });
+        }
+        throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`);
+      }
+      const updated = await trx.updateTable(this.table)
+        .set({ [field]: result.to.id, version: sql`version + 1`, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('workflow_history').values({
+        resource: this.def.name, record_id: id, event: event.type, from_status: from, to_status: result.to.id,
+        user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,
+      }).execute();
+      for (const action of result.actions) {
+        await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota });
+      }
+      return this.present(updated, user);
+    }));
+  }
+
+  async history(db: Database, user: AuthUser, id: number) {
+    await this.fetch(db, user, id);
+    const rows = await db.selectFrom('workflow_history')
+      .select(['id', 'event', 'from_status', 'to_status', 'user_name', 'note', 'at'])
+      .where('resource', '=', this.def.name).where('record_id', '=', id).orderBy('at').orderBy('id').execute();
+    return rows;
+  }
+
+  /** Records per status within the user's row scope, every status listed (zero included). */
+  async statusCounts(db: Database, user: AuthUser): Promise<Array<{ id: number; code: string; nome: string; count: number }>> {
+    const field = this.workflow!.statusField;
+    const scope = this.scopeFilter(user);
+    const rows = await sql<{ status: number; n: number }>`
+      SELECT ${sql.ref(field)} AS status, count(*)::int AS n FROM ${sql.table(this.table)}
+      ${scope ? sql`WHERE ${scope}` : sql``} GROUP BY 1`.execute(db);
+    const counts = new Map(rows.rows.map((r) => [Number(r.status), r.n]));
+    return this.workflow!.statuses.map((s) => ({ id: s.id, code: s.code, nome: s.nome, count: counts.get(s.id) ?? 0 }));
+  }
+
   async remove(db: Database, user: AuthUser, id: number): Promise<void> {
     const hooks = hooksFor(this.def.name);
     await translate('delete', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
+      this.assertWorkflowAllows(user, before, 'delete');
       await hooks.beforeDelete?.({ trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
       await trx.deleteFrom(this.table).where('id', '=', id).execute();
     }), this.titleOf);

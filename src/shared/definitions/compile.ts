@@ -211,5 +211,5 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
     assertShape(checkMenu, raw.menu.value, raw.menu.file);
     staticMenu = (raw.menu.value as MenuEntry[]).map((m) => ({ ...m, order: m.order ?? 0 }));
   }
-  return { resources, staticMenu };
+  return { resources, staticMenu, workflows: new Map() };
 }

@@ -93,6 +93,8 @@ export interface MenuEntry {
 export interface Definitions {
   resources: Map<string, ResourceDefinition>;
   staticMenu: MenuEntry[];
+  /** Workflow machines by name (workflows/<name>.json), as JSON. */
+  workflows: Map<string, unknown>;
 }
 
 /** Columns the engine owns on every table; clients never set them. */

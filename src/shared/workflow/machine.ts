@@ -29,6 +29,8 @@ export interface WorkflowDefinition {
   on?: Record<string, unknown>;
   meta: {
     statusField: string;
+    /** States a record may be created in besides the initial one. */
+    entries?: string[];
     events: Record<string, EventMeta>;
     warnings?: Array<{ guard: GuardRef; message: string }>;
     emails?: Record<string, EmailTemplate>;

@@ -1,0 +1,93 @@
+// E-mail outbox: rows written inside the business transaction, delivered afterwards by SMTP with retries.
+import { sql, type Transaction } from 'kysely';
+import nodemailer from 'nodemailer';
+import type { Database } from '../db/connection.ts';
+
+export const OUTBOX = 'email_outbox';
+const BATCH = 20;
+const MAX_BACKOFF_MINUTES = 60;
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  body: string;
+  resource?: string;
+  recordId?: number;
+  event?: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function enqueueEmail(trx: Transaction<any> | Database, email: OutgoingEmail): Promise<void> {
+  await trx.insertInto(OUTBOX).values({
+    destinatario: email.to,
+    oggetto: email.subject,
+    corpo: email.body,
+    stato: 'in_attesa',
+    tentativi: 0,
+    prossimo_tentativo: sql`now()`,
+    risorsa: email.resource ?? null,
+    record_id: email.recordId ?? null,
+    evento: email.event ?? null,
+  }).execute();
+}
+
+export interface MailTransport {
+  sendMail(message: { from: string; to: string; subject: string; text: string }): Promise<unknown>;
+}
+
+/** Sends what is due; a failure is recorded and retried later with a growing pause. Returns [sent, failed]. */
+export async function deliverDue(db: Database, transport: MailTransport, from: string): Promise<[number, number]> {
+  let sent = 0;
+  let failed = 0;
+  await db.transaction().execute(async (trx) => {
+    // SKIP LOCKED lets several app processes share the outbox without sending twice.
+    const due = await sql<{ id: number; destinatario: string; oggetto: string; corpo: string; tentativi: number }>`
+      SELECT id, destinatario, oggetto, corpo, tentativi FROM ${sql.table(OUTBOX)}
+      WHERE stato = 'in_attesa' AND prossimo_tentativo <= now()
+      ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`.execute(trx);
+    for (const row of due.rows) {
+      try {
+        await transport.sendMail({ from, to: row.destinatario, subject: row.oggetto, text: row.corpo });
+        await trx.updateTable(OUTBOX).set({ stato: 'inviata', inviata_il: sql`now()`, tentativi: row.tentativi + 1, ultimo_errore: null, updated_at: sql`now()` })
+          .where('id', '=', row.id).execute();
+        sent++;
+      } catch (error) {
+        const minutes = Math.min(2 ** row.tentativi, MAX_BACKOFF_MINUTES);
+        await trx.updateTable(OUTBOX).set({
+          tentativi: row.tentativi + 1,
+          ultimo_errore: String((error as Error).message ?? error).slice(0, 500),
+          prossimo_tentativo: sql`now() + make_interval(mins => ${minutes})`,
+          updated_at: sql`now()`,
+        }).where('id', '=', row.id).execute();
+        failed++;
+      }
+    }
+  });
+  return [sent, failed];
+}
+
+/** With SMTP_URL set, delivers the outbox every few seconds; without it the e-mails wait, readable by super_admin. */
+export function startDelivery(db: Database, log: (line: string) => void): () => void {
+  const url = process.env.SMTP_URL;
+  if (!url) {
+    log('SMTP_URL not set: e-mails are kept in the outbox (Email in uscita)');
+    return () => {};
+  }
+  const transport = nodemailer.createTransport(url);
+  const from = process.env.MAIL_FROM ?? 'Broker Back Office <noreply@localhost>';
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const [sent, failed] = await deliverDue(db, transport, from);
+      if (sent || failed) log(`outbox: ${sent} sent, ${failed} to retry`);
+    } catch (error) {
+      log(`outbox delivery failed: ${(error as Error).message}`);
+    } finally {
+      running = false;
+    }
+  }, Number(process.env.MAIL_INTERVAL_MS) || 5000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
