@@ -132,6 +132,7 @@ function pad(value: string, width: number, left = false): string {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
+  const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   const baseUrl = process.env.DATABASE_URL;
   const env: NodeJS.ProcessEnv = { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' };
   let target: string;
@@ -309,6 +310,8 @@ async function main(): Promise<void> {
   // 5. Report.
   const mode = baseUrl ? `DATABASE_URL server (PostgreSQL ${version})` : `embedded PostgreSQL ${version}`;
   console.log(`\n${mode}, ${ids.n} customers, ${os.cpus().length} cores, Node ${process.version}, app pool ${database.connection.pool.options.max}`);
+  // Other work on the machine skews the numbers; the load averages say how much.
+  console.log(`load average at start ${loadAtStart}, at end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`latency: concurrency 1; throughput: concurrency ${CONCURRENCY}; ${REQUESTS} requests after ${WARMUP} warm-up per phase (cap ${MAX_MS / 1000} s); times in ms`);
   const header = [pad('scenario', 22, true), pad('API p50', 8), pad('API p99', 8), pad('raw p50', 8), pad('raw p99', 8),
     pad('ratio p50', 9), pad('ratio p99', 9), pad('API req/s', 9), pad('raw q/s', 8)].join(' | ');

@@ -125,6 +125,8 @@ parentPort.on('message', async (job) => {
       res.on('error', () => resolve(false));
     });
     req.on('error', () => resolve(false));
+    // A hung request counts as a failure instead of hanging the whole bench.
+    req.setTimeout(30000, () => req.destroy(new Error('timeout')));
     req.end();
   });
   const phase = async (offset, count, limitMs, record) => {

@@ -4,10 +4,12 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createAjv } from '../shared/validation.ts';
+import { cadastralCodes } from './domains/riferimenti/loader.ts';
 import type { AppConfig, AppContext } from './context.ts';
 import type { Database } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { HttpError } from './errors.ts';
+import { Workflow, type WorkflowDefinition } from '../shared/workflow/machine.ts';
 import authPlugin from './plugins/auth.ts';
 import maintenancePlugin from './plugins/maintenance.ts';
 import metaPlugin from './plugins/meta.ts';
@@ -34,8 +36,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     maintenance: process.env.MAINTENANCE === '1' || process.env.MAINTENANCE === 'true',
     ...options.config,
   };
-  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv(), config };
+  const workflows = new Map([...options.definitions.workflows].map(([name, json]) => [name, new Workflow(json as WorkflowDefinition)]));
+  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes: await cadastralCodes(options.db) }), config, workflows };
   app.decorate('ctx', ctx);
+  // The old front end posted some actions as form data (spec 001 §7, cambioStato).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());

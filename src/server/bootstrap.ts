@@ -25,6 +25,7 @@ function checkPermissionNames(definitions: Definitions, roles: RolesFile): void 
     const expressions: Array<[string, string | undefined]> = [
       ...Object.entries(def.resource.permissions).map(([k, v]) => [`/permissions/${k}`, v] as [string, string]),
       ['/rowScope/unless', def.resource.rowScope?.unless],
+      ...def.fields.filter((f) => f.readPermission).map((f) => [`(entity.schema.json)/properties/${f.name}/x-read-permission`, f.readPermission] as [string, string]),
     ];
     for (const [pointer, expression] of expressions) {
       for (const name of (expression ?? '').split(/[|&]/).map((s) => s.trim()).filter(Boolean)) {

@@ -1,7 +1,7 @@
 // One ajv set-up for client and server: Italian formats, keywords and messages, and input normalisation.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { dataNascitaMessage, isDataNascitaValida, italianFormats } from './validators/index.ts';
+import { dataNascitaMessage, decodeCodiceFiscale, isDataNascitaValida, italianFormats } from './validators/index.ts';
 import type { FieldDefinition, JsonSchema } from './definitions/types.ts';
 
 // ajv-formats ships CommonJS; its default export differs between bundlers and Node.
@@ -11,11 +11,26 @@ export const REQUIRED_MESSAGE = 'Campo Obbligatorio.';
 
 export type FieldErrors = Record<string, string[]>;
 
-export function createAjv(): Ajv {
+export interface AjvOptions {
+  /**
+   * Every known cadastral (Belfiore) code: with it a 16-char codice fiscale must also name a real place
+   * (and a real date). The server passes it; the client, without the data, checks structure and check character.
+   */
+  placeCodes?: ReadonlySet<string>;
+}
+
+export function createAjv(options: AjvOptions = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
   addFormats(ajv);
+  const { placeCodes } = options;
   for (const [name, format] of Object.entries(italianFormats)) {
-    ajv.addFormat(name, { type: 'string', validate: format.validate });
+    let validate = format.validate;
+    if (name === 'codice-fiscale' && placeCodes) {
+      // decodeCodiceFiscale undoes omocodia in the place code (H5LM -> H501); 11-digit codes have no place.
+      validate = (value: string) => format.validate(value)
+        && (value.trim().length !== 16 || placeCodes.has(decodeCodiceFiscale(value)?.codiceCatastale ?? ''));
+    }
+    ajv.addFormat(name, { type: 'string', validate });
   }
   ajv.addKeyword({
     keyword: 'x-data-nascita',

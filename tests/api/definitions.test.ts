@@ -7,11 +7,15 @@ import { sql } from 'kysely';
 import { loadAll } from '../../src/server/bootstrap.ts';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 
+/** A copy of schemas/ (with workflows/ beside it, where the loader looks for machines). */
 async function schemasCopy(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'schemas-'));
-  await cp(path.join(ROOT, 'schemas'), dir, { recursive: true });
-  return dir;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'definitions-'));
+  await cp(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+  await cp(path.join(ROOT, 'workflows'), path.join(dir, 'workflows'), { recursive: true });
+  return path.join(dir, 'schemas');
 }
+
+const removeCopy = (schemasDir: string) => rm(path.dirname(schemasDir), { recursive: true, force: true });
 
 async function editJson(file: string, edit: (doc: any) => void): Promise<void> {
   const doc = JSON.parse(await readFile(file, 'utf8'));
@@ -32,7 +36,7 @@ describe('the analyst promise', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeCopy(dir);
   });
 
   it('creates the column, round-trips the value and validates it', async () => {
@@ -69,7 +73,7 @@ describe('malformed definitions are refused at start-up with file and pointer', 
       await editJson(path.join(dir, file), edit);
       await expect(loadAll(dir)).rejects.toThrow(expected);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await removeCopy(dir);
     }
   });
 
@@ -79,7 +83,7 @@ describe('malformed definitions are refused at start-up with file and pointer', 
       await writeFile(path.join(dir, 'cliente', 'list.json'), '{ "columns": [ }');
       await expect(loadAll(dir)).rejects.toThrow(/^cliente\/list\.json#: invalid JSON/);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await removeCopy(dir);
     }
   });
 });
@@ -116,9 +120,9 @@ describe('meta routes', () => {
     const collab = await userWithRoles(t, admin, { email: 'menu-collab@test.it', roles: ['collaboratore'] });
     const staff = await userWithRoles(t, admin, { email: 'menu-staff@test.it', roles: ['staff'] });
     const menu = async (token: string) => (await t.call('GET', '/api/definitions', { token })).body.menu.map((m: { title: string }) => m.title);
-    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti']);
-    expect(await menu(staff)).toEqual(['Dashboard', 'Collaboratori', 'Clienti']);
-    expect(await menu(admin)).toEqual(['Dashboard', 'Collaboratori', 'Clienti', 'Utenti']);
+    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche']);
+    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche']);
+    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Utenti', 'Email in uscita']);
     const cliente = (await t.call('GET', '/api/definitions', { token: collab })).body.resources.find((r: { name: string }) => r.name === 'cliente');
     expect(cliente.can).toEqual({ list: true, read: true, create: true, update: true, delete: false });
   });

@@ -33,8 +33,14 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   const sort = sortRaw.split(',').map((s) => s.trim()).filter(Boolean);
   const filters: ListQuery['filters'] = [];
   for (const [key, value] of Object.entries(query)) {
+    if (!key.startsWith('filter[')) continue;
     const match = /^filter\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[(from|to)\])?$/.exec(key);
-    if (!match || value === undefined || value === '') continue;
+    // A filter the engine cannot read must not silently answer every row.
+    if (!match) {
+      errors[key] = ['Filtro non consentito'];
+      continue;
+    }
+    if (value === undefined || value === '') continue;
     for (const v of Array.isArray(value) ? value : [value]) {
       filters.push({ field: match[1]!, op: (match[2] as 'from' | 'to' | undefined) ?? 'eq', value: String(v) });
     }
@@ -118,6 +124,7 @@ export default fp(async (app: FastifyInstance) => {
         if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
       };
       const what = def.resource.singular ?? 'Record';
+      const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
         scoped.get(base, { preHandler: allow('list') }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
@@ -133,17 +140,17 @@ export default fp(async (app: FastifyInstance) => {
           const { model, warnings } = await repo.create(app.ctx.db, request.user, request.body);
           etag(reply, model);
           reply.code(201);
-          return { message: `${what} creato con successo.`, data: { model }, ...withWarnings(warnings) };
+          return { message: done('creat'), data: { model }, ...withWarnings(warnings) };
         });
         scoped.put(`${base}/:id`, { preHandler: allow('update') }, async (request, reply) => {
           const id = parseId((request.params as { id: string }).id, def);
           const { model, warnings } = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
           etag(reply, model);
-          return { message: `${what} aggiornato con successo.`, data: { model }, ...withWarnings(warnings) };
+          return { message: done('aggiornat'), data: { model }, ...withWarnings(warnings) };
         });
         scoped.delete(`${base}/:id`, { preHandler: allow('delete') }, async (request) => {
           await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
-          return { message: `${what} eliminato con successo.` };
+          return { message: done('eliminat') };
         });
         if (workflow) registerWorkflowRoutes(scoped, base, def, repo, workflow, allow);
       }

@@ -2,9 +2,10 @@
 import type { Transaction } from 'kysely';
 import type { ResourceDefinition } from '../../shared/definitions/types.ts';
 import type { FieldErrors } from '../../shared/validation.ts';
+import type { AuthUser } from '../auth/user.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type RecordCheck = (config: unknown, record: Record<string, unknown>, trx: Transaction<any>) => Promise<FieldErrors>;
+export type RecordCheck = (config: unknown, record: Record<string, unknown>, trx: Transaction<any>, user: AuthUser) => Promise<FieldErrors>;
 
 const checks = new Map<string, RecordCheck>();
 
@@ -13,12 +14,12 @@ export function registerRecordCheck(annotation: string, check: RecordCheck): voi
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function runRecordChecks(def: ResourceDefinition, record: Record<string, unknown>, trx: Transaction<any>): Promise<FieldErrors> {
+export async function runRecordChecks(def: ResourceDefinition, record: Record<string, unknown>, trx: Transaction<any>, user: AuthUser): Promise<FieldErrors> {
   const warnings: FieldErrors = {};
   for (const [annotation, check] of checks) {
     const config = def.schema[annotation];
     if (config === undefined) continue;
-    for (const [field, messages] of Object.entries(await check(config, record, trx))) (warnings[field] ??= []).push(...messages);
+    for (const [field, messages] of Object.entries(await check(config, record, trx, user))) (warnings[field] ??= []).push(...messages);
   }
   return warnings;
 }

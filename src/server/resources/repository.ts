@@ -10,6 +10,7 @@ import { HttpError, fromDatabaseError, invalid, notFound } from '../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
+import { canonicalInput } from '../../shared/canonical.ts';
 import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
 import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
@@ -82,8 +83,13 @@ export class ResourceRepository {
 
   private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const name of this.readable) out[name] = row[name] ?? null;
+    for (const name of this.readable) out[name] = this.mayRead(name, user) ? row[name] ?? null : null;
     return this.hooks.presentRecord ? this.hooks.presentRecord(out, user) : out;
+  }
+
+  private mayRead(name: string, user: AuthUser): boolean {
+    const permission = this.byName.get(name)?.readPermission;
+    return !permission || hasPermission(permission, user);
   }
 
   private get hooks() {
@@ -132,7 +138,8 @@ export class ResourceRepository {
     if (scope) conditions.push(scope);
     for (const filter of query.filters) {
       const field = this.byName.get(filter.field);
-      if (!field || field.writeOnly || field.kind === 'json') {
+      // A field the user may not read may not be probed by filtering on it either.
+      if (!field || field.writeOnly || field.kind === 'json' || !this.mayRead(field.name, user)) {
         throw invalid({ [`filter.${filter.field}`]: ['Filtro non consentito'] });
       }
       conditions.push(this.filterCondition(field, filter.op, filter.value));
@@ -156,7 +163,7 @@ export class ResourceRepository {
     const orderBy = sql.join(order.map((s) => {
       const name = s.replace(/^-/, '');
       const field = name === 'id' ? undefined : this.byName.get(name);
-      if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json')) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
+      if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json' || !this.mayRead(name, user))) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
       // PostgreSQL's default null ordering, so the btree indexes can serve the sort.
       return s.startsWith('-') ? sql`${sql.ref(name)} DESC` : sql`${sql.ref(name)} ASC`;
     }));
@@ -196,15 +203,17 @@ export class ResourceRepository {
   }
 
   /** Refuses unknown and server-owned fields, then normalises what is left. */
-  private cleanInput(body: unknown): Record<string, unknown> {
+  private cleanInput(body: unknown, user: AuthUser): Record<string, unknown> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
     const errors: FieldErrors = {};
     const input: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    for (const [key, value] of Object.entries(canonicalInput(body as Record<string, unknown>, this.def.schema))) {
       if (key === 'version') continue;
       const field = this.byName.get(key);
       if (!field) errors[key] = ['Campo non consentito.'];
       else if (field.readOnly) errors[key] = ['Campo non modificabile.'];
+      // Who cannot read a field got null for it: sending that null back means "unchanged", not "erase".
+      else if (value === null && !this.mayRead(key, user)) continue;
       else input[key] = value;
     }
     if (Object.keys(errors).length) throw invalid(errors);
@@ -250,7 +259,7 @@ export class ResourceRepository {
   }
 
   async create(db: Database, user: AuthUser, body: unknown): Promise<WriteResult> {
-    const input = this.cleanInput(body);
+    const input = this.cleanInput(body, user);
     const record = { ...this.defaults(), ...input };
     if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
     await this.applyScopeOnWrite(db, user, record, input);
@@ -261,7 +270,7 @@ export class ResourceRepository {
       const values = await this.columnValues(record);
       const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
       await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
-      return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx) };
+      return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx, user) };
     }));
   }
 
@@ -277,7 +286,7 @@ export class ResourceRepository {
     if (version === undefined) {
       throw new HttpError(428, 'Indica la versione del record che stai modificando (campo version o intestazione If-Match).');
     }
-    const input = this.cleanInput(body);
+    const input = this.cleanInput(body, user);
     const hooks = hooksFor(this.def.name);
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
@@ -297,7 +306,7 @@ export class ResourceRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
       await hooks.afterWrite?.('update', { trx, user, def: this.def, input, before, after: updated, tokenId: user.tokenId });
-      return { model: this.present(updated, user), warnings: await runRecordChecks(this.def, updated, trx) };
+      return { model: this.present(updated, user), warnings: await runRecordChecks(this.def, updated, trx, user) };
     }));
   }
 
@@ -315,6 +324,21 @@ export class ResourceRepository {
         throw new HttpError(409, `Operazione non consentita nello stato "${nome}": ${meta.label.toLowerCase()}.`);
       }
     }
+  }
+
+  /** Writes server-owned fields (computed premiums, ...) after the same scope, version and workflow checks as an edit. */
+  async updateOwned(db: Database, user: AuthUser, id: number, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return translate('write', () => db.transaction().execute(async (trx) => {
+      const before = await this.fetch(trx, user, id, true);
+      this.assertWorkflowAllows(user, before, 'update', changes);
+      const values = await this.columnValues(changes);
+      const updated = await trx.updateTable(this.table)
+        .set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return this.present(updated, user);
+    }));
   }
 
   /** Sends an event to the record's workflow: new status, history row and side effects commit together or not at all. */

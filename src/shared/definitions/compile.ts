@@ -130,6 +130,7 @@ function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
       secret: secret as 'argon2' | undefined,
       ref: typeof prop['x-ref'] === 'string' ? prop['x-ref'] : undefined,
       values: closedValues(prop),
+      readPermission: typeof prop['x-read-permission'] === 'string' ? prop['x-read-permission'] : undefined,
     };
   });
 }

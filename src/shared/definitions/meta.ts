@@ -16,6 +16,8 @@ export const resourceMetaSchema = {
     name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
     title: { type: 'string' },
     singular: { type: 'string' },
+    // Italian agreement of the success messages: "Quotazione creata", "Cliente creato".
+    feminine: { type: 'boolean' },
     newTitle: { type: 'string' },
     recordTitle: { type: 'string' },
     icon: { type: 'string' },

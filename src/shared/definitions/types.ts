@@ -12,6 +12,7 @@ export interface ResourceConfig {
   name: string;
   title: string;
   singular?: string;
+  feminine?: boolean;
   newTitle?: string;
   recordTitle?: string;
   icon?: string;
@@ -71,6 +72,8 @@ export interface FieldDefinition {
   ref?: string;
   /** Closed set of values when the schema gives one (enum or oneOf const). */
   values?: unknown[];
+  /** Only holders of this permission expression read, filter or sort by this field ("x-read-permission"). */
+  readPermission?: string;
 }
 
 export interface ResourceDefinition {

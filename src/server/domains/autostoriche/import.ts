@@ -1,0 +1,355 @@
+// Reads an uploaded CSV or XLSX of historic-car models into rows validated like the API's, held column by column; writes nothing.
+import { Readable, pipeline } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+import type { FieldDefinition, FieldKind, JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
+import { SYSTEM_FIELDS } from '../../../shared/definitions/types.ts';
+import { compileValidator, createAjv, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
+import { HttpError, invalid } from '../../errors.ts';
+import { rangeErrors } from './rules.ts';
+
+export interface Rejection {
+  /** Row as the user sees it in the file (header = row 1). */
+  row: number;
+  field: string;
+  message: string;
+}
+
+export interface ParsedModels {
+  /** Columns to insert, in the order of `columns`. */
+  fields: FieldDefinition[];
+  /** One array of column values per field; only filled while every row so far is valid. */
+  columns: unknown[][];
+  count: number;
+  invalidRows: number;
+  rejected: Rejection[];
+  /** Every rejection, also those left out of `rejected` to keep the answer small. */
+  rejectedTotal: number;
+}
+
+/** What the import needs from the definition, built once per app. */
+export interface ImportSpec {
+  fields: FieldDefinition[];
+  byHeader: Map<string, FieldDefinition>;
+  ignoredHeaders: Set<string>;
+  required: string[];
+  defaults: Record<string, unknown>;
+  /** Closed values by lower-cased value or title, so "Verde" or "m" in a file become verde and M. */
+  choices: Map<string, Map<string, unknown>>;
+  validate: (data: unknown) => FieldErrors | null;
+}
+
+const MAX_REJECTED = 1000;
+// Far above a real price list (some thousand models), low enough that one upload cannot exhaust the server's memory.
+export const MAX_ROWS = 200_000;
+const PEEK_BYTES = 64 * 1024;
+
+export const NO_FILE = 'Non hai specificato un file da caricare';
+
+export function fileError(message: string): HttpError {
+  return invalid({ file: [message] }, message);
+}
+
+/** "Valore B", "valore_b" and "VALORE-B" all name valore_b; accents are dropped. */
+export function headerKey(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+}
+
+export function importSpec(def: ResourceDefinition): ImportSpec {
+  const fields = def.fields.filter((f) => !f.readOnly && !f.secret);
+  const byHeader = new Map<string, FieldDefinition>();
+  const ignoredHeaders = new Set<string>();
+  const titleOf = (name: string) => def.schema.properties?.[name]?.title;
+  for (const field of def.fields) {
+    const names = [field.name, titleOf(field.name), ...def.list.columns.filter((c) => c.field === field.name).map((c) => c.headerName)];
+    for (const name of names) {
+      if (typeof name !== 'string' || !headerKey(name)) continue;
+      // Server-owned columns (id, timestamps) of an exported list are skipped rather than refused.
+      if (fields.includes(field)) byHeader.set(headerKey(name), field);
+      else ignoredHeaders.add(headerKey(name));
+    }
+  }
+  for (const name of SYSTEM_FIELDS) ignoredHeaders.add(name);
+  const defaults: Record<string, unknown> = {};
+  const choices = new Map<string, Map<string, unknown>>();
+  for (const field of fields) {
+    const prop = def.schema.properties?.[field.name] as JsonSchema | undefined;
+    if (prop?.default !== undefined) defaults[field.name] = prop.default;
+    if (!field.values) continue;
+    const map = new Map<string, unknown>();
+    for (const option of (prop?.oneOf as JsonSchema[] | undefined) ?? []) {
+      if (typeof option.title === 'string') map.set(option.title.toLowerCase(), option.const);
+    }
+    for (const value of field.values) map.set(String(value).toLowerCase(), value);
+    choices.set(field.name, map);
+  }
+  return {
+    fields,
+    byHeader,
+    ignoredHeaders,
+    required: def.schema.required ?? [],
+    defaults,
+    choices,
+    validate: compileValidator(createAjv(), def.schema),
+  };
+}
+
+/**
+ * Italian or plain numbers: "12000", "12000,50", "12.000,50", "1,234.5", "€ 9.500".
+ * A dot followed by groups of exactly three digits is a thousands separator (12.000 is twelve thousand).
+ */
+export function parseNumber(text: string): number | undefined {
+  let s = text.replace(/[\s\u00a0€]/g, '');
+  if (!s) return undefined;
+  const comma = s.lastIndexOf(',');
+  const dot = s.lastIndexOf('.');
+  if (comma >= 0 && dot >= 0) {
+    s = comma > dot ? s.replace(/\./g, '').replace(',', '.') : s.replace(/,/g, '');
+  } else if (comma >= 0) {
+    if (s.indexOf(',') !== comma) return undefined;
+    s = s.replace(',', '.');
+  } else if (/^-?\d{1,3}(\.\d{3})+$/.test(s)) {
+    s = s.replace(/\./g, '');
+  }
+  return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : undefined;
+}
+
+const NUMERIC: ReadonlySet<FieldKind> = new Set(['integer', 'number', 'money']);
+
+function isBlank(cell: unknown): boolean {
+  return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+}
+
+/** A cell as the API would have received it: numbers for numeric fields, closed values spelt as the schema spells them. */
+function convert(spec: ImportSpec, field: FieldDefinition, cell: unknown): unknown {
+  if (isBlank(cell)) return null;
+  if (typeof cell === 'string' && cell.includes('\uFFFD')) {
+    throw fileError('Il file non è codificato in UTF-8: salvalo come «CSV UTF-8» e riprova.');
+  }
+  if (NUMERIC.has(field.kind)) {
+    // A value that is not a number stays text, so the schema reports it with the field's own message.
+    return typeof cell === 'string' ? parseNumber(cell) ?? cell : cell;
+  }
+  if (field.kind === 'text') {
+    const text = String(cell).trim();
+    return spec.choices.get(field.name)?.get(text.toLowerCase()) ?? text;
+  }
+  return cell;
+}
+
+/** Collects rows one at a time; once a row is bad, later good rows are only checked, no longer kept. */
+export class ModelCollector {
+  private mapping: Array<FieldDefinition | undefined> | undefined;
+  private insertFields: FieldDefinition[] = [];
+  private columns: unknown[][] = [];
+  private count = 0;
+  private invalidRows = 0;
+  private rejected: Rejection[] = [];
+  private rejectedTotal = 0;
+
+  constructor(private readonly spec: ImportSpec) {}
+
+  get hasHeader(): boolean {
+    return this.mapping !== undefined;
+  }
+
+  header(cells: unknown[]): void {
+    const mapping: Array<FieldDefinition | undefined> = [];
+    const unknown: string[] = [];
+    const seen = new Set<string>();
+    for (const cell of cells) {
+      const label = isBlank(cell) ? '' : String(cell).trim();
+      const key = headerKey(label);
+      const field = this.spec.byHeader.get(key);
+      if (field) {
+        if (seen.has(field.name)) throw fileError(`La colonna ${field.name} compare più di una volta nell'intestazione.`);
+        seen.add(field.name);
+      } else if (key && !this.spec.ignoredHeaders.has(key)) {
+        unknown.push(label);
+      }
+      mapping.push(field);
+    }
+    if (unknown.length) {
+      throw fileError(`Colonne non riconosciute: ${unknown.join(', ')}. Usa i nomi dei campi: ${this.spec.fields.map((f) => f.name).join(', ')}.`);
+    }
+    const missing = this.spec.required.filter((name) => !seen.has(name));
+    if (missing.length) throw fileError(`Colonne obbligatorie mancanti: ${missing.join(', ')}.`);
+    this.mapping = mapping;
+    this.insertFields = this.spec.fields.filter((f) => seen.has(f.name) || this.spec.defaults[f.name] !== undefined);
+    this.columns = this.insertFields.map(() => []);
+  }
+
+  row(cells: unknown[], row: number): void {
+    if (cells.every(isBlank)) return;
+    if (this.count + this.invalidRows >= MAX_ROWS) {
+      throw fileError(`Il file contiene più di ${MAX_ROWS.toLocaleString('it-IT')} modelli: dividilo in più file.`);
+    }
+    const mapping = this.mapping!;
+    const errors: FieldErrors = {};
+    const raw: Record<string, unknown> = {};
+    cells.forEach((cell, i) => {
+      if (i >= mapping.length) {
+        if (!isBlank(cell)) errors._ = ["La riga ha più colonne dell'intestazione"];
+        return;
+      }
+      const field = mapping[i];
+      if (field) raw[field.name] = convert(this.spec, field, cell);
+    });
+    const record = { ...this.spec.defaults, ...normalizeInput(this.spec.fields, raw) };
+    for (const [field, messages] of Object.entries({ ...this.spec.validate(withoutNulls(record)) })) (errors[field] ??= []).push(...messages);
+    for (const [field, messages] of Object.entries(rangeErrors(record))) (errors[field] ??= []).push(...messages);
+    if (Object.keys(errors).length) {
+      this.invalidRows++;
+      for (const [field, messages] of Object.entries(errors)) {
+        for (const message of messages) {
+          this.rejectedTotal++;
+          if (this.rejected.length < MAX_REJECTED) this.rejected.push({ row, field, message });
+        }
+      }
+      return;
+    }
+    this.count++;
+    if (this.invalidRows) return; // the import is refused anyway: keep memory for the remaining checks
+    this.insertFields.forEach((f, i) => this.columns[i]!.push(record[f.name] ?? null));
+  }
+
+  result(): ParsedModels {
+    return {
+      fields: this.insertFields,
+      columns: this.columns,
+      count: this.count,
+      invalidRows: this.invalidRows,
+      rejected: this.rejected,
+      rejectedTotal: this.rejectedTotal,
+    };
+  }
+}
+
+interface SheetRow {
+  row: number;
+  cells: unknown[];
+}
+
+/** Reads the first bytes (up to the first line break, for CSV sniffing) and gives back a stream that replays them. */
+async function peek(source: Readable): Promise<{ head: Buffer; stream: Readable }> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  while (size < PEEK_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    chunks.push(next.value);
+    size += next.value.length;
+    if (next.value.includes(0x0a)) break;
+  }
+  const head = Buffer.concat(chunks);
+  async function* replay() {
+    yield head;
+    if (ended) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head, stream: Readable.from(replay(), { objectMode: false }) };
+}
+
+/** The delimiter that splits the header line most often; the header holds field names, so commas there are delimiters. */
+function sniffDelimiter(head: Buffer): string {
+  const line = head.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const outside = line.replace(/"[^"]*"/g, '');
+  const count = (c: string) => outside.split(c).length - 1;
+  return [';', '\t', ','].reduce((best, c) => (count(c) > count(best) ? c : best), ',');
+}
+
+function countLineBreaks(cells: string[]): number {
+  let n = 0;
+  for (const cell of cells) for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+async function* csvRows(head: Buffer, stream: Readable): AsyncGenerator<SheetRow> {
+  const parser = parse({ delimiter: sniffDelimiter(head), bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+  // Errors of either side end the iteration below; pipeline only has to tear both down.
+  pipeline(stream, parser, () => undefined);
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      // info.lines is where the record ends; a quoted value spanning lines started earlier.
+      yield { row: info.lines - countLineBreaks(record), cells: record };
+    }
+  } catch (error) {
+    if (error instanceof CsvError) {
+      const where = (error as CsvError & { lines?: number }).lines;
+      const reason = error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'virgolette non chiuse' : 'formato non riconosciuto';
+      throw fileError(`Il file CSV non è valido${where ? ` alla riga ${where}` : ''} (${reason}).`);
+    }
+    throw error;
+  }
+}
+
+/** Plain values from exceljs cells: formulas give their result, rich text and links their text. */
+function excelValue(value: unknown): unknown {
+  if (value === null || value === undefined || typeof value !== 'object') return value;
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  const cell = value as { richText?: Array<{ text: string }>; result?: unknown; text?: unknown; error?: unknown };
+  if (Array.isArray(cell.richText)) return cell.richText.map((t) => t.text).join('');
+  if ('result' in cell) return excelValue(cell.result);
+  if ('text' in cell) return excelValue(cell.text);
+  if ('error' in cell) return String(cell.error);
+  return String(value);
+}
+
+async function* xlsxRows(stream: Readable): AsyncGenerator<SheetRow> {
+  // Styles are ignored: number formats are of no use here and dates are not expected.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'emit' });
+  let first = true;
+  try {
+    for await (const sheet of workbook) {
+      // Later sheets are read through (the upload must be consumed to its end) but not imported.
+      for await (const row of sheet) {
+        if (first) yield { row: row.number, cells: (row.values as unknown[]).slice(1).map(excelValue) };
+      }
+      first = false;
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw fileError('Il file XLSX non è leggibile: salvalo di nuovo da Excel come «Cartella di lavoro Excel (.xlsx)».');
+  }
+}
+
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
+const XLS_MESSAGE = 'Il formato XLS non è supportato: salva il file come XLSX o CSV.';
+
+/** Reads the whole upload; refuses at once (422 on file) what cannot be read, and reports bad rows in the result. */
+export async function readModels(spec: ImportSpec, filename: string, source: Readable): Promise<ParsedModels> {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
+  if (extension === 'xls') throw fileError(XLS_MESSAGE);
+  if (extension && !['csv', 'txt', 'xlsx'].includes(extension)) {
+    throw fileError('Formato non supportato: carica un file CSV o XLSX.');
+  }
+  const { head, stream } = await peek(source);
+  if (head.length === 0) throw fileError('Il file è vuoto.');
+  let rows: AsyncGenerator<SheetRow>;
+  if (head.subarray(0, 4).equals(ZIP)) rows = xlsxRows(stream);
+  else if (head.subarray(0, 4).equals(OLE)) throw fileError(XLS_MESSAGE);
+  else if (extension === 'xlsx' || head.includes(0)) throw fileError('Il file non è un CSV o un XLSX leggibile.');
+  else rows = csvRows(head, stream);
+
+  const collector = new ModelCollector(spec);
+  for await (const { row, cells } of rows) {
+    if (!collector.hasHeader) {
+      if (cells.every(isBlank)) continue;
+      collector.header(cells);
+    } else {
+      collector.row(cells, row);
+    }
+  }
+  if (!collector.hasHeader) throw fileError('Il file è vuoto.');
+  return collector.result();
+}

@@ -1,0 +1,176 @@
+// Custom routes of historic-car models: all-or-nothing import of a CSV/XLSX file, and the make and model look-ups for pickers.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import type { FieldKind, ResourceDefinition } from '../../../shared/definitions/types.ts';
+import { registerDomainRoutes } from '../registry.ts';
+import { requirePermission } from '../../auth/guards.ts';
+import { HttpError, fromDatabaseError, invalid } from '../../errors.ts';
+import { NO_FILE, fileError, importSpec, readModels, type ParsedModels } from './import.ts';
+import { RESOURCE, presentModel } from './rules.ts';
+
+const IMPORT_PERMISSION = 'gestione_auto_storiche';
+const LOOKUP_PERMISSION = 'show_auto_storiche';
+const MAX_FILE_MB = 20;
+const SEARCH_LIMIT = 50;
+// Rows per INSERT ... SELECT FROM unnest(...): one statement of 16 array parameters per batch.
+const BATCH_ROWS = 5000;
+
+const ARRAY_TYPES: Record<FieldKind, string> = {
+  text: 'text[]',
+  integer: 'integer[]',
+  number: 'double precision[]',
+  money: 'numeric[]',
+  boolean: 'boolean[]',
+  date: 'date[]',
+  datetime: 'timestamptz[]',
+  json: 'jsonb[]',
+};
+
+const LIMIT_MESSAGES: Record<string, string> = {
+  FST_REQ_FILE_TOO_LARGE: `Il file supera la dimensione massima di ${MAX_FILE_MB} MB.`,
+  FST_FILES_LIMIT: 'Puoi caricare un solo file alla volta.',
+  FST_PARTS_LIMIT: 'Troppi campi nella richiesta.',
+  FST_FIELDS_LIMIT: 'Troppi campi nella richiesta.',
+};
+
+function limitError(error: unknown): HttpError | undefined {
+  const message = LIMIT_MESSAGES[(error as { code?: string }).code ?? ''];
+  return message ? new HttpError(413, message, { file: [message] }) : undefined;
+}
+
+function parseCancella(raw: string | undefined): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (['1', 'true'].includes(value)) return true;
+  if (['0', 'false', ''].includes(value)) return false;
+  throw invalid({ cancella: ['Valore non ammesso: usa 1 per cancellare i modelli esistenti, 0 per aggiungere'] });
+}
+
+/** The uploaded file, read and checked, and the cancella option, whichever order the parts arrive in. */
+async function receiveUpload(request: FastifyRequest, spec: ReturnType<typeof importSpec>): Promise<{ parsed: ParsedModels; cancella: boolean }> {
+  if (!request.isMultipart()) throw fileError(NO_FILE);
+  let parsed: ParsedModels | undefined;
+  let cancellaRaw: string | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'cancella') cancellaRaw = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file') {
+        part.file.resume(); // not ours: let the rest of the request through
+        continue;
+      }
+      const tooLarge = limitError({ code: 'FST_REQ_FILE_TOO_LARGE' })!;
+      // Stop reading at the limit instead of parsing the rest of a file that will be refused anyway.
+      part.file.once('limit', () => part.file.destroy(tooLarge));
+      try {
+        parsed = await readModels(spec, part.filename ?? '', part.file);
+      } catch (error) {
+        if (part.file.truncated) throw tooLarge;
+        part.file.destroy();
+        throw error;
+      }
+      if (part.file.truncated) throw tooLarge;
+    }
+  } catch (error) {
+    throw limitError(error) ?? error;
+  }
+  if (!parsed) throw fileError(NO_FILE);
+  return { parsed, cancella: parseCancella(cancellaRaw) };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function insertModels(trx: Transaction<any>, parsed: ParsedModels): Promise<void> {
+  const columns = sql.join(parsed.fields.map((f) => sql.ref(f.name)));
+  for (let start = 0; start < parsed.count; start += BATCH_ROWS) {
+    const arrays = parsed.fields.map((f, i) => {
+      const values = parsed.columns[i]!.slice(start, start + BATCH_ROWS);
+      const stored = f.kind === 'json' ? values.map((v) => (v === null ? null : JSON.stringify(v))) : values;
+      return sql`${stored}::${sql.raw(ARRAY_TYPES[f.kind])}`;
+    });
+    await sql`INSERT INTO ${sql.table(RESOURCE)} (${columns}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(trx);
+  }
+}
+
+function readableColumns(def: ResourceDefinition): string[] {
+  return [...new Set(['id', 'version', ...def.fields.filter((f) => !f.writeOnly).map((f) => f.name)])];
+}
+
+function firstString(value: unknown): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return typeof v === 'string' ? v : undefined;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
+  const def = app.ctx.definitions.resources.get(RESOURCE);
+  // Definitions without this resource (tests on trimmed copies of schemas/) simply get no such routes.
+  if (!def) return;
+  const spec = importSpec(def);
+  const titleOf = (table: string) => app.ctx.definitions.resources.get(table)?.resource.title ?? table;
+  const columns = sql.join(readableColumns(def).map((c) => sql.ref(c)));
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_MB * 1024 * 1024, files: 1, fields: 10, parts: 20 } });
+
+  for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
+    app.post(`${base}/import`, { preHandler: requirePermission(IMPORT_PERMISSION) }, async (request) => {
+      const { parsed, cancella } = await receiveUpload(request, spec);
+      if (parsed.invalidRows) {
+        const message = parsed.invalidRows === 1
+          ? 'Importazione annullata: 1 riga non valida. Nessun modello importato.'
+          : `Importazione annullata: ${parsed.invalidRows} righe non valide. Nessun modello importato.`;
+        const errors: Record<string, string[]> = { file: [message] };
+        for (const r of parsed.rejected) (errors[`${r.row}.${r.field}`] ??= []).push(r.message);
+        throw new HttpError(422, message, errors, {
+          rejected: parsed.rejected,
+          ...(parsed.rejectedTotal > parsed.rejected.length ? { rejected_total: parsed.rejectedTotal } : {}),
+        });
+      }
+      // A header without rows would turn "cancella" into a plain wipe: refuse it.
+      if (parsed.count === 0) throw fileError('Il file non contiene modelli da importare.');
+      let deleted = 0;
+      try {
+        await app.ctx.db.transaction().execute(async (trx) => {
+          // Two imports at once would each wipe only what was committed before them, then both insert.
+          await sql`SELECT pg_advisory_xact_lock(hashtext(${`import:${RESOURCE}`}))`.execute(trx);
+          if (cancella) deleted = Number((await trx.deleteFrom(RESOURCE).executeTakeFirst()).numDeletedRows);
+          await insertModels(trx, parsed);
+        });
+      } catch (error) {
+        throw fromDatabaseError(error, cancella ? 'delete' : 'write', titleOf) ?? error;
+      }
+      const message = parsed.count === 1 ? 'Importato 1 modello.' : `Importati ${parsed.count} modelli.`;
+      return { message, imported: parsed.count, deleted };
+    });
+
+    app.get(`${base}/marche`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (_request, reply) => {
+      const rows = await sql<{ marca: string }>`
+        SELECT DISTINCT marca FROM ${sql.table(RESOURCE)} WHERE marca IS NOT NULL ORDER BY marca`.execute(app.ctx.db);
+      reply.header('cache-control', 'no-store');
+      return { data: rows.rows.map((r) => r.marca) };
+    });
+
+    app.get(`${base}/search`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const conditions: Expression<SqlBool>[] = [];
+      const marca = (firstString(query['filter[marca]']) ?? firstString(query.marca))?.trim();
+      // Makes are stored upper-cased (x-uppercase), so an exact match can use the index.
+      if (marca) conditions.push(sql<SqlBool>`marca = ${marca.toUpperCase()}`);
+      const text = firstString(query.search) ?? firstString(query['filter[search]']) ?? '';
+      for (const word of text.trim().split(/\s+/).filter(Boolean).slice(0, 5)) {
+        // Upper-cased in JS like the stored values: ILIKE would not fold accented letters (ë, é) under the C locale.
+        const pattern = `%${escapeLike(word.toUpperCase())}%`;
+        conditions.push(sql<SqlBool>`(modello LIKE ${pattern} OR marca LIKE ${pattern})`);
+      }
+      const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+      const rows = await sql<Record<string, unknown>>`
+        SELECT ${columns} FROM ${sql.table(RESOURCE)} ${where}
+        ORDER BY marca, modello, coalesce(anno_da, anno), id LIMIT ${SEARCH_LIMIT}`.execute(app.ctx.db);
+      reply.header('cache-control', 'no-store');
+      return { data: rows.rows.map((r) => presentModel(r, request.user)) };
+    });
+  }
+});

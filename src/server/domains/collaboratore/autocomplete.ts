@@ -1,0 +1,70 @@
+// Collaborator pickers (spec 000 §7): /api/autocomplete/collaboratore(i) and the superior sales points a collaborator may take.
+import type { FastifyInstance } from 'fastify';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { registerDomainRoutes } from '../registry.ts';
+import { requirePermission } from '../../auth/guards.ts';
+import { notFound } from '../../errors.ts';
+import { hasPermission } from '../../../shared/permissions.ts';
+import type { AuthUser } from '../../auth/user.ts';
+import { collaboratoreLabel, subNetworkIds } from './network.ts';
+
+const MAX_ITEMS = 20;
+const MAX_WORDS = 5;
+
+function searchWords(query: unknown): string[] {
+  const raw = (query as { search?: unknown } | undefined)?.search;
+  if (typeof raw !== 'string') return [];
+  return raw.trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
+}
+
+/** Every word must appear in the name or surname: "rossi mario" finds MARIO ROSSI. */
+function wordsCondition(words: string[]): Expression<SqlBool>[] {
+  return words.map((word) => {
+    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<SqlBool>`(nome ILIKE ${pattern} OR cognome ILIKE ${pattern})`;
+  });
+}
+
+/**
+ * Who may be picked: users who see collaborators or every customer pick among all; a collaborator
+ * (show_suoi_clienti only) can assign a customer to nobody but itself, so sees only itself.
+ */
+function scopeCondition(user: AuthUser): Expression<SqlBool> | undefined {
+  if (hasPermission('show_collaboratori|show_tutti_clienti', user)) return undefined;
+  return user.collaboratore_id === null ? sql<SqlBool>`false` : sql<SqlBool>`id = ${user.collaboratore_id}`;
+}
+
+async function activeCollaborators(app: FastifyInstance, conditions: Expression<SqlBool>[], limit?: number) {
+  const where = sql.join([sql<SqlBool>`active IS TRUE`, ...conditions], sql` AND `);
+  const rows = await sql<{ id: number; label: string }>`
+    SELECT id, ${collaboratoreLabel} AS label FROM collaboratore WHERE ${where}
+    ORDER BY label, id ${limit ? sql`LIMIT ${limit}` : sql``}`.execute(app.ctx.db);
+  return { data: rows.rows };
+}
+
+registerDomainRoutes('collaboratore/autocomplete', async (app: FastifyInstance) => {
+  const pickers = { preHandler: requirePermission('show_collaboratori|show_suoi_clienti') };
+  for (const path of ['/api/autocomplete/collaboratore', '/api/autocomplete/collaboratori']) {
+    app.get(path, pickers, async (request) => {
+      const scope = scopeCondition(request.user);
+      return activeCollaborators(app, [...(scope ? [scope] : []), ...wordsCondition(searchWords(request.query))], MAX_ITEMS);
+    });
+  }
+
+  // The collaborator form's selector: without an id (a collaborator not saved yet) every active one qualifies.
+  const superiors = { preHandler: requirePermission('show_collaboratori|gestione_collaboratori') };
+  app.get('/api/autocomplete/punto_vendita_superiore', superiors, async (request) => activeCollaborators(app, wordsCondition(searchWords(request.query))));
+  app.get('/api/autocomplete/punto_vendita_superiore/:id', superiors, async (request) => {
+    const raw = (request.params as { id: string }).id;
+    if (!/^\d{1,9}$/.test(raw)) throw notFound('Collaboratore');
+    const id = Number(raw);
+    const exists = await sql`SELECT 1 FROM collaboratore WHERE id = ${id}`.execute(app.ctx.db);
+    if (!exists.rows.length) throw notFound('Collaboratore');
+    // Neither itself nor anyone below it: choosing one of those would close a cycle.
+    return activeCollaborators(app, [
+      sql<SqlBool>`id <> ${id}`,
+      sql<SqlBool>`id NOT IN (${subNetworkIds(id)})`,
+      ...wordsCondition(searchWords(request.query)),
+    ]);
+  });
+});

@@ -1,0 +1,129 @@
+// Autocomplete and list routes over the reference tables (spec 000 §7): comuni, nazioni, province, rami, settori, frazionamenti, rimesse.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sql } from 'kysely';
+import { registerDomainRoutes } from '../registry.ts';
+import { notFound } from '../../errors.ts';
+import { searchKey } from './sources.ts';
+
+// Spec 000 §9: the search needs more than 2 characters.
+const MIN_SEARCH = 3;
+const MAX_COMUNI = 20;
+
+interface ComuneRow {
+  codice: string;
+  nome: string;
+  sigla_provincia: string;
+  codice_catastale: string;
+  cap: string[];
+}
+
+function comuneItem(row: ComuneRow) {
+  return {
+    codice: row.codice,
+    nome: row.nome,
+    provincia: row.sigla_provincia,
+    codiceCatastale: row.codice_catastale,
+    cap: row.cap,
+    // The generic id/label shape of the other autocomplete lists (spec 002 §calls).
+    id: row.codice,
+    label: `${row.nome} (${row.sigla_provincia})`,
+  };
+}
+
+function searchOf(query: unknown): string {
+  const raw = (query as { search?: unknown } | undefined)?.search;
+  return typeof raw === 'string' ? searchKey(raw) : '';
+}
+
+function likeEscape(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+// Reference lists change only with a new release of the data; a short private cache spares repeated loads.
+function cacheable(reply: FastifyReply): void {
+  reply.header('cache-control', 'private, max-age=300');
+}
+
+registerDomainRoutes('riferimenti', async (app: FastifyInstance) => {
+  const db = app.ctx.db;
+
+  app.get('/api/autocomplete/comune', async (request) => {
+    const search = searchOf(request.query);
+    if (search.length < MIN_SEARCH) return { data: [] };
+    const contains = `%${likeEscape(search)}%`;
+    const prefix = `${likeEscape(search)}%`;
+    const rows = await sql<ComuneRow>`
+      SELECT codice, nome, sigla_provincia, codice_catastale, cap FROM ref_comune
+      WHERE nome_ricerca LIKE ${contains}
+      ORDER BY (nome_ricerca LIKE ${prefix}) DESC, nome_ricerca, sigla_provincia
+      LIMIT ${MAX_COMUNI}`.execute(db);
+    return { data: rows.rows.map(comuneItem) };
+  });
+
+  app.get('/api/autocomplete/comune/:codice', async (request, reply) => {
+    const raw = (request.params as { codice: string }).codice;
+    // Spec 000 §3.7: the control holds a number, the output is the 6-digit zero-padded string.
+    if (!/^\d{1,6}$/.test(raw)) throw notFound('Comune');
+    const rows = await sql<ComuneRow>`
+      SELECT codice, nome, sigla_provincia, codice_catastale, cap FROM ref_comune WHERE codice = ${raw.padStart(6, '0')}`.execute(db);
+    if (!rows.rows[0]) throw notFound('Comune');
+    cacheable(reply);
+    return { data: comuneItem(rows.rows[0]) };
+  });
+
+  app.get('/api/autocomplete/nazione', async (request, reply) => {
+    const search = searchOf(request.query);
+    // Countries in force only: a ceased one (URSS, Jugoslavia) stays known to the codice fiscale checks.
+    const rows = await sql<{ id: string; label: string; iso3166: string | null }>`
+      SELECT codice_catastale AS id, nome AS label, iso3166 FROM ref_nazione
+      WHERE data_fine IS NULL ${search ? sql`AND nome_ricerca LIKE ${`%${likeEscape(search)}%`}` : sql``}
+      ORDER BY ${search ? sql`(nome_ricerca LIKE ${`${likeEscape(search)}%`}) DESC,` : sql``} nome_ricerca`.execute(db);
+    cacheable(reply);
+    return { data: rows.rows };
+  });
+
+  app.get('/api/autocomplete/province', async (request, reply) => {
+    const search = searchOf(request.query);
+    const rows = await sql<{ id: string; label: string; regione: string }>`
+      SELECT sigla AS id, nome AS label, regione FROM ref_provincia ORDER BY nome`.execute(db);
+    cacheable(reply);
+    // 107 rows: filtering here keeps one search form ("forli" finds Forlì-Cesena) without a stored search column.
+    return { data: search ? rows.rows.filter((r) => searchKey(r.label).includes(search) || r.id.toLowerCase() === search) : rows.rows };
+  });
+
+  const rami = async () => (await sql<{ id: number; codice: string; nome: string; settore_id: number }>`
+    SELECT id, codice, nome, settore_id FROM ref_ramo ORDER BY ordine`.execute(db)).rows.map((r) => ({ ...r, label: `${r.codice} - ${r.nome}` }));
+
+  app.get('/api/autocomplete/ramo', async (request, reply) => {
+    const settore = (request.query as { settore_id?: unknown }).settore_id;
+    const all = await rami();
+    cacheable(reply);
+    // ?settore_id= narrows the branches to one sector, as the product form pairs them.
+    return { data: typeof settore === 'string' && /^\d+$/.test(settore) ? all.filter((r) => r.settore_id === Number(settore)) : all };
+  });
+
+  app.get('/api/rami', async (_request, reply) => {
+    cacheable(reply);
+    return { data: await rami() };
+  });
+
+  app.get('/api/autocomplete/settore', async (_request, reply) => {
+    const rows = await sql<{ id: number; label: string }>`SELECT id, nome AS label FROM ref_settore ORDER BY ordine`.execute(db);
+    cacheable(reply);
+    return { data: rows.rows.map((r) => ({ ...r, nome: r.label })) };
+  });
+
+  app.get('/api/autocomplete/frazionamento', async (_request, reply) => {
+    const rows = await sql<{ id: string; label: string; rate: number; mesi: number | null }>`
+      SELECT codice AS id, nome AS label, rate, mesi FROM ref_frazionamento ORDER BY ordine`.execute(db);
+    cacheable(reply);
+    // Spec 002 reads slug and label (and sends frazionamento_slug): the slug is the id.
+    return { data: rows.rows.map((r) => ({ ...r, slug: r.id })) };
+  });
+
+  app.get('/api/autocomplete/tipologia_rimessa', async (_request, reply) => {
+    const rows = await sql<{ id: string; label: string }>`SELECT codice AS id, nome AS label FROM ref_tipologia_rimessa ORDER BY ordine`.execute(db);
+    cacheable(reply);
+    return { data: rows.rows };
+  });
+});

@@ -1,0 +1,156 @@
+// The generic form's rules on the real cliente definition: widgets by name, Italian validation, request bodies.
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDefinitions } from '../../src/server/definitions.ts';
+import { dataNascitaMessage } from '../../src/shared/validators/index.ts';
+import { createBody, displayValue, toErrorSchema, updateBody, withoutErrorsOf } from '../../src/client/renderer/formBody.ts';
+import { prepareForm, widgetNameFor } from '../../src/client/renderer/formSchema.ts';
+import { buildSections, hiddenFields, OTHER_SECTION_TITLE } from '../../src/client/renderer/layout.ts';
+import { formValidator } from '../../src/client/renderer/validator.ts';
+import { cellRenderer, registry, rjsfWidgets, UnknownWidgetError, widgetEntry } from '../../src/client/widgets/registry.ts';
+import type { FormUi, JsonSchema } from '../../src/client/types.ts';
+
+let schema: JsonSchema;
+let formUi: FormUi;
+let listFormats: string[];
+
+beforeAll(async () => {
+  const definitions = await loadDefinitions(path.resolve('schemas'));
+  const cliente = definitions.resources.get('cliente')!;
+  schema = cliente.schema;
+  formUi = cliente.form as FormUi;
+  listFormats = [...definitions.resources.values()].flatMap((r) => r.list.columns.map((c) => c.format).filter((f): f is NonNullable<typeof f> => Boolean(f)));
+});
+
+function errorsOf(data: Record<string, unknown>) {
+  const prepared = prepareForm(schema, formUi, 'attivo');
+  const { errors } = formValidator.validateFormData(data, prepared.schema, undefined, undefined, prepared.uiSchema);
+  return Object.fromEntries(errors.map((e) => [String(e.property).replace(/^\./, ''), e.message]));
+}
+
+const valid = { tipo: 'RETAIL', sesso: 'M', nome: 'MARIO', cognome: 'ROSSI', attivo: true };
+
+describe('prepareForm', () => {
+  it('drops what the server owns and keeps what the user edits', () => {
+    const prepared = prepareForm(schema, formUi, 'attivo');
+    expect(prepared.fields).not.toContain('id');
+    expect(prepared.fields).not.toContain('created_at');
+    expect(prepared.fields).not.toContain('version');
+    expect(prepared.fields).toContain('cf');
+    expect(prepared.uiSchema['ui:skip']).toEqual(['attivo']);
+  });
+
+  it('chooses widgets by name from annotations', () => {
+    const ui = prepareForm(schema, formUi).uiSchema as Record<string, Record<string, unknown>>;
+    expect(ui.cf['ui:widget']).toBe('uppercase');
+    expect(ui.dataNascita['ui:widget']).toBe('date');
+    expect(ui.cell['ui:widget']).toBe('phone');
+    expect(ui.comune_nascita_id['ui:widget']).toBe('comune');
+    expect(ui.collaboratore_id['ui:widget']).toBe('reference');
+    expect(ui.sesso['ui:widget']).toBe('select');
+    expect(ui.isprospect['ui:widget']).toBe('switch');
+    expect(ui.note['ui:widget']).toBe('textarea');
+    expect(ui.cognome['ui:hideWhen']).toEqual({ sesso: 'A' });
+  });
+
+  it('fails loudly, naming the field, on an unknown widget', () => {
+    const broken = { ...formUi, nome: { 'ui:widget': 'arcobaleno' } };
+    expect(() => prepareForm(schema, broken)).toThrow(UnknownWidgetError);
+    expect(() => prepareForm(schema, broken)).toThrow(/"arcobaleno".*"nome"/);
+    expect(widgetNameFor({ type: 'string', 'x-widget': 'currency' }, undefined)).toBe('currency');
+  });
+});
+
+describe('the one widget registry', () => {
+  it('serves form widgets and grid cells by name', () => {
+    expect(widgetEntry('currency', 'premio').widget).toBe(registry.money.widget);
+    const widgets = rjsfWidgets();
+    for (const name of ['uppercase', 'currency', 'date', 'phone', 'comune', 'reference', 'switch', 'textarea', 'select', 'TextWidget', 'SelectWidget']) {
+      expect(widgets[name], name).toBeTypeOf('function');
+    }
+    for (const format of listFormats) expect(cellRenderer(format, 'x')).toBeTypeOf('function');
+    expect(() => cellRenderer('ologramma', 'stato')).toThrow(/"ologramma".*"stato"/);
+  });
+});
+
+describe('Italian validation, same formats as the server', () => {
+  it('accepts a complete customer', () => {
+    expect(errorsOf(valid)).toEqual({});
+  });
+
+  it('says Campo Obbligatorio. for missing required fields', () => {
+    expect(errorsOf({ attivo: true })).toMatchObject({ tipo: 'Campo Obbligatorio.', sesso: 'Campo Obbligatorio.', nome: 'Campo Obbligatorio.' });
+  });
+
+  it('uses the shared format messages', () => {
+    const errors = errorsOf({ ...valid, cf: 'RSSMRA80A01H501X', cell: '3331234567', residenzaCap: '123', IBAN: 'IT00X' });
+    expect(errors.cf).toBe('Codice fiscale non valido');
+    expect(errors.cell).toBe('Il numero di telefono deve avere un prefisso internazionale valido');
+    expect(errors.residenzaCap).toBe('Il CAP deve essere di 5 cifre');
+    expect(errors.IBAN).toBe('IBAN non valido');
+  });
+
+  it('checks the birth date range with the x-data-nascita keyword', () => {
+    expect(errorsOf({ ...valid, dataNascita: '1900-05-05' }).dataNascita).toBe(dataNascitaMessage());
+    expect(errorsOf({ ...valid, dataNascita: '31/02/1990' }).dataNascita).toBe('Data non valida (GG/MM/AAAA)');
+    expect(errorsOf({ ...valid, dataNascita: '1980-05-05' })).toEqual({});
+  });
+
+  it('follows if/then/else: a company needs the partita IVA, not a surname', () => {
+    const errors = errorsOf({ tipo: 'CORPORATE', sesso: 'A', nome: 'ACME SRL' });
+    expect(errors).toEqual({ piva: 'Campo Obbligatorio.' });
+  });
+
+  it('does not count errors of fields that ui:hideWhen hides', () => {
+    expect(errorsOf({ tipo: 'CORPORATE', sesso: 'A', nome: 'ACME', piva: '01234567897', dataNascita: '1800-01-01' })).toEqual({});
+  });
+});
+
+describe('layout', () => {
+  it('puts fields no section names into a last section', () => {
+    const sections = buildSections([{ title: 'A', fields: ['x', 'nope'] }], ['x', 'y', 'z'], new Set(['z']));
+    expect(sections).toEqual([
+      { title: 'A', fields: ['x'] },
+      { title: OTHER_SECTION_TITLE, fields: ['y'] },
+    ]);
+  });
+  it('hides fields by the value of another field', () => {
+    expect([...hiddenFields(formUi, { sesso: 'A' })].sort()).toEqual(['cognome', 'comune_nascita_id', 'dataNascita', 'nazioneNascita']);
+    expect(hiddenFields(formUi, { sesso: 'M' }).size).toBe(0);
+  });
+});
+
+describe('request bodies', () => {
+  const fields = ['tipo', 'sesso', 'nome', 'cognome', 'dataNascita', 'note', 'attivo'];
+
+  it('creates with filled visible fields only', () => {
+    expect(createBody({ tipo: 'CORPORATE', sesso: 'A', nome: 'ACME', cognome: 'RESIDUO', note: '', attivo: true, id: 9 }, fields, formUi)).toEqual({
+      tipo: 'CORPORATE',
+      sesso: 'A',
+      nome: 'ACME',
+      attivo: true,
+    });
+  });
+
+  it('updates with changed fields, null for cleared ones, and the loaded version', () => {
+    const original = { id: 4, version: 7, tipo: 'RETAIL', sesso: 'M', nome: 'MARIO', cognome: 'ROSSI', note: 'vecchia', attivo: true };
+    const data = { tipo: 'RETAIL', sesso: 'M', nome: 'LUIGI', cognome: 'ROSSI', note: undefined, attivo: true };
+    expect(updateBody(data, original, fields, formUi)).toEqual({ nome: 'LUIGI', note: null, version: 7 });
+  });
+
+  it('maps Laravel-style errors (with nested paths) to rjsf error schemas', () => {
+    expect(toErrorSchema({ cf: ['Codice fiscale non valido'], 'responsabile.cf': ['X'] })).toEqual({
+      cf: { __errors: ['Codice fiscale non valido'] },
+      responsabile: { cf: { __errors: ['X'] } },
+    });
+    expect(withoutErrorsOf(toErrorSchema({ cf: ['a'], email: ['b'] }), ['cf'])).toEqual({ email: { __errors: ['b'] } });
+    expect(withoutErrorsOf(toErrorSchema({ cf: ['a'] }), ['cf'])).toBeUndefined();
+  });
+
+  it('reads values the way a person does', () => {
+    expect(displayValue(schema.properties!.sesso, 'A')).toBe('Azienda');
+    expect(displayValue(schema.properties!.dataNascita, '1980-01-31')).toBe('31/01/1980');
+    expect(displayValue({ type: 'boolean' }, false)).toBe('No');
+    expect(displayValue({ type: 'string' }, '')).toBe('(vuoto)');
+  });
+});

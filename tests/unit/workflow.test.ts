@@ -1,0 +1,169 @@
+// The historic-car quotation machine against spec 001 §4: every allowed and every refused transition, per role, from one table.
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
+import { lintWorkflow } from '../../src/shared/workflow/lint.ts';
+import { implementedActions } from '../../src/server/workflow/actions.ts';
+import type { WorkflowUser } from '../../src/shared/workflow/guards.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const definition: WorkflowDefinition = JSON.parse(readFileSync(path.join(root, 'workflows', 'quotazione_auto_storica.json'), 'utf8'));
+const roles: { roles: Array<{ name: string; permissions: string[] }> } = JSON.parse(readFileSync(path.join(root, 'schemas', '_reference', 'ruoli.json'), 'utf8'));
+const wf = new Workflow(definition);
+
+type Actor = 'collaboratore' | 'approvatore' | 'staff' | 'super_admin' | 'cliente';
+const ACTORS: Actor[] = ['collaboratore', 'approvatore', 'staff', 'super_admin', 'cliente'];
+function user(actor: Actor): WorkflowUser {
+  if (actor === 'cliente') return { permissions: [], roles: [], kind: 'cliente' };
+  return { permissions: roles.roles.find((r) => r.name === actor)!.permissions, roles: [actor], kind: 'staff' };
+}
+
+const RECORDS = {
+  verde: { colore: 'v', preventivi: [{ premio_totale: 100 }] },
+  giallo: { colore: 'g', preventivi: [{ premio_totale: 100 }] },
+  minore: { colore: 'v', minoreAnni: true, preventivi: [{ premio_totale: 100 }] },
+  nonCalcolata: { colore: 'v', preventivi: [] },
+  rinnovata: { colore: 'v', preventivi: [{ premio_totale: 100 }], rinnovo_id: 99 },
+} as const;
+type Variant = keyof typeof RECORDS;
+
+const EDITORS: Actor[] = ['collaboratore', 'staff', 'super_admin'];
+const APPROVERS: Actor[] = ['approvatore', 'staff', 'super_admin'];
+const ISSUERS: Actor[] = ['staff', 'super_admin'];
+const ANYONE: Actor[] = ACTORS;
+
+// [status id, event, who may, record variants (undefined = every variant), target status id, note sent]
+type Row = [number, string, Actor[], Variant[] | undefined, number, boolean?];
+const ALLOWED: Row[] = [
+  ...[1, 13].flatMap((s): Row[] => [
+    [s, 'SALVA', EDITORS, undefined, s],
+    [s, 'MODIFICA_PREMIO', EDITORS, undefined, s],
+    [s, 'CONFERMA', EDITORS, ['verde', 'rinnovata'], 4],
+    [s, 'CONFERMA', EDITORS, ['giallo', 'minore'], 2],
+    [s, 'CONFERMA_DIRETTA', EDITORS, ['verde', 'rinnovata'], 12],
+    [s, 'ELIMINA', ANYONE, undefined, s],
+  ]),
+  [2, 'MODIFICA_PREMIO', APPROVERS, undefined, 2],
+  [2, 'APPROVA', APPROVERS, undefined, 3],
+  [2, 'RIFIUTA', APPROVERS, undefined, 1, true],
+  [2, 'ELIMINA', ANYONE, undefined, 2],
+  [3, 'CONFERMA', EDITORS, undefined, 4],
+  [3, 'CONFERMA_DIRETTA', EDITORS, undefined, 12],
+  [3, 'ELIMINA', ANYONE, undefined, 3],
+  [12, 'EMETTI_DIRETTA', EDITORS, undefined, 7],
+  [12, 'ELIMINA', ANYONE, undefined, 12],
+  [4, 'COMPILAZIONE_CLIENTE', ['cliente'], undefined, 5],
+  [4, 'ELIMINA', ANYONE, undefined, 4],
+  [5, 'TERMINA_CARICAMENTO', ['cliente', ...EDITORS], undefined, 6],
+  [5, 'ELIMINA', ANYONE, undefined, 5],
+  [6, 'CONFERMA_DOC', EDITORS, undefined, 7],
+  [6, 'REVISIONE_DOC', EDITORS, undefined, 5, true],
+  [6, 'ELIMINA', ANYONE, undefined, 6],
+  [7, 'RICHIEDI_EMISSIONE', ['collaboratore'], undefined, 8],
+  [7, 'EMETTI', ISSUERS, undefined, 9],
+  [7, 'ERRORE_EMISSIONE', ISSUERS, undefined, 11],
+  [7, 'ELIMINA', ANYONE, undefined, 7],
+  [8, 'EMETTI', ISSUERS, undefined, 9],
+  [8, 'ERRORE_EMISSIONE', ISSUERS, undefined, 11],
+  [8, 'ELIMINA', ANYONE, undefined, 8],
+  [9, 'FIRMA_COMPLETATA', ISSUERS, undefined, 10],
+  [9, 'APPENDICE', ISSUERS, undefined, 9],
+  [9, 'STORNA', ['super_admin'], undefined, 11],
+  [10, 'APPENDICE', ISSUERS, undefined, 10],
+  [10, 'RINNOVA', EDITORS, ['verde', 'giallo', 'minore', 'nonCalcolata'], 10],
+  [10, 'STORNA', ['super_admin'], undefined, 11],
+  [11, 'EMETTI', ISSUERS, undefined, 9],
+  [11, 'APPENDICE', ISSUERS, undefined, 11],
+  [11, 'ELIMINA', ANYONE, undefined, 11],
+];
+
+const STATUSES = wf.statuses.map((s) => s.id);
+const EVENTS = Object.keys(definition.meta.events).filter((e) => definition.meta.events[e]!.kind !== 'manual');
+
+function expected(status: number, event: string, actor: Actor, variant: Variant): { target: number; note: boolean } | undefined {
+  const row = ALLOWED.find(([s, e, who, variants]) => s === status && e === event && who.includes(actor) && (!variants || variants.includes(variant)));
+  return row ? { target: row[4], note: row[5] === true } : undefined;
+}
+
+describe('workflows/quotazione_auto_storica.json', () => {
+  it('passes the lint: statuses reachable, guards and actions implemented, events labelled', () => {
+    expect(lintWorkflow(definition, implementedActions())).toEqual([]);
+  });
+
+  it('has the 13 statuses of spec 001 §4 with their ids and codes', () => {
+    expect(wf.statuses.map((s) => [s.id, s.code, s.nome])).toEqual([
+      [1, '1', 'Bozza'], [2, '2', 'In attesa di deroga'], [3, '3', 'Quotazione approvata'], [12, '3.5', 'In attesa compilazione diretta'],
+      [4, '4', 'In attesa compilazione form'], [5, '5', 'Preventivo in attesa documentazione'], [6, '6', 'Preventivo in attesa di verifica'],
+      [7, '7', 'In attesa di emissione'], [8, '8', 'Richiesta emissione'], [9, '9', 'In attesa di firma'], [10, '10', 'Conclusa con successo'],
+      [11, '11', 'Conclusa con errore'], [13, '1.5', 'Bozza rinnovo'],
+    ]);
+  });
+
+  const cases = STATUSES.flatMap((status) => EVENTS.flatMap((event) => ACTORS.flatMap((actor) =>
+    (Object.keys(RECORDS) as Variant[]).map((variant) => [status, event, actor, variant] as const))));
+  it(`allows exactly the table's transitions (${cases.length} combinations)`, () => {
+    const wrong: string[] = [];
+    for (const [status, event, actor, variant] of cases) {
+      const want = expected(status, event, actor, variant);
+      const got = wf.apply(status, user(actor), RECORDS[variant], { type: event, nota: want?.note ? 'Motivo' : undefined });
+      const gotTarget = got?.to.id;
+      if (gotTarget !== want?.target) wrong.push(`${status} ${event} ${actor} ${variant}: expected ${want?.target ?? 'refused'}, got ${gotTarget ?? 'refused'}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('needs a note to reject a derogation or ask for document revision', () => {
+    expect(wf.apply(2, user('approvatore'), RECORDS.giallo, { type: 'RIFIUTA' })).toBeUndefined();
+    expect(wf.apply(6, user('collaboratore'), RECORDS.verde, { type: 'REVISIONE_DOC', nota: '  ' })).toBeUndefined();
+  });
+
+  it('lets only cambiare_stato_quotazione change the status by hand, to any status', () => {
+    for (const actor of ACTORS) {
+      for (const from of STATUSES) {
+        for (const to of STATUSES) {
+          const result = wf.apply(from, user(actor), RECORDS.verde, { type: 'CAMBIO_STATO', stato: to });
+          expect(result?.to.id, `${actor} ${from}→${to}`).toBe(actor === 'staff' || actor === 'super_admin' ? to : undefined);
+        }
+      }
+    }
+  });
+
+  it('sends the customer e-mail when a quotation is confirmed without derogation', () => {
+    expect(wf.apply(1, user('collaboratore'), RECORDS.verde, { type: 'CONFERMA' })!.actions).toEqual([{ type: 'inviaEmail', params: { template: 'conferma_cliente' } }]);
+    expect(wf.apply(1, user('collaboratore'), RECORDS.giallo, { type: 'CONFERMA' })!.actions).toEqual([]);
+  });
+
+  it('warns that a derogation is needed below status 3, and about vehicles in a renewal draft', () => {
+    expect(wf.warnings(1, user('collaboratore'), RECORDS.giallo)).toEqual(['Attenzione! Deroga necessaria.']);
+    expect(wf.warnings(2, user('collaboratore'), RECORDS.minore)).toEqual(['Attenzione! Deroga necessaria.']);
+    expect(wf.warnings(3, user('collaboratore'), RECORDS.giallo)).toEqual([]);
+    expect(wf.warnings(1, user('collaboratore'), RECORDS.verde)).toEqual([]);
+    expect(wf.warnings(13, user('collaboratore'), RECORDS.verde)).toEqual(['Attenzione controllare se sono stati esclusi o inclusi dei veicoli rispetto alla polizza precedente']);
+  });
+
+  it('lists for the client only the events the user may send, with Italian labels', () => {
+    const collab = wf.available(1, user('collaboratore'), RECORDS.giallo).map((e) => [e.type, e.meta.label, e.target?.id]);
+    expect(collab).toEqual([['SALVA', 'Aggiorna', undefined], ['MODIFICA_PREMIO', 'Modifica premio', undefined], ['ELIMINA', 'Elimina', undefined], ['CONFERMA', 'Conferma', 2]]);
+    expect(wf.available(2, user('collaboratore'), RECORDS.giallo).map((e) => e.type)).toEqual(['ELIMINA']);
+    expect(wf.available(2, user('approvatore'), RECORDS.giallo).map((e) => e.type)).toEqual(['MODIFICA_PREMIO', 'ELIMINA', 'APPROVA', 'RIFIUTA']);
+  });
+
+  it('every machine under workflows/ passes the lint', () => {
+    for (const file of readdirSync(path.join(root, 'workflows')).filter((f) => f.endsWith('.json'))) {
+      const json = JSON.parse(readFileSync(path.join(root, 'workflows', file), 'utf8'));
+      expect(lintWorkflow(json, implementedActions()), file).toEqual([]);
+    }
+  });
+
+  it('the lint catches an unimplemented guard, an unknown target and an unlabelled event', () => {
+    const broken = structuredClone(definition);
+    (broken.states.bozza!.on as Record<string, unknown>).NUOVO = { guard: { type: 'inventato' }, target: 'nessuno' };
+    const problems = lintWorkflow(broken, implementedActions());
+    expect(problems).toEqual(expect.arrayContaining([
+      'bozza: event NUOVO has no meta (label)',
+      'bozza NUOVO: guard "inventato" is not implemented',
+      'bozza NUOVO: unknown target nessuno',
+    ]));
+  });
+});
