@@ -100,6 +100,9 @@ interface Scenario {
   paths: string[];
   sql: string;
   params: unknown[][];
+  /** The total the list answers with, counted by a second statement the API runs beside the page. */
+  countSql?: string;
+  countParams?: unknown[][];
   expectRows: boolean;
 }
 
@@ -215,8 +218,11 @@ async function main(): Promise<void> {
   const readable = [...new Set(['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)])];
   const columns = readable.map(quote).join(', ');
   const searchable = def.resource.search ?? [];
-  const listSql = `SELECT ${columns}, count(*) OVER () AS __total FROM ${quote(def.name)} ORDER BY "id" DESC NULLS LAST LIMIT $1 OFFSET $2`;
-  const searchSql = `SELECT ${columns}, count(*) OVER () AS __total FROM ${quote(def.name)} WHERE (${searchable.map((c, i) => `${quote(c)} ILIKE $${i + 1}`).join(' OR ')}) ORDER BY "id" DESC NULLS LAST LIMIT $${searchable.length + 1} OFFSET $${searchable.length + 2}`;
+  const searchWhere = `WHERE (${searchable.map((c, i) => `${quote(c)} ILIKE $${i + 1}`).join(' OR ')})`;
+  const listSql = `SELECT ${columns} FROM ${quote(def.name)} ORDER BY "id" DESC LIMIT $1 OFFSET $2`;
+  const listCountSql = `SELECT count(*)::int AS n FROM ${quote(def.name)}`;
+  const searchSql = `SELECT ${columns} FROM ${quote(def.name)} ${searchWhere} ORDER BY "id" DESC LIMIT $${searchable.length + 1} OFFSET $${searchable.length + 2}`;
+  const searchCountSql = `SELECT count(*)::int AS n FROM ${quote(def.name)} ${searchWhere}`;
   const getSql = `SELECT * FROM ${quote(def.name)} WHERE id = $1`;
   const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -231,11 +237,13 @@ async function main(): Promise<void> {
       key: 'list', label: 'list page (sort=-id)', expectRows: true, sql: listSql,
       paths: pages.map((p) => `/api/${def.name}?page=${p}&per_page=${PER_PAGE}&sort=-id`),
       params: pages.map((p) => [PER_PAGE, (p - 1) * PER_PAGE]),
+      countSql: listCountSql, countParams: pages.map(() => []),
     },
     {
       key: 'search', label: 'list + search', expectRows: false, sql: searchSql,
       paths: terms.map((t) => `/api/${def.name}?search=${encodeURIComponent(t)}&per_page=${PER_PAGE}`),
       params: terms.map((t) => [...searchable.map(() => like(t)), PER_PAGE, 0]),
+      countSql: searchCountSql, countParams: terms.map((t) => searchable.map(() => like(t))),
     },
     {
       key: 'get', label: 'get by id', expectRows: true, sql: getSql,
@@ -261,15 +269,17 @@ async function main(): Promise<void> {
       const apiSent = [...sent];
       if (res.status !== 200) throw new Error(`${s.label}: HTTP ${res.status} ${JSON.stringify(body)}`);
       const issued = apiSent.filter((q) => /FROM "cliente"/.test(q));
-      const same = issued.length === 1 && norm(issued[0]!) === norm(s.sql);
+      const expectedSql = [s.sql, ...(s.countSql ? [s.countSql] : [])].map(norm);
+      const same = issued.length === expectedSql.length && issued.every((q, i) => norm(q) === expectedSql[i]);
       const rawRes = await raw.query(s.sql, s.params[0]);
+      const rawCount = s.countSql ? (await raw.query<{ n: number }>(s.countSql, s.countParams![0])).rows[0]!.n : undefined;
       const apiCount = s.key === 'get' ? 1 : (body.data as unknown[]).length;
       const apiTotal = s.key === 'get' ? 1 : body.total;
-      const rawTotal = s.key === 'get' ? rawRes.rowCount : (rawRes.rows[0] as { __total?: number } | undefined)?.__total ?? 0;
+      const rawTotal = s.key === 'get' ? rawRes.rowCount : rawCount;
       console.log(`check ${s.label}: API sent ${apiSent.length} statements (${apiSent.length - issued.length} for the token), `
         + `data statement ${same ? 'identical to' : 'DIFFERENT from'} the raw one; rows API ${apiCount} / raw ${rawRes.rowCount}, total API ${apiTotal} / raw ${rawTotal}`);
       if (!same) {
-        console.log(`  API: ${issued.map(norm).join(' | ')}\n  raw: ${norm(s.sql)}`);
+        console.log(`  API: ${issued.map(norm).join(' | ')}\n  raw: ${expectedSql.join(' | ')}`);
         throw new Error(`raw SQL for ${s.label} does not match what the API sends; fix the bench before trusting it`);
       }
       if (apiCount !== rawRes.rowCount || apiTotal !== rawTotal) throw new Error(`${s.label}: API and raw disagree on the result`);
@@ -294,8 +304,9 @@ async function main(): Promise<void> {
     for (const concurrency of [1, CONCURRENCY]) {
       const api: RunResult = await load.run({ ...phase(concurrency), host: '127.0.0.1', port, token, paths: s.paths });
       const rawRun: RunResult = await closedLoop(phase(concurrency), async (i) => {
-        const r = await raw.query(s.sql, s.params[i]);
-        return !s.expectRows || (r.rowCount ?? 0) > 0;
+        // Like the API: page and count on two pool connections at once.
+        const [r] = await Promise.all([raw.query(s.sql, s.params[i]), ...(s.countSql ? [raw.query(s.countSql, s.countParams![i])] : [])]);
+        return !s.expectRows || (r!.rowCount ?? 0) > 0;
       });
       const a = summarize(api);
       const b = summarize(rawRun);

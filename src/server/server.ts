@@ -32,7 +32,9 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (l
   try {
     const report = await prepareDatabase(connection.db, definitions, roles);
     if (report.created.length) log(`tables created: ${report.created.join(', ')}`);
-    if (report.added.length) log(`columns added: ${report.added.join(', ')}`);
+    // On a fresh database every column is new: name them only when an existing table grew.
+    const grown = report.added.filter((c) => !report.created.includes(c.split('.')[0]!));
+    if (grown.length) log(`columns added: ${grown.join(', ')}`);
     for (const warning of report.warnings) log(`warning: ${warning}`);
     await ensureAdmin(connection.db, env.ADMIN_EMAIL ?? 'admin@localhost', env.ADMIN_PASSWORD, log);
   } catch (error) {

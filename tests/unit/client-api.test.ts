@@ -65,13 +65,16 @@ describe('requests', () => {
   it('sends the bearer token and a cache-busting _t on GET', async () => {
     startSession('secret-token', { permissions: [], roles: [], user, environment: {} });
     answer(200, { data: [], current_page: 1, last_page: 1, per_page: 15, total: 0 });
-    await getList({ name: 'cliente', title: 'Clienti', api: { path: '/api/cliente' }, permissions: {} as never }, {
-      page: 2,
-      perPage: 15,
-      sort: '-id',
-      search: 'ros',
-      filters: { attivo: 'true', cognome: '' },
-    });
+    await getList(
+      { name: 'cliente', title: 'Clienti', api: { path: '/api/cliente' }, permissions: {} as never },
+      {
+        page: 2,
+        perPage: 15,
+        sort: '-id',
+        search: 'ros',
+        filters: { attivo: 'true', cognome: '' },
+      },
+    );
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     const query = new URL(url, 'http://x').searchParams;
     expect(url.startsWith('/api/cliente?')).toBe(true);
@@ -152,13 +155,14 @@ describe('menu and resource routes', () => {
       name: 'cliente',
       resource: {
         routes: {
-          list: { name: 'cliente_index', path: '/cliente' },
+          list: { name: 'cliente_index', path: '/cliente', aliases: ['/clienti'] },
           new: { name: 'cliente_store', path: '/new/cliente' },
           edit: { name: 'cliente_edit', path: '/modifica/cliente/:id', aliases: ['/modifica/Cliente/:id'] },
         },
       },
     } as unknown as ResourceDef;
     expect(matchResource([def], '/cliente')?.mode).toBe('list');
+    expect(matchResource([def], '/clienti')?.mode).toBe('list');
     expect(matchResource([def], '/new/cliente')?.mode).toBe('new');
     expect(matchResource([def], '/modifica/cliente/12')).toMatchObject({ mode: 'edit', id: '12' });
     expect(matchResource([def], '/modifica/Cliente/7')).toMatchObject({ mode: 'edit', id: '7' });

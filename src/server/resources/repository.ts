@@ -1,5 +1,5 @@
 // Generic, definition-driven reads and writes of one resource's table, with row scope, versions and hooks.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { Ajv } from 'ajv';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
@@ -299,15 +299,20 @@ export class ResourceRepository {
       await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input);
       this.validateRecord(record);
       await hooks.beforeWrite?.('update', { trx, user, def: this.def, input, before, tokenId: user.tokenId });
-      const values = await this.columnValues(input);
-      const updated = await trx.updateTable(this.table)
-        .set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await this.writeRow(trx, id, await this.columnValues(input));
       await hooks.afterWrite?.('update', { trx, user, def: this.def, input, before, after: updated, tokenId: user.tokenId });
       return { model: this.present(updated, user), warnings: await runRecordChecks(this.def, updated, trx, user) };
     }));
+  }
+
+  /** Every change of a stored row bumps its version, which is what optimistic locking compares. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private writeRow(trx: Transaction<any>, id: number, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return trx.updateTable(this.table)
+      .set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   /** Edits and deletes are events of the workflow too: the machine decides in which statuses they are allowed. */
@@ -331,13 +336,7 @@ export class ResourceRepository {
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
       this.assertWorkflowAllows(user, before, 'update', changes);
-      const values = await this.columnValues(changes);
-      const updated = await trx.updateTable(this.table)
-        .set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return this.present(updated, user);
+      return this.present(await this.writeRow(trx, id, await this.columnValues(changes)), user);
     }));
   }
 
@@ -357,11 +356,7 @@ export class ResourceRepository {
         }
         throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`);
       }
-      const updated = await trx.updateTable(this.table)
-        .set({ [field]: result.to.id, version: sql`version + 1`, updated_at: sql`now()` })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await this.writeRow(trx, id, { [field]: result.to.id });
       await trx.insertInto('workflow_history').values({
         resource: this.def.name, record_id: id, event: event.type, from_status: from, to_status: result.to.id,
         user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,

@@ -10,6 +10,10 @@ import type { AuthUser } from '../auth/user.ts';
 import { SUPER_ADMIN } from '../../shared/permissions.ts';
 import { computeCodiceFiscale } from '../../shared/validators/codiceFiscale.ts';
 import '../domains/index.ts';
+import { parse } from 'csv-parse/sync';
+import { seedFornitori } from '../domains/compagnia/demo.ts';
+import { calcola } from '../domains/quotazione/calcolo.ts';
+import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -104,6 +108,10 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
     created++;
   }
 
+  const fornitori = await seedFornitori(db, repo, SYSTEM_USER);
+  const models = await seedModelli(db, repo);
+  const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!);
+
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {
     if (await one('utente', 'email', u.email)) continue;
@@ -112,6 +120,47 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
       ...(u.collaboratore ? { collaboratore_id: collaboratori.get(u.collaboratore) } : {}),
     });
   }
-  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators; users:`);
+  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations; users:`);
   for (const u of users) log(`  ${u.roles.join(',').padEnd(14)} ${u.email}  password: ${u.password}`);
+}
+
+/** The historic-car models of scripts/demo/autostoriche.csv, when the catalogue is empty. */
+async function seedModelli(db: Database, repo: (name: string) => ResourceRepository): Promise<number> {
+  const existing = await sql<{ n: number }>`SELECT count(*)::int AS n FROM autostoriche`.execute(db);
+  if (existing.rows[0]!.n > 0) return 0;
+  const rows: Array<Record<string, string>> = parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'autostoriche.csv'), 'utf8'), { columns: true, delimiter: ';', skip_empty_lines: true });
+  const numeric = new Set(['cilindrata', 'cilindrata_da', 'cilindrata_a', 'anno', 'anno_da', 'anno_a', 'valore_a', 'valore_b', 'valore_c']);
+  for (const row of rows) {
+    const record = Object.fromEntries(Object.entries(row).filter(([, v]) => v !== '').map(([k, v]) => [k, numeric.has(k) ? Number(v.replace(',', '.')) : v]));
+    await repo('autostoriche').create(db, SYSTEM_USER, record);
+  }
+  return rows.length;
+}
+
+/** A few quotations of Mario Rossi in different statuses, moved there through the workflow like the app would. */
+async function seedQuotazioni(db: Database, machine: WorkflowDefinition, ajv: ReturnType<typeof createAjv>, definitions: Awaited<ReturnType<typeof loadAll>>['definitions'], collaboratore: number): Promise<number> {
+  const existing = await sql<{ n: number }>`SELECT count(*)::int AS n FROM quotazione`.execute(db);
+  if (existing.rows[0]!.n > 0) return 0;
+  const workflow = new Workflow(machine);
+  const repo = new ResourceRepository(definitions.resources.get('quotazione')!, ajv, undefined, workflow);
+  const model = async (modello: string) => (await sql<{ id: number; marca: string; modello: string; anno_da: number | null; anno: number | null; tipologia: string | null }>`
+    SELECT id, marca, modello, anno_da, anno, tipologia FROM autostoriche WHERE modello ILIKE ${modello + '%'} ORDER BY id LIMIT 1`.execute(db)).rows[0];
+  const veicolo = async (modello: string, targa: string) => {
+    const m = (await model(modello))!;
+    return { auto_storica_id: m.id, marca: m.marca, modello: m.modello, anno: m.anno ?? m.anno_da ?? 1970, tipologia_ania: m.tipologia ?? 'A', targa, tipologia_targa: 'V' };
+  };
+  const staff: AuthUser = { ...SYSTEM_USER, collaboratore_id: collaboratore };
+  const plans: Array<{ cliente: Record<string, unknown>; veicoli: Array<[string, string]>; events: string[] }> = [
+    { cliente: { nome: 'Paolo', cognome: 'Greco', email: 'paolo.greco@esempio.it', provincia_codice: 'RM' }, veicoli: [['500 F', 'RM123456']], events: [] },
+    { cliente: { nome: 'Lucia', cognome: 'Romano', email: 'lucia.romano@esempio.it', provincia_codice: 'MI' }, veicoli: [['124 Spider', 'MI654321']], events: ['CONFERMA'] },
+    { cliente: { nome: 'Franco', cognome: 'Bruno', email: 'franco.bruno@esempio.it', provincia_codice: 'FI' }, veicoli: [['Giulia', 'FI112233'], ['Fulvia', 'FI445566']], events: ['CONFERMA'] },
+  ];
+  for (const plan of plans) {
+    const veicoli_storici = await Promise.all(plan.veicoli.map(([m, targa]) => veicolo(m, targa)));
+    const { model: q } = await repo.create(db, staff, { persona: 'f', sesso: 'M', ...plan.cliente, telefono: '+39 333 0000000', competenze: 25, veicoli_storici, collaboratore_id: collaboratore });
+    const result = await calcola(db, { ...q, veicoli_storici } as never);
+    await repo.updateOwned(db, staff, q.id as number, { colore: result.colore, premio: result.premio, premio_verti: result.premio_verti, preventivi: result.preventivi, veicoli_storici: result.veicoli_storici });
+    for (const type of plan.events) await repo.transition(db, staff, q.id as number, { type });
+  }
+  return plans.length;
 }

@@ -6,14 +6,14 @@ import type { FieldKind, ResourceDefinition } from '../../../shared/definitions/
 import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, fromDatabaseError, invalid } from '../../errors.ts';
-import { NO_FILE, fileError, importSpec, readModels, type ParsedModels } from './import.ts';
+import { NO_FILE, fileError, importSpec, readModels, type ImportSpec, type ParsedModels } from './import.ts';
 import { RESOURCE, presentModel } from './rules.ts';
 
 const IMPORT_PERMISSION = 'gestione_auto_storiche';
 const LOOKUP_PERMISSION = 'show_auto_storiche';
 const MAX_FILE_MB = 20;
 const SEARCH_LIMIT = 50;
-// Rows per INSERT ... SELECT FROM unnest(...): one statement of 16 array parameters per batch.
+// Rows per INSERT ... SELECT FROM unnest(...): one statement per batch, one array parameter per column.
 const BATCH_ROWS = 5000;
 
 const ARRAY_TYPES: Record<FieldKind, string> = {
@@ -47,7 +47,7 @@ function parseCancella(raw: string | undefined): boolean {
 }
 
 /** The uploaded file, read and checked, and the cancella option, whichever order the parts arrive in. */
-async function receiveUpload(request: FastifyRequest, spec: ReturnType<typeof importSpec>): Promise<{ parsed: ParsedModels; cancella: boolean }> {
+async function receiveUpload(request: FastifyRequest, spec: ImportSpec): Promise<{ parsed: ParsedModels; cancella: boolean }> {
   if (!request.isMultipart()) throw fileError(NO_FILE);
   let parsed: ParsedModels | undefined;
   let cancellaRaw: string | undefined;

@@ -1,0 +1,106 @@
+// Shell: menu per role, dashboard cards, session expiry (401), maintenance (503), 404 alert, route splitting.
+import { expect, test } from '@playwright/test';
+import { admin, appUrl, demoUsers, login, loginAsAdmin, menuTitles } from './helpers.ts';
+
+test.describe('menu per role', () => {
+  for (const user of demoUsers()) {
+    test(`${user.roles.join(',')} (${user.email}) sees only its menu entries`, async ({ page }) => {
+      await login(page, user.email, user.password);
+      await expect(menuTitles(page)).toHaveText(user.expectedMenu);
+      // The user menu shows who is logged in; Esci ends the session.
+      await page.getByRole('button', { name: /Menu utente/ }).click();
+      await expect(page.getByText(user.email)).toBeVisible();
+      await page.getByRole('button', { name: 'Esci' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await page.goto(appUrl('/dashboard'));
+      await expect(page).toHaveURL(/\/login$/);
+    });
+  }
+
+  test('super_admin sees every entry, users included', async ({ page }) => {
+    await loginAsAdmin(page);
+    await expect(menuTitles(page)).toHaveText(['Dashboard', 'Collaboratori', 'Clienti', 'Utenti']);
+  });
+});
+
+test('wrong password shows the server message under the authentication key', async ({ page }) => {
+  await page.goto(appUrl('/login'));
+  await page.getByLabel('E-mail').fill(admin().email);
+  await page.getByLabel('Password').fill('password-sbagliata');
+  await page.getByRole('button', { name: 'Accedi' }).click();
+  await expect(page.getByTestId('authentication-error')).not.toBeEmpty();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('dashboard shows the eight cards and an honest placeholder behind them', async ({ page }) => {
+  await loginAsAdmin(page);
+  await page.goto(appUrl('/'));
+  const cards = page.locator('.dashboard-card a');
+  await expect(cards).toHaveText(
+    ['Prodotti', 'Appendici', 'Track Gestione Documenti', 'Estratto Conto', 'Provvigionale', 'Gestione Incassi', 'Quietanze', 'Gestione Documenti'],
+    {
+      ignoreCase: true,
+    },
+  );
+  await cards.first().click();
+  await expect(page).toHaveURL(/\/prodotti$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Prodotti');
+  await expect(page.getByText('Questa sezione non è ancora disponibile.')).toBeVisible();
+  await expect(page).toHaveTitle('Prodotti - Broker Back Office');
+});
+
+test('an invalid token (401) lands on /login with the session-expired text', async ({ page }) => {
+  await page.goto(appUrl('/login'));
+  await page.evaluate(() => sessionStorage.setItem('token', 'token-scaduto-o-inventato'));
+  await page.goto(appUrl('/cliente'));
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Sessione scaduta. Effettua nuovamente il login.')).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
+});
+
+test('the literal text "undefined" counts as no token', async ({ page }) => {
+  await page.goto(appUrl('/login'));
+  await page.evaluate(() => sessionStorage.setItem('token', 'undefined'));
+  await page.goto(appUrl('/cliente'));
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Sessione scaduta')).toHaveCount(0);
+});
+
+test('a missing record shows the 404 alert', async ({ page }) => {
+  await loginAsAdmin(page);
+  await page.goto(appUrl('/modifica/cliente/987654'));
+  await expect(page.getByRole('alert')).toContainText('[404] risorsa non trovata');
+});
+
+test('the login route loads neither AG Grid nor rjsf', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(await response.text());
+  });
+  await page.goto(appUrl('/login'));
+  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const code of scripts) {
+    expect(code).not.toContain('ag-root-wrapper');
+    expect(code).not.toContain('rjsf-field');
+  }
+});
+
+test.describe('maintenance mode', () => {
+  const maintenanceUrl = (p: string) => new URL(p, process.env.E2E_MAINTENANCE_URL).toString();
+
+  test('the login page shows the banner instead of the form', async ({ page }) => {
+    await page.goto(maintenanceUrl('/login'));
+    await expect(page.getByTestId('maintenance-banner')).toContainText('Sito in aggiornamento');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toHaveCount(0);
+    await expect(page.getByLabel('E-mail')).toHaveCount(0);
+  });
+
+  test('a 503 from the API sends the user to /manutenzione', async ({ page }) => {
+    await page.goto(maintenanceUrl('/login'));
+    await page.evaluate(() => sessionStorage.setItem('token', 'qualsiasi'));
+    await page.goto(maintenanceUrl('/cliente'));
+    await expect(page).toHaveURL(/\/manutenzione$/);
+    await expect(page.getByRole('heading', { name: 'Sito in aggiornamento' })).toBeVisible();
+  });
+});
