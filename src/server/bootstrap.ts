@@ -26,6 +26,7 @@ function checkPermissionNames(definitions: Definitions, roles: RolesFile): void 
       ...Object.entries(def.resource.permissions).map(([k, v]) => [`/permissions/${k}`, v] as [string, string]),
       ['/rowScope/unless', def.resource.rowScope?.unless],
       ...def.fields.filter((f) => f.readPermission).map((f) => [`(entity.schema.json)/properties/${f.name}/x-read-permission`, f.readPermission] as [string, string]),
+      ...def.fields.filter((f) => f.filterPermission).map((f) => [`(entity.schema.json)/properties/${f.name}/x-filter-permission`, f.filterPermission] as [string, string]),
     ];
     for (const [pointer, expression] of expressions) {
       for (const name of (expression ?? '').split(/[|&]/).map((s) => s.trim()).filter(Boolean)) {

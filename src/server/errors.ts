@@ -20,7 +20,7 @@ export const VALIDATION_MESSAGE = 'I dati inseriti non sono validi.';
 
 export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
 export const forbidden = () => new HttpError(403, 'Non hai i permessi per eseguire questa operazione.');
-export const notFound = (what = 'Risorsa') => new HttpError(404, `${what} non trovata.`);
+export const notFound = (what = 'Risorsa', feminine = true) => new HttpError(404, `${what} non trovat${feminine ? 'a' : 'o'}.`);
 export const invalid = (errors: FieldErrors, message = VALIDATION_MESSAGE) => new HttpError(422, message, errors);
 
 interface PgError {
@@ -47,4 +47,9 @@ export function fromDatabaseError(error: unknown, operation: 'write' | 'delete',
     return invalid({ [column]: ['Il record collegato non esiste.'] });
   }
   return undefined;
+}
+
+/** "Cliente non trovato", "Quotazione non trovata": the resource's own name and gender. */
+export function notFoundFor(def: { resource: { singular?: string; feminine?: boolean } }): HttpError {
+  return def.resource.singular ? notFound(def.resource.singular, def.resource.feminine === true) : notFound();
 }

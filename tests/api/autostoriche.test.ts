@@ -172,6 +172,14 @@ describe('colour chips (spec 000 §2.9)', () => {
     expect((await t.call('GET', `${API}/${ids.rosso}`, { token: collab })).body.data.colore).toBe('rosso');
     expect((await t.call('GET', `${API}/${ids.giallo}`, { token: approver })).body.data.colore).toBe('giallo');
   });
+
+  it('does not let a collaborator probe hidden colours by filtering or sorting', async () => {
+    const filtered = await t.call('GET', `${API}?filter[colore]=verde`, { token: collab });
+    expect(filtered.status).toBe(422);
+    expect(filtered.body.errors).toEqual({ 'filter.colore': ['Filtro non consentito'] });
+    expect((await t.call('GET', `${API}?sort=colore`, { token: collab })).status).toBe(422);
+    expect((await t.call('GET', `${API}?filter[colore]=verde&filter[marca]=colori`, { token: approver })).body.total).toBe(1);
+  });
 });
 
 describe('import (POST /api/autostoriche/import)', () => {

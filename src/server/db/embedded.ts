@@ -49,7 +49,8 @@ export async function startEmbedded(dataDir: string, log: (line: string) => void
     password,
     persistent: true,
     createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // The builtin C.UTF-8 provider: byte-order sorting, but Unicode case folding so ILIKE matches À as à.
+    initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
     // Durability is the point of a back office: keep fsync and full page writes on (the defaults), listen locally only.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on', '-c', 'synchronous_commit=on', '-c', 'max_connections=200'],
     onLog: (m) => log(String(m).trim()),

@@ -3,14 +3,14 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PermissionAction, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
-import { forbidden, invalid, notFound } from '../errors.ts';
+import { forbidden, invalid, notFoundFor } from '../errors.ts';
 import { ResourceRepository, type ListQuery } from '../resources/repository.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 
 const MAX_PER_PAGE = 500;
 
 function parseId(raw: string, def: ResourceDefinition): number {
-  if (!/^\d{1,9}$/.test(raw)) throw notFound(def.resource.singular ?? 'Risorsa');
+  if (!/^\d{1,9}$/.test(raw)) throw notFoundFor(def);
   return Number(raw);
 }
 

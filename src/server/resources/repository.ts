@@ -6,7 +6,7 @@ import type { AuthUser } from '../auth/user.ts';
 import type { FieldDefinition, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../shared/validation.ts';
-import { HttpError, fromDatabaseError, invalid, notFound } from '../errors.ts';
+import { HttpError, fromDatabaseError, invalid, notFoundFor } from '../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
@@ -92,6 +92,12 @@ export class ResourceRepository {
     return !permission || hasPermission(permission, user);
   }
 
+  /** Filtering or sorting by a field tells its values: allowed only to who may see all of them. */
+  private mayProbe(name: string, user: AuthUser): boolean {
+    const permission = this.byName.get(name)?.filterPermission;
+    return this.mayRead(name, user) && (!permission || hasPermission(permission, user));
+  }
+
   private get hooks() {
     return hooksFor(this.def.name);
   }
@@ -139,7 +145,7 @@ export class ResourceRepository {
     for (const filter of query.filters) {
       const field = this.byName.get(filter.field);
       // A field the user may not read may not be probed by filtering on it either.
-      if (!field || field.writeOnly || field.kind === 'json' || !this.mayRead(field.name, user)) {
+      if (!field || field.writeOnly || field.kind === 'json' || !this.mayProbe(field.name, user)) {
         throw invalid({ [`filter.${filter.field}`]: ['Filtro non consentito'] });
       }
       conditions.push(this.filterCondition(field, filter.op, filter.value));
@@ -163,7 +169,7 @@ export class ResourceRepository {
     const orderBy = sql.join(order.map((s) => {
       const name = s.replace(/^-/, '');
       const field = name === 'id' ? undefined : this.byName.get(name);
-      if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json' || !this.mayRead(name, user))) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
+      if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json' || !this.mayProbe(name, user))) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
       // PostgreSQL's default null ordering, so the btree indexes can serve the sort.
       return s.startsWith('-') ? sql`${sql.ref(name)} DESC` : sql`${sql.ref(name)} ASC`;
     }));
@@ -194,7 +200,7 @@ export class ResourceRepository {
       SELECT * FROM ${sql.table(this.table)} WHERE id = ${id} ${scope ? sql`AND ${scope}` : sql``}
       ${lock ? sql`FOR UPDATE` : sql``}`.execute(db);
     // Out of scope answers the same as missing, so ids of others' records leak nothing.
-    if (!rows.rows[0]) throw notFound(this.def.resource.singular ?? 'Risorsa');
+    if (!rows.rows[0]) throw notFoundFor(this.def);
     return rows.rows[0];
   }
 

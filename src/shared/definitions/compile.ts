@@ -131,6 +131,7 @@ function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
       ref: typeof prop['x-ref'] === 'string' ? prop['x-ref'] : undefined,
       values: closedValues(prop),
       readPermission: typeof prop['x-read-permission'] === 'string' ? prop['x-read-permission'] : undefined,
+      filterPermission: typeof prop['x-filter-permission'] === 'string' ? prop['x-filter-permission'] : undefined,
     };
   });
 }

@@ -96,6 +96,8 @@ export const listMetaSchema = {
     perPage: { type: 'integer', minimum: 1, maximum: 500 },
     actions: { type: 'array', items: { enum: ['add', 'edit', 'delete'] } },
     emptyText: { type: 'string' },
+    // The question asked before deleting a row ('Sicuro di voler cancellare il veicolo?'); default 'Conferma l'eliminazione'.
+    deleteConfirm: { type: 'string' },
   },
 } as const;
 

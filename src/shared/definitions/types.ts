@@ -46,6 +46,7 @@ export interface ListConfig {
   perPage?: number;
   actions?: Array<'add' | 'edit' | 'delete'>;
   emptyText?: string;
+  deleteConfirm?: string;
 }
 
 export type JsonSchema = {
@@ -74,6 +75,8 @@ export interface FieldDefinition {
   values?: unknown[];
   /** Only holders of this permission expression read, filter or sort by this field ("x-read-permission"). */
   readPermission?: string;
+  /** Only holders filter or sort by it ("x-filter-permission"), e.g. a value others see only in part. */
+  filterPermission?: string;
 }
 
 export interface ResourceDefinition {
