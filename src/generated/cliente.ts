@@ -49,6 +49,7 @@ export interface Cliente {
   mostraPremi?: boolean;
   aggiungereSinistri?: boolean;
   collaboratore_id?: number;
+  perc_provvigione_passiva?: number;
   attivo?: boolean;
   created_at?: string;
   updated_at?: string;

@@ -44,6 +44,7 @@ describe.skipIf(inject('pgKind') !== 'embedded')('durability of the embedded dat
       running = await startServer(dataDir);
       const token = await login(running.url);
       const acknowledged: number[] = [];
+      const failures: string[] = [];
       const write = async (i: number) => {
         const res = await fetch(`${running!.url}/api/cliente`, {
           method: 'POST',
@@ -51,8 +52,10 @@ describe.skipIf(inject('pgKind') !== 'embedded')('durability of the embedded dat
           body: JSON.stringify({ tipo: 'RETAIL', sesso: 'M', nome: `Nome${i}`, cognome: `Durevole${i}` }),
         });
         if (res.status === 201) acknowledged.push(((await res.json()) as { data: { model: { id: number } } }).data.model.id);
+        else failures.push(`${res.status} ${await res.text()}`);
       };
       for (let i = 0; i < 1000; i += 20) await Promise.all(Array.from({ length: 20 }, (_, j) => write(i + j)));
+      expect(failures.slice(0, 3)).toEqual([]);
       expect(acknowledged).toHaveLength(1000);
 
       const exited = new Promise((r) => running!.child.once('exit', r));
@@ -67,10 +70,14 @@ describe.skipIf(inject('pgKind') !== 'embedded')('durability of the embedded dat
       const found = new Set(body.data.map((r) => r.id));
       expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
     } finally {
-      if (running?.child.exitCode === null) {
-        const exited = new Promise((r) => running!.child.once('exit', r));
-        running.child.kill('SIGTERM');
+      if (running && running.child.exitCode === null) {
+        const child = running.child;
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        // A clean stop takes a second; never let a stuck one hide the test's own failure.
+        const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000);
         await exited;
+        clearTimeout(timer);
       }
       await rm(dataDir, { recursive: true, force: true });
     }

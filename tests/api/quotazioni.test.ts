@@ -64,8 +64,8 @@ describe('creation and calculation', () => {
   it('prices with the sandbox tariff in cents and takes the worst colour of the models', async () => {
     const res = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: quotazione({
       veicoli_storici: [
-        { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A' },
-        { auto_storica_id: giallo, marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A' },
+        { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A', targa: 'RM100001' },
+        { auto_storica_id: giallo, marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'RM100002' },
       ],
     }) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -82,12 +82,12 @@ describe('creation and calculation', () => {
     expect(none.status).toBe(422);
     expect(none.body.errors).toEqual({ veicoli_storici: ['Inserisci almeno un veicolo storico.'], provincia_codice: ['Campo Obbligatorio.'] });
     const young = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: quotazione({
-      veicoli_storici: [{ auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: new Date().getFullYear() - 25, tipologia_ania: 'A' }],
+      veicoli_storici: [{ auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: new Date().getFullYear() - 25, tipologia_ania: 'A', targa: 'AA000AA' }],
     }) });
     expect(young.status).toBe(422);
     expect(young.body.errors['veicoli_storici.0.anno'][0]).toMatch(/ha 25 anni, per le utilitarie ne servono almeno 30/);
     const moto = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: quotazione({
-      veicoli_storici: [{ marca: 'Ducati', modello: 'Scrambler', anno: new Date().getFullYear() - 22, tipologia_ania: 'M', valore: 5000 }],
+      veicoli_storici: [{ marca: 'Ducati', modello: 'Scrambler', anno: new Date().getFullYear() - 22, tipologia_ania: 'M', valore: 5000, targa: 'AA00000' }],
     }) });
     expect(moto.body.errors['veicoli_storici.0.anno'][0]).toMatch(/per i motocicli ne servono almeno 25/);
   });
@@ -141,7 +141,7 @@ describe('workflow action routes', () => {
 
   it('commits nothing when the transition cannot complete (no customer e-mail to send to)', async () => {
     const q = (await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ email: null,
-      veicoli_storici: [{ auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A' }] }) })).body.data.model;
+      veicoli_storici: [{ auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A', targa: 'RM200001' }] }) })).body.data.model;
     await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: { id: q.id } });
     const [outbox, history] = [await count('email_outbox'), await count('workflow_history')];
     const res = await t.call('POST', `/api/quotazioni/conferma/${q.id}`, { token: collab });
@@ -198,5 +198,38 @@ describe('workflow action routes', () => {
     expect(others.every((r: { count: number }) => r.count === 0)).toBe(true);
     const filtered = await t.call('GET', '/api/quotazioni?filter[stato_quotazione_id]=1', { token: collab });
     expect(filtered.body.total).toBe(mine.find((r: { id: number }) => r.id === 1).count);
+  });
+});
+
+describe('validation rules of spec 001 §5', () => {
+  it('needs plate and ANIA type of every historic vehicle before pricing', async () => {
+    const res = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: quotazione({
+      veicoli_storici: [
+        { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM000001' },
+        { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A' },
+      ],
+    }) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      'veicoli_storici.0.tipologia_ania': ['non hai compilato la tipologia di veicolo per la targa RM000001'],
+      'veicoli_storici.1.targa': ['Campo Obbligatorio.'],
+    });
+  });
+
+  it('warns when the phone lacks +39, refuses more daily-use vehicles than declared, checks modern vehicle years', async () => {
+    const foreign = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ telefono: '+41 79 1234567' }) });
+    expect(foreign.status).toBe(201);
+    expect(foreign.body.warnings).toEqual({ telefono: ['Il numero di telefono non ha il prefisso internazionale +39.'] });
+    const italian = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione() });
+    expect(italian.body.warnings).toBeUndefined();
+    const moderni = [{ marca: 'Fiat', modello: 'Panda', anno: '2019', targa: 'FX123AB', grado_parentela: 'Contraente' }, { brand: 'VW', model: 'Golf', year: '2020', plate_number: 'GA456CD', relation: 'Coniuge' }];
+    const tooMany = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ quotidiano: 1, veicoli_moderni: moderni }) });
+    expect(tooMany.status).toBe(422);
+    expect(Object.keys(tooMany.body.errors)).toEqual(['veicoli_moderni']);
+    const ok = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ quotidiano: 2, veicoli_moderni: moderni }) });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.model.veicoli_moderni[1]).toEqual({ marca: 'VW', modello: 'Golf', anno: '2020', targa: 'GA456CD', grado_parentela: 'Coniuge' });
+    const badYear = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ veicoli_moderni: [{ ...moderni[0], anno: '19' }] }) });
+    expect(badYear.body.errors).toEqual({ 'veicoli_moderni.0.anno': ["L'anno deve essere di 4 cifre"] });
   });
 });

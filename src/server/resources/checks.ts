@@ -23,3 +23,13 @@ export async function runRecordChecks(def: ResourceDefinition, record: Record<st
   }
   return warnings;
 }
+
+// Built in: "x-warn-pattern": {"field": {"pattern": "...", "message": "..."}} warns when a value does not match.
+registerRecordCheck('x-warn-pattern', async (config, record) => {
+  const warnings: FieldErrors = {};
+  for (const [field, rule] of Object.entries(config as Record<string, { pattern: string; message: string }>)) {
+    const value = record[field];
+    if (typeof value === 'string' && value !== '' && !new RegExp(rule.pattern).test(value)) warnings[field] = [rule.message];
+  }
+  return warnings;
+});

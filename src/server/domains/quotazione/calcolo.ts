@@ -48,6 +48,13 @@ export async function calcola(db: Database, input: CalcoloInput, oggi = new Date
   if (!input.provincia_codice) errors.provincia_codice = ['Campo Obbligatorio.'];
   if (Object.keys(errors).length) throw invalid(errors);
 
+  // Spec 001 §5: every historic vehicle needs its plate and its ANIA type before pricing.
+  veicoli.forEach((v, i) => {
+    if (!v.targa) errors[`veicoli_storici.${i}.targa`] = ['Campo Obbligatorio.'];
+    else if (!v.tipologia_ania) errors[`veicoli_storici.${i}.tipologia_ania`] = [`non hai compilato la tipologia di veicolo per la targa ${String(v.targa)}`];
+  });
+  if (Object.keys(errors).length) throw invalid(errors);
+
   const ids = veicoli.map((v) => Number(v.auto_storica_id)).filter((id) => Number.isInteger(id) && id > 0);
   const models = ids.length
     ? (await sql<{ id: number; valore_b: number | null; colore: string | null; nome_tipologia: string | null }>`

@@ -1,6 +1,7 @@
 // Quotations: the customer's link code, sesso A for legal persons, and the forced-premium warning.
 import { randomUUID } from 'node:crypto';
 import { registerHooks } from '../../resources/hooks.ts';
+import { invalid } from '../../errors.ts';
 import { registerRecordCheck } from '../../resources/checks.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 
@@ -10,6 +11,12 @@ registerHooks('quotazione', {
     const persona = input.persona ?? before?.persona;
     // A legal person has no sex: the spec forces A.
     if (persona === 'g') input.sesso = 'A';
+    // The daily-use vehicles listed follow the declared count (spec 001 §5).
+    const quotidiano = Number(input.quotidiano ?? before?.quotidiano ?? 1);
+    const moderni = (input.veicoli_moderni ?? before?.veicoli_moderni ?? []) as unknown[];
+    if (moderni.length > quotidiano) {
+      throw invalid({ veicoli_moderni: [`I veicoli di uso quotidiano indicati sono ${moderni.length}, ma ne sono stati dichiarati ${quotidiano}.`] });
+    }
   },
 });
 
