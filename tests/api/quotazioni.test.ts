@@ -233,3 +233,17 @@ describe('validation rules of spec 001 §5', () => {
     expect(badYear.body.errors).toEqual({ 'veicoli_moderni.0.anno': ["L'anno deve essere di 4 cifre"] });
   });
 });
+
+describe('list filters of spec 001 §2', () => {
+  it('finds quotations by a plate fragment and by cover expiring next month', async () => {
+    const plate = (await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ veicoli_storici: [{ auto_storica_id: giallo, marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'ZZ987XY' }] }) })).body.data.model;
+    const found = await t.call('GET', '/api/quotazioni?filter[targa]=987x', { token: collab });
+    expect(found.body.data.map((q: { id: number }) => q.id)).toEqual([plate.id]);
+    const now = new Date();
+    const nextMonthLastYear = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() + 1, 15)).toISOString().slice(0, 10);
+    const expiring = (await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ decorrenza: nextMonthLastYear }) })).body.data.model;
+    const res = await t.call('GET', '/api/quotazioni?filter[scade_il_mese_prossimo]=1', { token: collab });
+    expect(res.body.data.map((q: { id: number }) => q.id)).toEqual([expiring.id]);
+    expect((await t.call('GET', '/api/quotazioni?filter[targa]=987x', { token: otherCollab })).body.total).toBe(0);
+  });
+});

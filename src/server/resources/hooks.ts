@@ -1,5 +1,5 @@
 // Per-resource extension points; each resource registers its own hooks from its folder under src/server/domains.
-import type { Transaction } from 'kysely';
+import type { Expression, SqlBool, Transaction } from 'kysely';
 import type { AuthUser } from '../auth/user.ts';
 import type { ResourceDefinition } from '../../shared/definitions/types.ts';
 
@@ -22,6 +22,8 @@ export interface ResourceHooks {
   beforeWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
   afterWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
   beforeDelete?(ctx: WriteContext): Promise<void>;
+  /** List filters that are not columns (filter[targa] inside the vehicles, filter[scade_il_mese_prossimo]). */
+  listFilters?: Record<string, (value: string, user: AuthUser) => Expression<SqlBool>>;
   /** Field-level read rules (e.g. values only some permissions may see); runs on every record returned. */
   presentRecord?(record: Record<string, unknown>, user: AuthUser): Record<string, unknown>;
 }

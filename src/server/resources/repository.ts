@@ -143,6 +143,11 @@ export class ResourceRepository {
     const scope = this.scopeFilter(user);
     if (scope) conditions.push(scope);
     for (const filter of query.filters) {
+      const custom = this.hooks.listFilters?.[filter.field];
+      if (custom && filter.op === 'eq') {
+        conditions.push(custom(filter.value, user));
+        continue;
+      }
       const field = this.byName.get(filter.field);
       // A field the user may not read may not be probed by filtering on it either.
       if (!field || field.writeOnly || field.kind === 'json' || !this.mayProbe(field.name, user)) {

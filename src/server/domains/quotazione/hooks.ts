@@ -1,11 +1,23 @@
 // Quotations: the customer's link code, sesso A for legal persons, and the forced-premium warning.
 import { randomUUID } from 'node:crypto';
+import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { invalid } from '../../errors.ts';
 import { registerRecordCheck } from '../../resources/checks.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 
 registerHooks('quotazione', {
+  listFilters: {
+    // A plate of any historic or daily-use vehicle of the quotation, as a fragment.
+    targa: (value) => {
+      const pattern = `%${value.trim().toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return sql<SqlBool>`EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(veicoli_storici, '[]') || coalesce(veicoli_moderni, '[]')) v WHERE v->>'targa' LIKE ${pattern})`;
+    },
+    // The yearly cover that starts on decorrenza ends next month (renewals to prepare).
+    scade_il_mese_prossimo: (value) => (['1', 'true'].includes(value)
+      ? sql<SqlBool>`(decorrenza + interval '1 year') >= date_trunc('month', now()) + interval '1 month' AND (decorrenza + interval '1 year') < date_trunc('month', now()) + interval '2 months'`
+      : sql<SqlBool>`true`),
+  },
   async beforeWrite(operation, { input, before }) {
     if (operation === 'create') input.uuid = randomUUID();
     const persona = input.persona ?? before?.persona;
