@@ -89,6 +89,11 @@ export const listMetaSchema = {
           width: { type: 'number' },
           hide: { type: 'boolean' },
           chips: { type: 'object', additionalProperties: { type: 'string' } },
+          // Traffic-light chips: value >= first threshold green, >= second orange, else red. For an array
+          // column (e.g. provvigioni_settori) one chip per item: itemKey names it, itemValue is compared.
+          thresholds: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
+          itemKey: { type: 'string' },
+          itemValue: { type: 'string' },
         },
       },
     },

@@ -38,6 +38,9 @@ export interface ListColumn {
   width?: number;
   hide?: boolean;
   chips?: Record<string, string>;
+  thresholds?: Record<string, [number, number]>;
+  itemKey?: string;
+  itemValue?: string;
 }
 
 export interface ListConfig {
