@@ -17,7 +17,8 @@ export const msg = {
   notAvailable: 'Questa sezione non è ancora disponibile.',
   notAvailableDetail: 'Le funzioni di questa pagina saranno attivate in una prossima versione del back office.',
   conflict: 'Il record è stato modificato da un altro utente',
-  conflictDetail: 'Le tue modifiche non sono state salvate e restano nel modulo. Ricarica il record per vedere la versione aggiornata: ti mostreremo i valori che avevi inserito.',
+  conflictDetail:
+    'Le tue modifiche non sono state salvate e restano nel modulo. Ricarica il record per vedere la versione aggiornata: ti mostreremo i valori che avevi inserito.',
   unsavedTitle: 'Modifiche non salvate',
   unsavedText: 'Ci sono modifiche non salvate. Vuoi uscire senza salvare?',
   saving: 'Salvataggio in corso…',

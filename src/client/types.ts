@@ -1,5 +1,6 @@
 // Shapes the client receives from /api/definitions, /api/login and the CRUD endpoints.
 import type { JsonSchema, ListColumn, ListConfig, MenuEntry, ResourceConfig } from '../shared/definitions/types.ts';
+import type { WorkflowDefinition } from '../shared/workflow/machine.ts';
 
 export type { JsonSchema, ListColumn, ListConfig, MenuEntry, ResourceConfig };
 
@@ -19,6 +20,8 @@ export interface ResourceDef {
   list: ListConfig;
   form: FormUi;
   can: ResourceCan;
+  /** The status machine (workflows/<name>.json) of a resource that declares one. */
+  workflow?: WorkflowDefinition;
 }
 
 export interface DefinitionsPayload {

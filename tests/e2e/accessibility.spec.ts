@@ -89,6 +89,18 @@ test('the whole customer flow works from the keyboard alone', async ({ page }) =
   await page.keyboard.type('Tecla');
   await page.keyboard.press('Tab');
   await page.keyboard.type(surname);
+  // The municipality combobox: type, arrow through the suggestions, Enter picks.
+  await tabTo(page, page.getByRole('combobox', { name: 'Comune di Nascita' }));
+  await page.keyboard.type('Roma');
+  await expect(page.getByRole('option', { name: 'Roma (RM)', exact: true })).toBeVisible();
+  const activeOption = () =>
+    page.evaluate(() => {
+      const id = document.activeElement?.getAttribute('aria-activedescendant');
+      return id ? document.getElementById(id)?.textContent : null;
+    });
+  for (let i = 0; i < 30 && (await activeOption()) !== 'Roma (RM)'; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('combobox', { name: 'Comune di Nascita' })).toHaveValue('Roma (RM)');
   await tabTo(page, page.locator('#root_cf'));
   await page.keyboard.type(validCodiceFiscale());
   await expect(page.locator('#root_tipo')).toHaveValue(/.+/);

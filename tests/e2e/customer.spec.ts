@@ -25,6 +25,16 @@ test('create with a bad codice fiscale, fix it, find, edit and delete', async ({
   await page.getByLabel('Sesso').selectOption({ label: 'Maschio' });
   await page.getByRole('textbox', { name: 'Nome', exact: true }).fill('mario');
   await page.getByLabel('Cognome').fill(surname.toLowerCase());
+  // Municipality autocomplete: more than 2 letters, then pick; the value stored is the ISTAT code.
+  const comune = page.getByRole('combobox', { name: 'Comune di Nascita' });
+  await comune.fill('Rom');
+  await page.getByRole('option', { name: 'Roma (RM)', exact: true }).click();
+  await expect(comune).toHaveValue('Roma (RM)');
+  // Reference to another resource (x-ref collaboratore), searched through its own API.
+  const collaboratore = page.getByRole('combobox', { name: 'Collaboratore' });
+  await collaboratore.fill('ross');
+  await page.getByRole('option', { name: /ROSSI/ }).first().click();
+  await expect(collaboratore).toHaveValue(/ROSSI/);
   const cf = page.getByLabel('Codice Fiscale');
   await cf.fill(invalidCodiceFiscale());
   await cf.blur();
@@ -46,6 +56,11 @@ test('create with a bad codice fiscale, fix it, find, edit and delete', async ({
   await page.getByRole('button', { name: 'Aggiungi' }).click();
   await expect(page).toHaveURL(/\/modifica\/cliente\/\d+$/);
   await expect(page.getByTestId('notice').first()).toBeVisible();
+  const id = page.url().split('/').pop();
+  const token = await page.evaluate(() => sessionStorage.getItem('token'));
+  const saved = await (await page.request.get(appUrl(`/api/cliente/${id}`), { headers: { Authorization: `Bearer ${token}` } })).json();
+  expect(saved.data).toMatchObject({ comune_nascita_id: '058091', cognome: surname, nome: 'MARIO', cf: validCodiceFiscale() });
+  expect(saved.data.collaboratore_id).toEqual(expect.any(Number));
   // Upper-cased on the way in (spec 000 §5).
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`MARIO ${surname}`);
 
@@ -54,6 +69,12 @@ test('create with a bad codice fiscale, fix it, find, edit and delete', async ({
   await expect(page).toHaveURL(/\/cliente$/);
   await searchFor(page, surname);
   await expect(row(page, surname)).toHaveCount(1);
+
+  // Sorting by a header goes into the URL too.
+  await page.getByRole('columnheader', { name: 'Cognome' }).click();
+  await expect(page).toHaveURL(/sort=cognome/);
+  await page.goBack();
+  await expect(page).not.toHaveURL(/sort=/);
 
   // Back button: the list before the search comes back.
   await page.goBack();
@@ -139,26 +160,34 @@ test('a stale save (409) keeps what the user typed and offers to reload', async 
     .click();
   await expect(page).toHaveURL(/\/modifica\/cliente\/\d+$/);
   const editUrl = page.url();
+  // Values unique to this run, so a repeated run still changes the record.
+  const theirs = uniqueSurname('ALTRO');
+  const mine = `Il mio testo ${uniqueSurname('')}`;
 
   // Someone else saves the same record first.
   const other = await browser.newPage();
   await loginAsAdmin(other);
   await other.goto(editUrl);
-  await other.getByLabel('Referente').fill('ALTRO UTENTE');
+  await other.getByLabel('Referente').fill(theirs);
   await other.getByRole('button', { name: 'Aggiorna' }).click();
-  await expect(other.getByTestId('notice').first()).toBeVisible();
+  await expect(
+    other
+      .getByTestId('notice')
+      .filter({ hasText: /aggiornat|salvat/i })
+      .first(),
+  ).toBeVisible();
   await other.close();
 
-  await page.getByLabel('Attività Svolta').fill('Il mio testo');
+  await page.getByLabel('Attività Svolta').fill(mine);
   await page.getByRole('button', { name: 'Aggiorna' }).click();
   await expect(page.locator('.alert-warning[role=alert]')).toContainText('Il record è stato modificato da un altro utente');
-  await expect(page.getByLabel('Attività Svolta')).toHaveValue('Il mio testo');
+  await expect(page.getByLabel('Attività Svolta')).toHaveValue(mine);
   await page.getByRole('button', { name: 'Ricarica il record' }).click();
   // The other user's version is loaded, and what this user typed is still on screen.
-  await expect(page.getByLabel('Referente')).toHaveValue('ALTRO UTENTE');
-  await expect(page.getByText('Il mio testo')).toBeVisible();
+  await expect(page.getByLabel('Referente')).toHaveValue(theirs);
+  await expect(page.getByText(mine)).toBeVisible();
   await page.getByRole('button', { name: 'Riapplica i miei valori' }).click();
-  await expect(page.getByLabel('Attività Svolta')).toHaveValue('Il mio testo');
+  await expect(page.getByLabel('Attività Svolta')).toHaveValue(mine);
   await page.getByRole('button', { name: 'Aggiorna' }).click();
   await expect(
     page

@@ -17,9 +17,14 @@ test.describe('menu per role', () => {
     });
   }
 
-  test('super_admin sees every entry, users included', async ({ page }) => {
+  test('super_admin sees every entry of the menu, users included', async ({ page }) => {
     await loginAsAdmin(page);
-    await expect(menuTitles(page)).toHaveText(['Dashboard', 'Collaboratori', 'Clienti', 'Utenti']);
+    const token = await page.evaluate(() => sessionStorage.getItem('token'));
+    const response = await page.request.get(appUrl('/api/definitions'), { headers: { Authorization: `Bearer ${token}` } });
+    const { menu } = (await response.json()) as { menu: Array<{ title: string; order?: number }> };
+    const expected = [...menu].sort((a, b) => (a.order ?? 0) - (b.order ?? 0)).map((m) => m.title);
+    expect(expected).toEqual(expect.arrayContaining(['Dashboard', 'Clienti', 'Utenti']));
+    await expect(menuTitles(page)).toHaveText(expected);
   });
 });
 
@@ -103,4 +108,33 @@ test.describe('maintenance mode', () => {
     await expect(page).toHaveURL(/\/manutenzione$/);
     await expect(page.getByRole('heading', { name: 'Sito in aggiornamento' })).toBeVisible();
   });
+});
+
+test('Edit Account changes the own name and reports a wrong current password under its field', async ({ page }) => {
+  const user = demoUsers().find((u) => u.roles.includes('collaboratore'))!;
+  await login(page, user.email, user.password);
+  const openAccount = async () => {
+    await page.getByRole('button', { name: /Menu utente/ }).click();
+    await page.getByRole('button', { name: 'Edit Account' }).click();
+    return page.getByRole('dialog', { name: 'Modifica account' });
+  };
+  let dialog = await openAccount();
+  await dialog.getByLabel('Password attuale').fill('non-e-la-mia');
+  await dialog.getByLabel('Nuova password', { exact: true }).fill('Una-Nuova-Password-2026');
+  await dialog.getByLabel('Conferma nuova password').fill('Una-Nuova-Password-2026');
+  await dialog.getByRole('button', { name: 'Salva' }).click();
+  await expect(dialog.locator('#account-current-error')).not.toBeEmpty();
+  await dialog.getByRole('button', { name: 'Annulla' }).click();
+
+  dialog = await openAccount();
+  await dialog.getByLabel('Nome').fill(`${user.name} Jr`);
+  await dialog.getByRole('button', { name: 'Salva' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Menu utente/ })).toContainText(`${user.name} Jr`);
+
+  // Put the name back for the other tests.
+  dialog = await openAccount();
+  await dialog.getByLabel('Nome').fill(user.name);
+  await dialog.getByRole('button', { name: 'Salva' }).click();
+  await expect(page.getByRole('button', { name: /Menu utente/ })).toContainText(user.name);
 });

@@ -5,7 +5,7 @@ import { loadDefinitions } from '../../src/server/definitions.ts';
 import { dataNascitaMessage } from '../../src/shared/validators/index.ts';
 import { createBody, displayValue, toErrorSchema, updateBody, withoutErrorsOf } from '../../src/client/renderer/formBody.ts';
 import { prepareForm, widgetNameFor } from '../../src/client/renderer/formSchema.ts';
-import { buildSections, hiddenFields, OTHER_SECTION_TITLE } from '../../src/client/renderer/layout.ts';
+import { buildSections, fieldOfId, hiddenFields, OTHER_SECTION_TITLE } from '../../src/client/renderer/layout.ts';
 import { formValidator } from '../../src/client/renderer/validator.ts';
 import { cellRenderer, registry, rjsfWidgets, UnknownWidgetError, widgetEntry } from '../../src/client/widgets/registry.ts';
 import type { FormUi, JsonSchema } from '../../src/client/types.ts';
@@ -113,6 +113,13 @@ describe('layout', () => {
       { title: 'A', fields: ['x'] },
       { title: OTHER_SECTION_TITLE, fields: ['y'] },
     ]);
+  });
+  it('finds the field an rjsf id belongs to, underscores in names included', () => {
+    const fields = ['comune', 'comune_nascita_id', 'responsabile'];
+    expect(fieldOfId('root_comune_nascita_id', fields)).toBe('comune_nascita_id');
+    expect(fieldOfId('root_comune', fields)).toBe('comune');
+    expect(fieldOfId('root_responsabile_nome', fields)).toBe('responsabile');
+    expect(fieldOfId('altro_x', fields)).toBeUndefined();
   });
   it('hides fields by the value of another field', () => {
     expect([...hiddenFields(formUi, { sesso: 'A' })].sort()).toEqual(['cognome', 'comune_nascita_id', 'dataNascita', 'nazioneNascita']);

@@ -39,6 +39,8 @@ export interface RequestOptions {
   /** Prefix of the 404 alert, e.g. the resource name. */
   label?: string;
   signal?: AbortSignal;
+  /** The request outlives the page (saves flushed on beforeunload). */
+  keepalive?: boolean;
 }
 
 function buildUrl(path: string, query: Query | undefined, bust: boolean): string {
@@ -56,15 +58,18 @@ export async function request<T = unknown>(method: string, path: string, options
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (file upload) sets its own multipart boundary.
+  const multipart = typeof FormData !== 'undefined' && options.body instanceof FormData;
+  if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.query, method === 'GET'), {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
       cache: 'no-store',
       signal: options.signal,
+      keepalive: options.keepalive,
     });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
@@ -84,7 +89,7 @@ export async function request<T = unknown>(method: string, path: string, options
   const message = typeof body.message === 'string' ? body.message : '';
   const errors = (body.errors && typeof body.errors === 'object' ? body.errors : {}) as FieldErrors;
   if (!options.noRedirect && (response.status === 401 || message === 'Unauthenticated.')) {
-    endSession();
+    endSession({ expired: true });
     handlers.onSessionExpired();
     throw new ApiError(401, msg.sessionExpired, {}, body);
   }
@@ -185,8 +190,9 @@ export const api = {
       throw err;
     }
   },
-  putPreference: (key: string, value: unknown) =>
-    request<unknown>('PUT', `/api/preferences/${encodeURIComponent(key)}`, { body: { value } }),
+  putPreference: (key: string, value: unknown) => request<unknown>('PUT', `/api/preferences/${encodeURIComponent(key)}`, { body: { value } }),
+  /** One item of a look-up, e.g. GET /api/autocomplete/comune/{codice} → {data: item}. */
+  item: <T>(path: string, signal?: AbortSignal) => request<{ data: T }>('GET', path, { signal }),
   /** Autocomplete and reference look-ups: any GET under /api answering {data: [...]}. */
   lookup: <T>(path: string, query: Query, signal?: AbortSignal) => request<{ data: T[] }>('GET', path, { query, signal }),
 };

@@ -66,10 +66,22 @@ export function updateUser(user: SessionUser): void {
   emit();
 }
 
-export function endSession(): void {
+const EXPIRED_KEY = 'sessionExpired';
+
+/** Ends the session; `expired` leaves a note so the login page can say why the user is back there. */
+export function endSession(options: { expired?: boolean } = {}): void {
   storage()?.removeItem(TOKEN_KEY);
   storage()?.removeItem(DATA_KEY);
+  if (options.expired) storage()?.setItem(EXPIRED_KEY, '1');
   emit();
+}
+
+export function wasExpired(): boolean {
+  return storage()?.getItem(EXPIRED_KEY) === '1';
+}
+
+export function clearExpired(): void {
+  storage()?.removeItem(EXPIRED_KEY);
 }
 
 export function getGrants(): Grants | undefined {

@@ -1,4 +1,5 @@
 // A confirmation dialog (delete, leaving with unsaved changes); focus goes to the safe choice.
+import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 
@@ -12,9 +13,11 @@ export interface ConfirmDialogProps {
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Extra content under the question, e.g. a note the action needs. */
+  children?: ReactNode;
 }
 
-export function ConfirmDialog({ show, title, text, confirmLabel, cancelLabel = 'Annulla', variant = 'danger', busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ show, title, text, confirmLabel, cancelLabel = 'Annulla', variant = 'danger', busy, onConfirm, onCancel, children }: ConfirmDialogProps) {
   return (
     <Modal show={show} onHide={busy ? () => undefined : onCancel} centered aria-labelledby="confirm-title" style={{ ['--bs-modal-width' as string]: '590px' }}>
       <Modal.Header closeButton={!busy} closeLabel="Chiudi">
@@ -22,7 +25,10 @@ export function ConfirmDialog({ show, title, text, confirmLabel, cancelLabel = '
           {title}
         </Modal.Title>
       </Modal.Header>
-      <Modal.Body>{text}</Modal.Body>
+      <Modal.Body>
+        {text}
+        {children}
+      </Modal.Body>
       <Modal.Footer>
         <Button variant="outline-secondary" onClick={onCancel} disabled={busy} autoFocus>
           {cancelLabel}

@@ -1,6 +1,13 @@
 // Italian display formats (spec 000 §9): dates DD/MM/YYYY, money in it-IT euro with 2 decimals.
 
-const money = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// CLDR leaves 4-digit Italian amounts ungrouped (1234,50); accounting wants 1.234,50 always.
+const money = new Intl.NumberFormat('it-IT', {
+  style: 'currency',
+  currency: 'EUR',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  useGrouping: 'always',
+} as Intl.NumberFormatOptions);
 
 /** YYYY-MM-DD (or an ISO timestamp) → DD/MM/YYYY; anything else is shown as it is. */
 export function formatDate(value: unknown): string {
@@ -45,7 +52,9 @@ export function parseDecimal(text: string): number | null {
 export function fillTemplate(template: string, record: Record<string, unknown>): string {
   return template
     .replace(/\{([^}]+)\}/g, (_, key: string) => {
-      const value = key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), record);
+      const value = key
+        .split('.')
+        .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), record);
       return value === null || value === undefined ? '' : String(value);
     })
     .replace(/\s+/g, ' ')

@@ -1,8 +1,6 @@
-// Success/failure notices (toasts) with the server's message; one provider at the app root.
-import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+// Success/failure notices (toasts) with the server's message; one provider at the app root, plain Bootstrap markup.
+import { createContext, useCallback, useContext, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import Toast from 'react-bootstrap/Toast';
-import ToastContainer from 'react-bootstrap/ToastContainer';
 
 export type NoticeVariant = 'success' | 'danger' | 'warning' | 'info';
 interface Notice {
@@ -15,37 +13,41 @@ type Notify = (variant: NoticeVariant, text: string) => void;
 const NotifyContext = createContext<Notify>(() => undefined);
 
 let nextId = 1;
+const TITLES: Record<NoticeVariant, string> = { success: 'Fatto', danger: 'Errore', warning: 'Attenzione', info: 'Informazione' };
+
+function ToastItem({ notice, onClose }: { notice: Notice; onClose: () => void }) {
+  // Successes fade away; failures stay until closed, so nobody misses them.
+  useEffect(() => {
+    if (notice.variant === 'danger' || notice.variant === 'warning') return;
+    const timer = setTimeout(onClose, 5000);
+    return () => clearTimeout(timer);
+  }, [notice.variant, onClose]);
+  const dark = notice.variant === 'success' || notice.variant === 'danger';
+  return (
+    <div className={`toast show text-bg-${notice.variant}`} data-testid="notice" role={notice.variant === 'danger' ? 'alert' : 'status'} aria-atomic="true">
+      <div className="toast-header">
+        <strong className="me-auto">{TITLES[notice.variant]}</strong>
+        <button type="button" className="btn-close" aria-label="Chiudi" onClick={onClose} />
+      </div>
+      <div className={`toast-body${dark ? ' text-white' : ''}`}>{notice.text}</div>
+    </div>
+  );
+}
 
 export function NotificationsProvider({ children }: { children: ReactNode }) {
   const [notices, setNotices] = useState<Notice[]>([]);
   const notify = useCallback<Notify>((variant, text) => {
     setNotices((list) => [...list.slice(-3), { id: nextId++, variant, text }]);
   }, []);
-  const dismiss = (id: number) => setNotices((list) => list.filter((n) => n.id !== id));
-  const value = useMemo(() => notify, [notify]);
+  const dismiss = useCallback((id: number) => setNotices((list) => list.filter((n) => n.id !== id)), []);
   return (
-    <NotifyContext.Provider value={value}>
+    <NotifyContext.Provider value={notify}>
       {children}
-      <ToastContainer position="top-end" className="p-3 position-fixed" style={{ zIndex: 1090 }}>
+      <div className="toast-container position-fixed top-0 end-0 p-3" style={{ zIndex: 1090 }}>
         {notices.map((notice) => (
-          <Toast
-            key={notice.id}
-            bg={notice.variant}
-            onClose={() => dismiss(notice.id)}
-            autohide={notice.variant === 'success' || notice.variant === 'info'}
-            delay={5000}
-            // Failures interrupt (alert), successes wait their turn (status).
-            role={notice.variant === 'danger' ? 'alert' : 'status'}
-            aria-live={notice.variant === 'danger' ? 'assertive' : 'polite'}
-            data-testid="notice"
-          >
-            <Toast.Header closeLabel="Chiudi">
-              <strong className="me-auto">{notice.variant === 'danger' ? 'Errore' : notice.variant === 'warning' ? 'Attenzione' : 'Fatto'}</strong>
-            </Toast.Header>
-            <Toast.Body className={notice.variant === 'warning' || notice.variant === 'info' ? '' : 'text-white'}>{notice.text}</Toast.Body>
-          </Toast>
+          <ToastItem key={notice.id} notice={notice} onClose={() => dismiss(notice.id)} />
         ))}
-      </ToastContainer>
+      </div>
     </NotifyContext.Provider>
   );
 }

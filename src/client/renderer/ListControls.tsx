@@ -67,7 +67,13 @@ function FilterControl({ column, prop, value, onChange }: { column: ListColumn; 
   const debounced = useDebouncedText(value, onChange);
   let control;
   if (column.filter === 'set' || column.filter === 'boolean') {
-    const choices = column.filter === 'boolean' ? [{ value: 'true', label: 'Sì' }, { value: 'false', label: 'No' }] : options(prop);
+    const choices =
+      column.filter === 'boolean'
+        ? [
+            { value: 'true', label: 'Sì' },
+            { value: 'false', label: 'No' },
+          ]
+        : options(prop);
     control = (
       <Form.Select id={id} size="sm" value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">Tutti</option>
@@ -102,7 +108,13 @@ function FilterControl({ column, prop, value, onChange }: { column: ListColumn; 
   );
 }
 
-export function FilterPanel(props: { columns: ListColumn[]; schema: JsonSchema; filters: Record<string, string>; onChange: (field: string, value: string) => void; onClear: () => void }) {
+export function FilterPanel(props: {
+  columns: ListColumn[];
+  schema: JsonSchema;
+  filters: Record<string, string>;
+  onChange: (field: string, value: string) => void;
+  onClear: () => void;
+}) {
   const { columns, schema, filters, onChange, onClear } = props;
   const filterable = columns.filter((c) => c.filter);
   if (!filterable.length) return null;
@@ -111,7 +123,13 @@ export function FilterPanel(props: { columns: ListColumn[]; schema: JsonSchema; 
       <legend className="visually-hidden">Filtri</legend>
       <Row className="align-items-end">
         {filterable.map((column) => (
-          <FilterControl key={column.field} column={column} prop={schema.properties?.[column.field]} value={filters[column.field] ?? ''} onChange={(v) => onChange(column.field, v)} />
+          <FilterControl
+            key={column.field}
+            column={column}
+            prop={schema.properties?.[column.field]}
+            value={filters[column.field] ?? ''}
+            onChange={(v) => onChange(column.field, v)}
+          />
         ))}
         <Col xs="auto" className="mb-2">
           <Button size="sm" variant="outline-secondary" onClick={onClear}>
@@ -123,7 +141,15 @@ export function FilterPanel(props: { columns: ListColumn[]; schema: JsonSchema; 
   );
 }
 
-export function ColumnChooser({ columns, hidden, onToggle }: { columns: ListColumn[]; hidden: Set<string>; onToggle: (field: string, visible: boolean) => void }) {
+export function ColumnChooser({
+  columns,
+  hidden,
+  onToggle,
+}: {
+  columns: ListColumn[];
+  hidden: Set<string>;
+  onToggle: (field: string, visible: boolean) => void;
+}) {
   return (
     <Dropdown autoClose="outside">
       <Dropdown.Toggle variant="outline-secondary" size="sm" id="column-chooser">
@@ -150,7 +176,14 @@ function pageWindow(page: number, last: number, size = 5): number[] {
   return Array.from({ length: Math.min(size, last) }, (_, i) => start + i);
 }
 
-export function Pager(props: { page: number; lastPage: number; total: number; perPage: number; onPage: (page: number) => void; onPerPage: (n: number) => void }) {
+export function Pager(props: {
+  page: number;
+  lastPage: number;
+  total: number;
+  perPage: number;
+  onPage: (page: number) => void;
+  onPerPage: (n: number) => void;
+}) {
   const { page, lastPage, total, perPage, onPage, onPerPage } = props;
   const id = useId();
   const sizes = PAGE_SIZES.includes(perPage) ? PAGE_SIZES : [...PAGE_SIZES, perPage].sort((a, b) => a - b);

@@ -69,11 +69,17 @@ function tabThroughButtons({ event }: SuppressKeyboardEventParams): boolean {
   return true;
 }
 
-/** Enum columns show the option title (RETAIL → Retail) unless a format is given. */
+/** Enum columns (and arrays of enums) show option titles (RETAIL → Retail) unless a format is given. */
 function titleMap(prop: JsonSchema | undefined): Map<unknown, string> | undefined {
-  const options = prop?.oneOf as Array<{ const?: unknown; title?: string }> | undefined;
+  const options = (prop?.oneOf ?? prop?.items?.oneOf) as Array<{ const?: unknown; title?: string }> | undefined;
   if (!Array.isArray(options) || !options.every((o) => 'const' in o)) return undefined;
   return new Map(options.map((o) => [o.const, o.title ?? String(o.const)]));
+}
+
+function display(value: unknown, titles: Map<unknown, string> | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map((v) => display(v, titles)).join(', ');
+  return titles?.get(value) ?? (typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
 export interface ResourceGridProps {
@@ -99,7 +105,7 @@ export function ResourceGrid(props: ResourceGridProps) {
   const columnDefs = useMemo<ColDef<RecordData>[]>(() => {
     const sorted = parseSort(sort);
     const defs: ColDef<RecordData>[] = columns.map((column) => {
-      const titles = column.format ? undefined : titleMap(schema.properties?.[column.field]);
+      const titles = titleMap(schema.properties?.[column.field]);
       const position = sorted.findIndex((s) => s.field === column.field);
       return {
         colId: column.field,
@@ -113,10 +119,11 @@ export function ResourceGrid(props: ResourceGridProps) {
         initialWidth: column.width,
         initialFlex: column.width ? undefined : 1,
         initialHide: column.hide,
-        minWidth: 80,
+        // Wide enough for the header text; the grid scrolls sideways rather than truncating headers.
+        minWidth: Math.max(90, Math.round(36 + 8.5 * column.headerName.length)),
         cellRenderer: column.format ? cellRenderer(column.format, column.field) : undefined,
-        cellRendererParams: column.format ? { column } : undefined,
-        valueFormatter: titles ? (p) => titles.get(p.value) ?? (p.value == null ? '' : String(p.value)) : undefined,
+        cellRendererParams: column.format ? { column, titles } : undefined,
+        valueFormatter: column.format ? undefined : (p) => display(p.value, titles),
       };
     });
     if (actions.edit || actions.remove) {
@@ -141,7 +148,9 @@ export function ResourceGrid(props: ResourceGridProps) {
     if (!api || !savedColumns?.length || applied.current) return;
     applied.current = true;
     const known = new Set(columns.map((c) => c.field));
-    const state = savedColumns.filter((c) => known.has(c.colId)).map((c) => ({ colId: c.colId, width: c.width ?? undefined, hide: c.hide ?? undefined, flex: c.width ? null : undefined }));
+    const state = savedColumns
+      .filter((c) => known.has(c.colId))
+      .map((c) => ({ colId: c.colId, width: c.width ?? undefined, hide: c.hide ?? undefined, flex: c.width ? null : undefined }));
     api.applyColumnState({ state: [{ colId: ACTIONS }, ...state], applyOrder: true });
   }, [savedColumns, columns]);
   useEffect(applySaved, [applySaved]);

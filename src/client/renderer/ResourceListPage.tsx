@@ -2,7 +2,6 @@
 import { useMemo, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type { GridApi } from 'ag-grid-community';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { ApiError } from '../api/dataProvider.ts';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
@@ -10,6 +9,7 @@ import { fillTemplate } from '../lib/format.ts';
 import { Icon } from '../lib/Icon.tsx';
 import { useNotify } from '../lib/notify.tsx';
 import { usePageMeta } from '../lib/pageMeta.tsx';
+import { Notice } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
 import { ColumnChooser, FilterPanel, Pager, SearchBox } from './ListControls.tsx';
@@ -29,21 +29,25 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
   const [toDelete, setToDelete] = useState<RecordData | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [showFilters, setShowFilters] = useState(() => Object.keys(ctl.state.filters).length > 0);
-  const allowed = new Set(list.actions ?? ['add', 'edit', 'delete']);
+  const listActions = list.actions ?? ['add', 'edit', 'delete'];
   const editPath = resource.routes?.edit?.path;
   const newPath = resource.routes?.new?.path;
 
   const actions = useMemo<RowActions>(
     () => ({
       describe: (row) => fillTemplate(resource.recordTitle ?? '', row) || `${resource.singular ?? resource.title} ${String(row.id)}`,
-      edit: allowed.has('edit') && editPath && (can.update || can.read) ? (row) => navigate(generatePath(editPath, { id: String(row.id) })) : undefined,
-      remove: allowed.has('delete') && can.delete ? (row) => setToDelete(row) : undefined,
+      edit:
+        list.actions?.includes('edit') !== false && editPath && (can.update || can.read)
+          ? (row) => navigate(generatePath(editPath, { id: String(row.id) }))
+          : undefined,
+      remove: list.actions?.includes('delete') !== false && can.delete ? (row) => setToDelete(row) : undefined,
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [resource, editPath, can.update, can.read, can.delete, list.actions, navigate],
+    [resource, list.actions, editPath, can.update, can.read, can.delete, navigate],
   );
 
-  const hiddenColumns = hidden ?? new Set([...(prefs.value ?? []).filter((c) => c.hide).map((c) => c.colId), ...(prefs.value ? [] : list.columns.filter((c) => c.hide).map((c) => c.field))]);
+  // Until the user toggles a column: what the preferences say, else what list.json hides.
+  const hiddenColumns =
+    hidden ?? new Set(prefs.value ? prefs.value.filter((c) => c.hide).map((c) => c.colId) : list.columns.filter((c) => c.hide).map((c) => c.field));
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -84,9 +88,9 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
           }}
         />
         <div className="ms-auto">
-          {allowed.has('add') && can.create && newPath && (
+          {listActions.includes('add') && can.create && newPath && (
             <Button variant="primary" onClick={() => navigate(newPath)}>
-              <Icon name="plus" size={16} /> Nuovo {resource.singular ?? ''}
+              <Icon name="plus" size={16} /> {resource.feminine ? 'Nuova' : 'Nuovo'} {resource.singular ?? ''}
             </Button>
           )}
         </div>
@@ -97,9 +101,9 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
         </div>
       )}
       {errorText && (
-        <Alert variant="danger" role="alert">
+        <Notice variant="danger" role="alert">
           {errorText}
-        </Alert>
+        </Notice>
       )}
       {prefs.loaded && (
         <ResourceGrid

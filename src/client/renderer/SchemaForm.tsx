@@ -1,14 +1,15 @@
 // The generic form: rjsf (react-bootstrap theme) with the Italian validator, our templates and the widget registry.
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Ref } from 'react';
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { Theme } from '@rjsf/react-bootstrap';
 import { TranslatableString } from '@rjsf/utils';
-import type { ErrorSchema } from '@rjsf/utils';
+import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { rjsfWidgets } from '../widgets/registry.ts';
 import type { FormUi, JsonSchema, RecordData, ResourceDef } from '../types.ts';
-import { prepareForm } from './formSchema.ts';
+import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
+import { fieldOfId } from './layout.ts';
 import { formTemplates } from './templates.tsx';
 import { formValidator } from './validator.ts';
 
@@ -47,6 +48,12 @@ export function countErrors(errorSchema: ErrorSchema | undefined): number {
   return total;
 }
 
+/** '.responsabile.cf' → 'responsabile'. */
+const topField = (property: string | undefined) =>
+  String(property ?? '')
+    .replace(/^\./, '')
+    .split('.')[0];
+
 export interface SchemaFormProps {
   id: string;
   schema: JsonSchema;
@@ -56,6 +63,8 @@ export interface SchemaFormProps {
   initialData: RecordData;
   /** Resources from /api/definitions, for 'reference' widgets. */
   resources?: ResourceDef[];
+  /** Id of the record being edited, for look-ups that depend on it (e.g. who may be its superior). */
+  recordId?: string;
   extraErrors?: ErrorSchema;
   disabled?: boolean;
   onChange?: (data: RecordData, fieldId?: string) => void;
@@ -67,10 +76,26 @@ export interface SchemaFormProps {
 }
 
 export function SchemaForm(props: SchemaFormProps) {
-  const { id, schema, formUi, activeField, initialData, resources, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef } = props;
+  const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef } = props;
   const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
-  const formContext = useMemo(() => ({ resources }), [resources]);
+  const formContext = useMemo(() => ({ resources, recordId }), [resources, recordId]);
   const latest = useRef<RecordData>(initialData);
+  const form = useRef<Form | null>(null);
+  const setForm = useCallback(
+    (instance: Form | null) => {
+      form.current = instance;
+      if (typeof formRef === 'function') formRef(instance);
+      else if (formRef) (formRef as { current: Form | null }).current = instance;
+    },
+    [formRef],
+  );
+  // Errors show for fields the user has left once, and for all after a save attempt; then they follow every keystroke.
+  const touched = useRef(new Set<string>());
+  const submitted = useRef(false);
+  const transformErrors = useMemo(
+    () => (errors: RJSFValidationError[]) => (submitted.current ? errors : errors.filter((e) => touched.current.has(topField(e.property)))),
+    [],
+  );
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // Counting errors on every keystroke would cost the typing latency; a short pause is enough for the chip.
@@ -86,38 +111,51 @@ export function SchemaForm(props: SchemaFormProps) {
   useEffect(() => {
     scheduleValidity(latest.current);
     return () => clearTimeout(timer.current);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Recount when the schema or the server's errors change; data changes schedule their own count.
   }, [prepared, extraErrors]);
 
   return (
-    <Form
-      ref={formRef}
-      id={id}
-      className="schema-form"
-      schema={prepared.schema}
-      uiSchema={prepared.uiSchema}
-      initialFormData={initialData}
-      validator={formValidator}
-      templates={templates}
-      widgets={widgets}
-      formContext={formContext}
-      extraErrors={extraErrors}
-      disabled={disabled}
-      liveValidate="onBlur"
-      showErrorList={false}
-      noHtml5Validate
-      focusOnFirstError
-      translateString={translateString}
-      onChange={(event: IChangeEvent, fieldId?: string) => {
-        const data = (event.formData ?? {}) as RecordData;
-        scheduleValidity(data);
-        onChange?.(data, fieldId);
-      }}
-      onSubmit={(event: IChangeEvent) => onSubmit?.((event.formData ?? {}) as RecordData)}
-      onError={(errors) => onInvalid?.(errors.length)}
-    >
-      {/* The action bar submits through the form attribute; rjsf's own button is not wanted. */}
-      <></>
-    </Form>
+    // Capture runs before rjsf's own submit handler validates, so the attempt already counts.
+    <div onSubmitCapture={() => (submitted.current = true)}>
+      <Form
+        ref={setForm}
+        id={id}
+        className="schema-form"
+        schema={prepared.schema}
+        uiSchema={prepared.uiSchema}
+        initialFormData={initialData}
+        validator={formValidator}
+        templates={templates}
+        widgets={widgets}
+        formContext={formContext}
+        extraErrors={extraErrors}
+        disabled={disabled}
+        experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOUR}
+        liveValidate="onChange"
+        transformErrors={transformErrors}
+        showErrorList={false}
+        noHtml5Validate
+        focusOnFirstError
+        translateString={translateString}
+        onChange={(event: IChangeEvent, fieldId?: string) => {
+          const data = (event.formData ?? {}) as RecordData;
+          scheduleValidity(data);
+          onChange?.(data, fieldId);
+        }}
+        onSubmit={(event: IChangeEvent) => onSubmit?.((event.formData ?? {}) as RecordData)}
+        onBlur={(fieldId: string) => {
+          const field = fieldOfId(fieldId, prepared.fields);
+          if (field && !touched.current.has(field)) {
+            touched.current.add(field);
+            // Re-setting the same value runs live validation (without moving focus), now counting this field.
+            form.current?.setFieldValue(field, latest.current[field] as never);
+          }
+        }}
+        onError={(errors) => onInvalid?.(errors.length)}
+      >
+        {/* The action bar submits through the form attribute; rjsf's own button is not wanted. */}
+        <></>
+      </Form>
+    </div>
   );
 }

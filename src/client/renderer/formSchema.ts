@@ -3,6 +3,9 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { widgetEntry } from '../widgets/registry.ts';
 import type { FormUi, JsonSchema, LayoutSection } from '../types.ts';
 
+/** rjsf must not pick the first oneOf option as a default: an unset enum stays unset. */
+export const DEFAULTS_BEHAVIOUR = { constAsDefaults: 'skipOneOf' } as const;
+
 export interface PreparedForm {
   schema: RJSFSchema;
   uiSchema: UiSchema;

@@ -1,10 +1,12 @@
 // rjsf templates: labelled fields with errors tied to inputs, and the root object laid out in sections.
+import { cloneElement, isValidElement } from 'react';
+import type { ReactElement } from 'react';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import type { FieldErrorProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 import { registry } from '../widgets/registry.ts';
 import { descriptionIdOf, errorIdOf } from '../widgets/aria.ts';
-import { buildSections, isHiddenBy } from './layout.ts';
+import { buildSections, conditionalTitle, isHiddenBy } from './layout.ts';
 import type { LayoutSection } from '../types.ts';
 
 function FieldTemplate(props: FieldTemplateProps) {
@@ -21,7 +23,8 @@ function FieldTemplate(props: FieldTemplateProps) {
           {label}
           {required && (
             <span className="text-danger" aria-hidden="true">
-              {' '}*
+              {' '}
+              *
             </span>
           )}
         </label>
@@ -53,15 +56,23 @@ function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
 const wide = new Set(['textarea']);
 const narrow = new Set(['switch', 'boolean']);
 
-function columnFor(uiNode: Record<string, unknown> | undefined) {
+function columnFor(uiNode: Record<string, unknown> | undefined, type: unknown) {
   const widget = uiNode?.['ui:widget'] as string | undefined;
-  if (widget && wide.has(widget)) return { xs: 12 };
+  // Nested objects and lists need the whole row.
+  if ((widget && wide.has(widget)) || ((type === 'object' || type === 'array') && widget !== 'checkboxes')) return { xs: 12 };
   if (widget && narrow.has(widget)) return { xs: 12, md: 6, xl: 3 };
   return { xs: 12, md: 6, xl: 4 };
 }
 
+/** Applies "ui:titleWhen": the property element is drawn again with the other title in its uiSchema. */
+function relabelled(content: ReactElement, fieldUi: Record<string, unknown> | undefined, data: Record<string, unknown>): ReactElement {
+  const title = conditionalTitle(fieldUi, data);
+  if (!title || !isValidElement<{ uiSchema?: Record<string, unknown> }>(content)) return content;
+  return cloneElement(content, { uiSchema: { ...content.props.uiSchema, 'ui:title': title } });
+}
+
 function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
-  const { properties, uiSchema, formData, title, fieldPathId } = props;
+  const { properties, uiSchema, formData, title, fieldPathId, schema } = props;
   const ui = (uiSchema ?? {}) as Record<string, unknown>;
   const data = (formData ?? {}) as Record<string, unknown>;
   const byName = new Map(properties.map((p) => [p.name, p]));
@@ -69,8 +80,8 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const renderFields = (names: string[]) => (
     <Row>
       {names.filter(visible).map((name) => (
-        <Col key={name} {...columnFor(ui[name] as Record<string, unknown>)}>
-          {byName.get(name)!.content}
+        <Col key={name} {...columnFor(ui[name] as Record<string, unknown>, (schema.properties?.[name] as { type?: unknown } | undefined)?.type)}>
+          {relabelled(byName.get(name)!.content, ui[name] as Record<string, unknown> | undefined, data)}
         </Col>
       ))}
     </Row>
@@ -85,7 +96,11 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
     );
   }
   const skip = new Set((ui['ui:skip'] as string[] | undefined) ?? []);
-  const sections = buildSections(ui['ui:layout'] as LayoutSection[] | undefined, properties.map((p) => p.name), skip);
+  const sections = buildSections(
+    ui['ui:layout'] as LayoutSection[] | undefined,
+    properties.map((p) => p.name),
+    skip,
+  );
   return (
     <>
       {sections.map((section, i) =>

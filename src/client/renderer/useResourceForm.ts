@@ -10,7 +10,7 @@ import { useNotify } from '../lib/notify.tsx';
 import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
 import { changedFields, createBody, displayValue, pickFields, sameValue, toErrorSchema, updateBody, withoutErrorsOf } from './formBody.ts';
-import { prepareForm } from './formSchema.ts';
+import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
 import { formValidator } from './validator.ts';
 
 export interface TypedValue {
@@ -20,7 +20,14 @@ export interface TypedValue {
   text: string;
 }
 
-export function useResourceForm(def: ResourceDef, id: string | undefined) {
+export interface ResourceFormOptions {
+  /** Values a new record starts from (e.g. the collaborator a product is assigned to); not counted as changes. */
+  preset?: RecordData;
+  /** Called after a save instead of moving to the edit route (the form lives in a dialog). */
+  onSaved?: (record: RecordData, mode: 'new' | 'edit') => void;
+}
+
+export function useResourceForm(def: ResourceDef, id: string | undefined, options: ResourceFormOptions = {}) {
   const { resource, schema, form } = def;
   const navigate = useNavigate();
   const notify = useNotify();
@@ -29,13 +36,15 @@ export function useResourceForm(def: ResourceDef, id: string | undefined) {
   const fields = prepared.fields;
   const withDefaults = useCallback(
     (record: RecordData | undefined) =>
-      getDefaultFormState(formValidator, prepared.schema, pickFields(record, fields), prepared.schema as RJSFSchema) as RecordData,
+      getDefaultFormState(formValidator, prepared.schema, pickFields(record, fields), prepared.schema as RJSFSchema, false, DEFAULTS_BEHAVIOUR) as RecordData,
     [prepared, fields],
   );
 
   const formRef = useRef<Form>(null);
   const [original, setOriginal] = useState<RecordData | undefined>(id ? undefined : {});
-  const [initial, setInitial] = useState<RecordData>(() => (id ? {} : withDefaults({})));
+  const [initial, setInitial] = useState<RecordData>(() => (id ? {} : withDefaults(options.preset ?? {})));
+  const onSaved = useRef(options.onSaved);
+  onSaved.current = options.onSaved;
   const [formKey, setFormKey] = useState(0);
   const [loadError, setLoadError] = useState<string>();
   const [saving, setSaving] = useState(false);
@@ -114,7 +123,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined) {
         setConflict(null);
         setDirty(false);
         notify('success', saved.message || 'Salvataggio completato');
-        if (mode === 'new') {
+        if (mode === 'new' && !onSaved.current) {
           const editPath = resource.routes?.edit?.path;
           if (editPath && record.id !== undefined) navigate(generatePath(editPath, { id: String(record.id) }), { replace: true });
           else if (resource.routes?.list?.path) navigate(resource.routes.list.path);
@@ -124,14 +133,15 @@ export function useResourceForm(def: ResourceDef, id: string | undefined) {
           const stillDirty = changedFields(current.current, baseline.current, fields).length > 0;
           setDirty(stillDirty);
         }
+        onSaved.current?.(record, mode);
       } catch (err) {
         if (err instanceof ApiError && err.status === 422) {
           setExtraErrors(toErrorSchema(err.errors));
           notify('danger', err.message);
         } else if (err instanceof ApiError && err.status === 409) {
           // Keep the typed data on screen; the user decides when to reload.
+          // The alert above the form says it; a toast as well would only repeat it.
           setConflict((err.body.current as RecordData | undefined) ?? {});
-          notify('warning', msg.conflict);
         } else {
           notify('danger', err instanceof Error ? err.message : msg.genericError);
         }
@@ -185,12 +195,14 @@ export function useResourceForm(def: ResourceDef, id: string | undefined) {
 
   const title =
     mode === 'new'
-      ? `${resource.newTitle ?? resource.singular ?? resource.title} - Nuovo`
+      ? `${resource.newTitle ?? resource.singular ?? resource.title} - ${resource.feminine ? 'Nuova' : 'Nuovo'}`
       : (original && fillTemplate(resource.recordTitle ?? '', original)) || `${resource.singular ?? resource.title} ${id ?? ''}`.trim();
 
   return {
     mode,
     title,
+    /** The record as last loaded or saved (what custom tabs show). */
+    record: original,
     loading: mode === 'edit' && !original && !loadError,
     loadError,
     formRef,

@@ -6,8 +6,22 @@ import { dataNascitaMessage, isDataNascitaValida, italianFormats } from '../../s
 import { ajvMessages, formatMessages } from '../messages.ts';
 import { hiddenFields } from './layout.ts';
 
-/** Annotations the definitions use; declared so ajv never treats them as unknown keywords. */
-export const ANNOTATION_KEYWORDS = ['x-uppercase', 'x-widget', 'x-ref', 'x-money', 'x-storage', 'x-secret', 'x-messages', 'x-label', 'x-index', 'x-unique'];
+/** Annotations the definitions use, declared to ajv; strict mode stays off so a new x-* never breaks a form. */
+export const ANNOTATION_KEYWORDS = [
+  'x-uppercase',
+  'x-widget',
+  'x-ref',
+  'x-money',
+  'x-secret',
+  'x-messages',
+  'x-unique',
+  'x-aliases',
+  'x-codice-fiscale',
+  'x-filter-permission',
+  'x-read-permission',
+  'x-premio-forzato',
+  'x-warn-pattern',
+];
 
 function messageFor(error: ErrorObject): string | undefined {
   const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-messages'] as Record<string, string> | undefined;
@@ -32,6 +46,7 @@ const customFormats = Object.fromEntries(Object.entries(italianFormats).map(([na
 const base = customizeValidator(
   {
     customFormats,
+    ajvOptionsOverrides: { strict: false },
     extenderFn: (ajv) => {
       for (const keyword of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);
       ajv.addKeyword({

@@ -4,6 +4,9 @@ import type { KeyboardEvent } from 'react';
 import Form from 'react-bootstrap/Form';
 import { ApiError } from '../api/dataProvider.ts';
 
+/** Thrown by a search/describe function when its endpoint does not exist (yet): switch to typed input. */
+export class LookupUnavailable extends Error {}
+
 export interface Option {
   value: string | number;
   label: string;
@@ -45,6 +48,8 @@ export function Autocomplete(props: AutocompleteProps) {
   const listId = `${useId()}-listbox`;
   const hintId = `${id}__hint`;
   const typing = useRef(false);
+  // Labels already known for values (chosen here or described once), so a pick never flashes back to a code.
+  const known = useRef(new Map<unknown, string>());
 
   // Show the label of the current value (record loaded, reloaded or cleared).
   useEffect(() => {
@@ -58,16 +63,23 @@ export function Autocomplete(props: AutocompleteProps) {
       setText(String(value));
       return;
     }
+    const cached = known.current.get(value);
+    if (cached) {
+      setText(cached);
+      setLabel(cached);
+      return;
+    }
     const controller = new AbortController();
     setText(String(value));
     describe(value as string | number, controller.signal)
       .then((found) => {
         if (found && !controller.signal.aborted) {
+          known.current.set(value, found);
           setText(found);
           setLabel(found);
         }
       })
-      .catch(() => undefined);
+      .catch((err: unknown) => err instanceof LookupUnavailable && setUnavailable(true));
     return () => controller.abort();
   }, [value, unavailable, describe]);
 
@@ -92,7 +104,7 @@ export function Autocomplete(props: AutocompleteProps) {
         })
         .catch((err: unknown) => {
           if (controller.signal.aborted) return;
-          if (err instanceof ApiError && (err.status === 404 || err.status === 403)) {
+          if (err instanceof LookupUnavailable || (err instanceof ApiError && (err.status === 404 || err.status === 403))) {
             setUnavailable(true);
             setStatus(fallback.hint);
           } else {
@@ -109,6 +121,7 @@ export function Autocomplete(props: AutocompleteProps) {
 
   const choose = (option: Option) => {
     typing.current = false;
+    known.current.set(option.value, option.label);
     setText(option.label);
     setLabel(option.label);
     setOpen(false);
@@ -179,7 +192,12 @@ export function Autocomplete(props: AutocompleteProps) {
         onFocus={() => onFocus(value)}
       />
       {!unavailable && (
-        <ul id={listId} role="listbox" aria-label="Suggerimenti" className={`list-group position-absolute w-100 shadow-sm autocomplete-list${open ? '' : ' d-none'}`}>
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label="Suggerimenti"
+          className={`list-group position-absolute w-100 shadow-sm autocomplete-list${open ? '' : ' d-none'}`}
+        >
           {options.map((option, i) => (
             <li
               key={`${option.value}`}

@@ -1,10 +1,12 @@
-// AG Grid cell renderers for list.json formats: date, datetime, money, boolean, chip.
+// AG Grid cell renderers for list.json formats: date, datetime, money, boolean, chip (by value or by thresholds).
 import type { ListColumn } from '../types.ts';
 import { formatDate, formatDateTime, formatMoney } from '../lib/format.ts';
 
 export interface CellProps {
   value: unknown;
   column?: ListColumn;
+  /** Option titles of an enum field (v → Verde), when the schema gives them. */
+  titles?: Map<unknown, string>;
 }
 
 export const DateCell = ({ value }: CellProps) => <>{formatDate(value)}</>;
@@ -19,12 +21,26 @@ export function BooleanCell({ value }: CellProps) {
 
 // Colour names an analyst may write in list.json, mapped to Bootstrap contextual colours.
 const CHIP_COLOURS: Record<string, string> = {
-  verde: 'success', green: 'success', success: 'success',
-  giallo: 'warning', yellow: 'warning', arancione: 'warning', orange: 'warning', warning: 'warning',
-  rosso: 'danger', red: 'danger', danger: 'danger',
-  blu: 'primary', blue: 'primary', primary: 'primary',
-  azzurro: 'info', info: 'info',
-  grigio: 'secondary', grey: 'secondary', gray: 'secondary', secondary: 'secondary',
+  verde: 'success',
+  green: 'success',
+  success: 'success',
+  giallo: 'warning',
+  yellow: 'warning',
+  arancione: 'warning',
+  orange: 'warning',
+  warning: 'warning',
+  rosso: 'danger',
+  red: 'danger',
+  danger: 'danger',
+  blu: 'primary',
+  blue: 'primary',
+  primary: 'primary',
+  azzurro: 'info',
+  info: 'info',
+  grigio: 'secondary',
+  grey: 'secondary',
+  gray: 'secondary',
+  secondary: 'secondary',
 };
 
 export function chipVariant(column: ListColumn | undefined, value: unknown): string {
@@ -32,9 +48,47 @@ export function chipVariant(column: ListColumn | undefined, value: unknown): str
   return (colour && CHIP_COLOURS[colour.toLowerCase()]) ?? 'secondary';
 }
 
-export function ChipCell({ value, column }: CellProps) {
+const LEVELS: Record<string, string> = { success: 'verde', warning: 'arancione', danger: 'rosso' };
+const decimal = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
+
+/** list.json "thresholds": [green from, orange from]; below both red; no colour for a value that is not a number. */
+export function thresholdVariant(limits: [number, number] | undefined, value: unknown): string | undefined {
+  if (!limits || value === null || value === undefined || value === '') return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) return undefined;
+  return n >= limits[0] ? 'success' : n >= limits[1] ? 'warning' : 'danger';
+}
+
+/** One chip per threshold key, in the order list.json declares them: a scalar uses '*', an array its items' itemKey. */
+function ThresholdChips({ value, column }: { value: unknown; column: ListColumn }) {
+  const thresholds = column.thresholds ?? {};
+  const items = Array.isArray(value)
+    ? (value as Array<Record<string, unknown>>).map((item) => ({ key: String(item?.[column.itemKey ?? 'nome'] ?? ''), value: item?.[column.itemValue ?? 'value'] }))
+    : [{ key: '*', value }];
+  const order = Object.keys(thresholds);
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  const chips = items.filter((item) => item.value !== null && item.value !== undefined && item.value !== '').sort((a, b) => rank(a.key) - rank(b.key));
+  return (
+    <span className="d-inline-flex flex-wrap gap-1">
+      {chips.map((item) => {
+        const variant = thresholdVariant(thresholds[item.key] ?? thresholds['*'], item.value) ?? 'secondary';
+        const number = typeof item.value === 'number' ? decimal.format(item.value) : String(item.value);
+        return (
+          <span key={item.key} className={`badge rounded-pill text-bg-${variant}`} data-chip={item.key}>
+            {item.key === '*' ? number : `${item.key} ${number}`}
+            {/* The colour carries meaning: say it for those who cannot see it. */}
+            <span className="visually-hidden"> ({LEVELS[variant] ?? 'nessuna soglia'})</span>
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
+export function ChipCell({ value, column, titles }: CellProps) {
   if (value === null || value === undefined || value === '') return null;
+  if (column?.thresholds) return <ThresholdChips value={value} column={column} />;
   const variant = chipVariant(column, value);
-  // Dark text on the light variants keeps the contrast above 4.5:1.
-  return <span className={`badge rounded-pill text-bg-${variant}`}>{String(value)}</span>;
+  // text-bg-* picks a text colour with enough contrast for each background.
+  return <span className={`badge rounded-pill text-bg-${variant}`}>{titles?.get(value) ?? String(value)}</span>;
 }

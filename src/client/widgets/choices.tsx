@@ -23,7 +23,21 @@ export function SwitchWidget({ id, htmlName, value, label, disabled, readonly, r
   );
 }
 
-export function SelectWidget({ id, htmlName, value, options, disabled, readonly, required, rawErrors, onChange, onBlur, onFocus, autofocus, placeholder }: WidgetProps) {
+export function SelectWidget({
+  id,
+  htmlName,
+  value,
+  options,
+  disabled,
+  readonly,
+  required,
+  rawErrors,
+  onChange,
+  onBlur,
+  onFocus,
+  autofocus,
+  placeholder,
+}: WidgetProps) {
   const enumOptions = options.enumOptions ?? [];
   const invalid = (rawErrors?.length ?? 0) > 0;
   // Options are addressed by position so numbers and strings survive the round trip through the DOM.
@@ -51,5 +65,44 @@ export function SelectWidget({ id, htmlName, value, options, disabled, readonly,
         </option>
       ))}
     </Form.Select>
+  );
+}
+
+/** Several choices of an array of enums (e.g. roles): a fieldset whose legend is the field label. */
+export function CheckboxesWidget({ id, value, label, options, disabled, readonly, required, rawErrors, onChange, onBlur, onFocus }: WidgetProps) {
+  const enumOptions = options.enumOptions ?? [];
+  const selected: unknown[] = Array.isArray(value) ? value : [];
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  const toggle = (optionValue: unknown, checked: boolean) => {
+    const next = checked ? [...selected, optionValue] : selected.filter((v) => v !== optionValue);
+    // Keep the declared order so the saved array is stable.
+    onChange(enumOptions.map((o) => o.value).filter((v) => next.includes(v)));
+  };
+  return (
+    <fieldset id={id} aria-describedby={describedBy(id, { error: invalid })} aria-invalid={invalid || undefined}>
+      <legend className="form-label fs-6 mb-1">
+        {label}
+        {required && (
+          <span className="text-danger" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </legend>
+      {enumOptions.map((option, i) => (
+        <Form.Check
+          key={String(option.value)}
+          type="checkbox"
+          id={`${id}-${i}`}
+          label={option.label}
+          checked={selected.includes(option.value)}
+          disabled={disabled || readonly}
+          isInvalid={invalid}
+          onChange={(event) => toggle(option.value, event.target.checked)}
+          onBlur={() => onBlur(id, selected)}
+          onFocus={() => onFocus(id, selected)}
+        />
+      ))}
+    </fieldset>
   );
 }

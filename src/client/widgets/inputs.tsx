@@ -30,7 +30,7 @@ export const textCodec: Codec = { format: asText, parse: emptyToUndefined };
 
 export const numberCodec: Codec = {
   format: (value) => asText(value).replace('.', ','),
-  parse: (text) => (text.trim() === '' ? undefined : parseDecimal(text) ?? text),
+  parse: (text) => (text.trim() === '' ? undefined : (parseDecimal(text) ?? text)),
   inputMode: 'decimal',
 };
 
@@ -42,7 +42,7 @@ export const codecs = {
   currency: { ...numberCodec, clean: (text: string) => text.replace(/[^\d,.]/g, ''), prefix: '€' },
   date: {
     format: formatDate,
-    parse: (text: string) => (text.trim() === '' ? undefined : parseItalianDate(text) ?? text),
+    parse: (text: string) => (text.trim() === '' ? undefined : (parseItalianDate(text) ?? text)),
     clean: (text: string) => text.replace(/[^\d/]/g, ''),
     inputMode: 'numeric',
     placeholder: 'GG/MM/AAAA',
@@ -54,7 +54,7 @@ export const codecs = {
     clean: (text: string) => text.replace(/[^\d+ ]/g, ''),
     inputMode: 'tel',
     type: 'tel',
-    placeholder: '+39 3331234567',
+    placeholder: 'es. +39 3331234567',
     autoComplete: 'tel',
   },
   textarea: { format: asText, parse: emptyToUndefined, multiline: true },
@@ -66,7 +66,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 export function CodecInput({ codec, ...props }: WidgetProps & { codec: Codec }) {
-  const { id, htmlName, value, required, disabled, readonly, autofocus, placeholder, rawErrors, options, onChange, onBlur, onFocus, schema } = props;
+  const { id, htmlName, value, required, disabled, readonly, autofocus, placeholder, rawErrors, options, onChange, onBlur, onFocus, schema, uiSchema } = props;
   const [text, setText] = useState(() => codec.format(value));
   const lastSent = useRef<unknown>(value);
 
@@ -92,8 +92,8 @@ export function CodecInput({ codec, ...props }: WidgetProps & { codec: Codec }) 
       id={id}
       name={htmlName || id}
       as={codec.multiline ? 'textarea' : 'input'}
-      rows={codec.multiline ? Number(options.rows ?? 3) : undefined}
-      type={codec.multiline ? undefined : codec.type ?? 'text'}
+      {...(codec.multiline ? ({ rows: Number(options.rows ?? 3) } as object) : {})}
+      type={codec.multiline ? undefined : (codec.type ?? 'text')}
       inputMode={codec.inputMode}
       autoComplete={codec.autoComplete ?? 'off'}
       className={codec.className}
@@ -107,7 +107,7 @@ export function CodecInput({ codec, ...props }: WidgetProps & { codec: Codec }) 
       isInvalid={invalid}
       aria-invalid={invalid || undefined}
       aria-required={required || undefined}
-      aria-describedby={describedBy(id, { error: invalid, description: Boolean(schema.description) })}
+      aria-describedby={describedBy(id, { error: invalid, description: Boolean(schema.description), help: Boolean(uiSchema?.['ui:help']) })}
       onChange={handleChange}
       onBlur={() => onBlur(id, codec.parse(text))}
       onFocus={() => onFocus(id, codec.parse(text))}

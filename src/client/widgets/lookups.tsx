@@ -1,11 +1,11 @@
 // Look-up widgets: 'comune' (ISTAT municipality autocomplete) and 'reference' (a record of another resource via x-ref).
 import { useCallback, useMemo } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
-import { api, getOne } from '../api/dataProvider.ts';
+import { api, ApiError, getOne } from '../api/dataProvider.ts';
 import { fillTemplate, padIstat } from '../lib/format.ts';
 import type { ResourceDef } from '../types.ts';
 import { describedBy } from './aria.ts';
-import { Autocomplete } from './Autocomplete.tsx';
+import { Autocomplete, LookupUnavailable } from './Autocomplete.tsx';
 import type { Option } from './Autocomplete.tsx';
 
 interface Comune {
@@ -16,6 +16,16 @@ interface Comune {
 
 const COMUNE_PATH = '/api/autocomplete/comune';
 const comuneLabel = (c: Comune) => (c.provincia ? `${c.nome} (${c.provincia})` : c.nome);
+
+/** The municipality list may answer 404 until the ISTAT reference data lands. */
+async function lookupComuni(search: string, signal: AbortSignal): Promise<Comune[]> {
+  try {
+    return (await api.lookup<Comune>(COMUNE_PATH, { search }, signal)).data ?? [];
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new LookupUnavailable(err.message);
+    throw err;
+  }
+}
 
 function commonProps(props: WidgetProps) {
   const invalid = (props.rawErrors?.length ?? 0) > 0;
@@ -47,13 +57,12 @@ const comuneFallback = {
 
 export function ComuneWidget(props: WidgetProps) {
   const search = useCallback(async (text: string, signal: AbortSignal): Promise<Option[]> => {
-    const body = await api.lookup<Comune>(COMUNE_PATH, { search: text }, signal);
-    return (body.data ?? []).map((c) => ({ value: padIstat(c.codice), label: comuneLabel(c) }));
+    return (await lookupComuni(text, signal)).map((c) => ({ value: padIstat(c.codice), label: comuneLabel(c) }));
   }, []);
+  // An unknown code (or no reference data yet) simply stays shown as the code.
   const describe = useCallback(async (value: string | number, signal: AbortSignal) => {
-    const body = await api.lookup<Comune>(COMUNE_PATH, { search: String(value) }, signal);
-    const found = (body.data ?? []).find((c) => padIstat(c.codice) === padIstat(value));
-    return found ? comuneLabel(found) : undefined;
+    const body = await api.item<Comune>(`${COMUNE_PATH}/${encodeURIComponent(padIstat(value))}`, signal);
+    return body.data ? comuneLabel(body.data) : undefined;
   }, []);
   return <Autocomplete {...commonProps(props)} search={search} describe={describe} fallback={comuneFallback} />;
 }
@@ -66,10 +75,7 @@ export function ReferenceWidget(props: WidgetProps) {
   const ref = props.schema['x-ref'] as string | undefined;
   const resources = (props.registry.formContext as LookupContext | undefined)?.resources;
   const target = useMemo(() => resources?.find((r) => r.name === ref), [resources, ref]);
-  const titleOf = useCallback(
-    (row: Record<string, unknown>) => fillTemplate(target?.resource.recordTitle ?? '{id}', row) || `#${String(row.id)}`,
-    [target],
-  );
+  const titleOf = useCallback((row: Record<string, unknown>) => fillTemplate(target?.resource.recordTitle ?? '{id}', row) || `#${String(row.id)}`, [target]);
   const search = useCallback(
     async (text: string, signal: AbortSignal): Promise<Option[]> => {
       if (!target) return [];

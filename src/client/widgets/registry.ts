@@ -3,9 +3,12 @@ import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
 import type { CellProps } from './cells.tsx';
-import { SelectWidget, SwitchWidget } from './choices.tsx';
+import { CheckboxesWidget, SelectWidget, SwitchWidget } from './choices.tsx';
 import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
+import { EndpointLookupWidget } from './endpointLookup.tsx';
+import { FixedRowsWidget } from './fixedRows.tsx';
+import { VeicoliStoriciWidget } from '../pages/quotazione/lazyWidgets.tsx';
 
 export interface RegistryEntry {
   widget?: ComponentType<WidgetProps>;
@@ -27,12 +30,19 @@ export const registry: Readonly<Record<string, RegistryEntry>> = {
   phone: { widget: PhoneWidget },
   comune: { widget: ComuneWidget },
   reference: { widget: ReferenceWidget },
+  // A combobox on a named look-up endpoint ("ui:options": {"path"}), e.g. the superior sales point.
+  lookup: { widget: EndpointLookupWidget },
+  // One row per declared key of an array of objects, e.g. the commission of each sector.
+  fixedRows: { widget: FixedRowsWidget, ownsLabel: true },
   switch: flag,
   boolean: flag,
   textarea: { widget: TextareaWidget },
   select: { widget: SelectWidget },
+  checkboxes: { widget: CheckboxesWidget, ownsLabel: true },
   password: { widget: PasswordWidget },
   chip: { cell: ChipCell },
+  // Historic vehicles of a quotation: table plus add-vehicle dialog (spec 001 §2).
+  veicoli_storici: { widget: VeicoliStoriciWidget, ownsLabel: true },
 };
 
 export class UnknownWidgetError extends Error {
@@ -72,6 +82,7 @@ export function rjsfWidgets(): RegistryWidgetsType {
     TextareaWidget,
     SelectWidget,
     CheckboxWidget: SwitchWidget,
+    CheckboxesWidget,
   });
   return widgets;
 }

@@ -1,0 +1,65 @@
+// Gzip size of the JavaScript each route loads, from dist/.vite/manifest.json; fails if the login route is over budget
+// or pulls in AG Grid or rjsf. Usage: npx vite build && npx tsx scripts/bench-form/bundle-size.ts
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const LOGIN_BUDGET_KB = 120;
+
+interface Chunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite', 'manifest.json'), 'utf8')) as Record<string, Chunk>;
+
+/** Entry plus the lazy modules a route opens, with everything they import statically. */
+function closure(keys: string[]): Set<string> {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`not in the manifest: ${key}`);
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  keys.forEach(visit);
+  return files;
+}
+
+const gz = (file: string) => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+const routes: Record<string, string[]> = {
+  'login (/login)': ['index.html', 'shell/LoginPage.tsx'],
+  'customer list (/cliente)': ['index.html', 'shell/MainLayout.tsx', 'shell/ResourceRoute.tsx', 'renderer/ResourceListPage.tsx'],
+  'customer form (/modifica/cliente/:id)': ['index.html', 'shell/MainLayout.tsx', 'shell/ResourceRoute.tsx', 'renderer/ResourceFormPage.tsx'],
+};
+
+let failed = false;
+for (const [label, keys] of Object.entries(routes)) {
+  const files = [...closure(keys)];
+  const total = files.reduce((sum, f) => sum + gz(f), 0);
+  console.log(`${label.padEnd(40)} ${kb(total).padStart(9)} gzip JS in ${files.length} files`);
+  if (label.startsWith('login')) {
+    const code = files.map((f) => readFileSync(path.join(DIST, f), 'utf8')).join('\n');
+    // Markers only AG Grid and rjsf ship: the login route must not carry either.
+    for (const marker of ['ag-root-wrapper', 'rjsf-field']) {
+      if (code.includes(marker)) {
+        console.log(`  login route contains "${marker}"`);
+        failed = true;
+      }
+    }
+    if (total / 1024 > LOGIN_BUDGET_KB) {
+      console.log(`  over the ${LOGIN_BUDGET_KB} KB budget`);
+      failed = true;
+    }
+  }
+}
+const css = Object.values(manifest).flatMap((c) => c.css ?? []);
+for (const file of new Set(css)) console.log(`${'stylesheet ' + file}`.padEnd(40), kb(gz(file)).padStart(9), 'gzip CSS');
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,128 @@
+// Widget 'veicoli_storici': the historic vehicles of a quotation as a table, with the add-vehicle dialog and a delete confirmation.
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import type { WidgetProps } from '@rjsf/utils';
+import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
+import { Icon } from '../../lib/Icon.tsx';
+import { cellRenderer } from '../../widgets/registry.ts';
+import type { JsonSchema, ListColumn } from '../../types.ts';
+import { AddVehicleDialog } from './AddVehicleDialog.tsx';
+import type { Vehicle } from './AddVehicleDialog.tsx';
+import { COLOUR_COLUMN, COLOUR_TITLES, t } from './texts.ts';
+
+const ChipCell = cellRenderer('chip', 'veicoli_storici.colore');
+const MoneyCell = cellRenderer('money', 'veicoli_storici.valore');
+const BooleanCell = cellRenderer('boolean', 'veicoli_storici.furto');
+
+/** Option titles of an enum property of the vehicle (A → Autovettura). */
+export function optionTitle(prop: JsonSchema | undefined, value: unknown): string {
+  const options = prop?.oneOf as Array<{ const?: unknown; title?: string }> | undefined;
+  const found = Array.isArray(options) ? options.find((o) => o.const === value) : undefined;
+  return found?.title ?? (value === undefined || value === null ? '' : String(value));
+}
+
+export default function VeicoliStoriciWidget(props: WidgetProps) {
+  const { id, value, onChange, disabled, readonly, schema } = props;
+  const vehicles: Vehicle[] = Array.isArray(value) ? (value as Vehicle[]) : [];
+  const item = (schema.items ?? {}) as JsonSchema;
+  const fields = item.properties ?? {};
+  const title = (name: string, fallback: string) => (fields[name]?.title as string | undefined) ?? fallback;
+  const editable = !disabled && !readonly;
+  const [adding, setAdding] = useState(false);
+  const [toDelete, setToDelete] = useState<number | null>(null);
+  const colourColumn: ListColumn = COLOUR_COLUMN;
+  const colourTitles = new Map([...COLOUR_TITLES, ...((fields.colore?.oneOf as Array<{ const: unknown; title: string }> | undefined) ?? []).map((o) => [o.const, o.title] as const)]);
+
+  return (
+    <div id={id} className="veicoli-storici">
+      <div className="table-responsive">
+        <Table size="sm" hover className="align-middle mb-2">
+          <caption className="visually-hidden">{(schema.title as string | undefined) ?? 'Veicoli storici'}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{title('colore', 'Colore')}</th>
+              <th scope="col">{title('marca', 'Marca')}</th>
+              <th scope="col">{title('modello', 'Modello')}</th>
+              <th scope="col">{title('cilindrata', 'Cilindrata')}</th>
+              <th scope="col">{title('anno', 'Anno')}</th>
+              <th scope="col">{title('valore', 'Valore')}</th>
+              <th scope="col">{title('furto', 'Furto')}</th>
+              <th scope="col">{title('targa', 'Targa')}</th>
+              <th scope="col">{title('tipologia_ania', 'Tipologia Veicolo')}</th>
+              {editable && <th scope="col">{t.veicoli.azioni}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {vehicles.length === 0 && (
+              <tr>
+                <td colSpan={editable ? 10 : 9} className="text-body-secondary">
+                  {t.veicoli.nessuno}
+                </td>
+              </tr>
+            )}
+            {vehicles.map((v, i) => (
+              <tr key={v.id ?? i} data-testid="veicolo-storico">
+                <td>
+                  <ChipCell value={v.colore} column={colourColumn} titles={colourTitles} />
+                </td>
+                <td>{v.marca}</td>
+                <td>{v.modello}</td>
+                <td>{v.cilindrata ?? ''}</td>
+                <td>{v.anno}</td>
+                <td>
+                  <MoneyCell value={v.valore} />
+                </td>
+                <td>
+                  <BooleanCell value={v.furto} />
+                </td>
+                <td className="font-monospace">{v.targa}</td>
+                <td>{optionTitle(fields.tipologia_ania, v.tipologia_ania)}</td>
+                {editable && (
+                  <td>
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      className="py-0 px-1"
+                      aria-label={`${t.veicoli.elimina} ${v.marca ?? ''} ${v.modello ?? ''} ${v.targa ?? ''}`.replace(/\s+/g, ' ').trim()}
+                      title={t.veicoli.elimina}
+                      onClick={() => setToDelete(i)}
+                    >
+                      <Icon name="trash" size={16} />
+                    </Button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </div>
+      {editable && (
+        <Button variant="outline-primary" size="sm" onClick={() => setAdding(true)}>
+          <Icon name="plus" size={16} /> {t.veicoli.aggiungi}
+        </Button>
+      )}
+      <AddVehicleDialog
+        show={adding}
+        item={item}
+        onCancel={() => setAdding(false)}
+        onAdd={(vehicle) => {
+          setAdding(false);
+          onChange([...vehicles, vehicle]);
+        }}
+      />
+      <ConfirmDialog
+        show={toDelete !== null}
+        title={t.veicoli.eliminaTitolo}
+        text={t.veicoli.eliminaTesto}
+        confirmLabel="Elimina"
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => {
+          const index = toDelete;
+          setToDelete(null);
+          if (index !== null) onChange(vehicles.filter((_, j) => j !== index));
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+// Italian texts and codes of the quotation screens (spec 001) that the definitions do not carry.
+import type { ListColumn } from '../../types.ts';
+
+/** Traffic light of a quotation or vehicle: the server answers v/g/r, the model catalogue verde/giallo/rosso. */
+export const COLOUR_TITLES = new Map<unknown, string>([
+  ['v', 'Verde'],
+  ['g', 'Giallo'],
+  ['r', 'Rosso'],
+]);
+
+/** The chip column used with the registry's 'chip' cell renderer. */
+export const COLOUR_COLUMN: ListColumn = { field: 'colore', headerName: 'Colore', format: 'chip', chips: { v: 'success', g: 'warning', r: 'danger' } };
+
+export function colourCode(modelColour: unknown): 'v' | 'g' | 'r' | undefined {
+  const c = String(modelColour ?? '').toLowerCase();
+  return c === 'verde' ? 'v' : c === 'giallo' ? 'g' : c === 'rosso' ? 'r' : undefined;
+}
+
+/** Status id of the direct quotation (spec 001 §1). */
+export const STATO_DIRETTA = 12;
+
+export const t = {
+  tabRaccolta: 'Raccolta dati',
+  cliente: 'Cliente',
+  collaboratore: 'Collaboratore',
+  quotazione: 'Quotazione n.',
+  prodotto: 'Prodotto',
+  stato: 'Stato',
+  anteprima: 'Anteprima quotazione',
+  preventivi: 'Preventivi',
+  premioBase: 'Premio base',
+  competenze: 'Competenze',
+  totale: 'Totale',
+  premioCompagnia: 'Premio compagnia',
+  dirittiBroker: 'Diritti del broker',
+  premioForzato: 'Premio forzato',
+  calcola: 'Calcola',
+  calcoloInCorso: 'Calcolo in corso…',
+  primaSalva: 'Salva la quotazione per calcolare il premio.',
+  nessunCalcolo: 'Premio non ancora calcolato.',
+  salva: 'Salva',
+  azioni: 'Azioni della quotazione',
+  cambiaStato: 'Cambia stato',
+  nuovoStato: 'Nuovo stato',
+  nota: 'Nota',
+  storico: 'Storico stati',
+  storicoVuoto: 'Nessun cambio di stato registrato.',
+  quando: 'Data',
+  chi: 'Utente',
+  da: 'Da',
+  a: 'A',
+  evento: 'Evento',
+  salvataggio: 'Quotazione salvata con successo',
+  competenzeNote: 'Inserire le competenze anche nelle note per favore.',
+  veicoli: {
+    aggiungi: 'Aggiungi veicolo',
+    titoloDialogo: 'Aggiungi veicolo storico',
+    marca: 'Marca',
+    sceltaMarca: 'Scegli una marca…',
+    cerca: 'Cerca modello',
+    risultati: 'Modelli trovati',
+    nessunModello: 'Nessun modello trovato per questa ricerca.',
+    scegliModello: 'Scegli un modello dall’elenco.',
+    elimina: 'Elimina veicolo',
+    eliminaTitolo: 'Elimina veicolo',
+    eliminaTesto: 'Sicuro di voler cancellare il veicolo?',
+    nessuno: 'Nessun veicolo storico inserito.',
+    azioni: 'Azioni',
+    aggiungiConferma: 'Aggiungi',
+  },
+} as const;

@@ -1,0 +1,63 @@
+// The record's status machine on the client: the same JSON and guards the server enforces, so the buttons shown are the ones it accepts.
+import { useMemo } from 'react';
+import { createActor } from 'xstate';
+import { useSelector } from '@xstate/react';
+import { getSessionData } from '../../api/session.ts';
+import { Workflow } from '../../../shared/workflow/machine.ts';
+import type { EventMeta, Status, WorkflowDefinition } from '../../../shared/workflow/machine.ts';
+import type { WorkflowUser } from '../../../shared/workflow/guards.ts';
+import type { RecordData } from '../../types.ts';
+
+export interface AvailableEvent {
+  type: string;
+  meta: EventMeta;
+  /** Where the event leads when it changes the status. */
+  target?: Status;
+  /** Allowed targets of a manual status change. */
+  targets?: Status[];
+}
+
+export interface RecordWorkflow {
+  workflow: Workflow;
+  status: Status;
+  events: AvailableEvent[];
+  warnings: string[];
+  allows: (type: string) => boolean;
+}
+
+export function sessionUser(): WorkflowUser {
+  const session = getSessionData();
+  return { permissions: session?.permissions ?? [], roles: session?.roles ?? [], kind: 'staff' };
+}
+
+/** One Workflow per definition: building the XState machine is not free. */
+const cache = new WeakMap<WorkflowDefinition, Workflow>();
+export function workflowOf(definition: WorkflowDefinition): Workflow {
+  let found = cache.get(definition);
+  if (!found) cache.set(definition, (found = new Workflow(definition)));
+  return found;
+}
+
+/**
+ * An actor restored at the record's status (XState's resolveState), read with useSelector; the events come from
+ * Workflow.available, the very function the server's GET …/workflow answers with.
+ */
+export function useRecordWorkflow(definition: WorkflowDefinition, record: RecordData | undefined): RecordWorkflow {
+  const workflow = workflowOf(definition);
+  const statusId = Number(record?.[workflow.statusField] ?? workflow.initialStatus.id);
+  const data = useMemo(() => record ?? {}, [record]);
+  const actor = useMemo(() => {
+    const status = workflow.status(statusId);
+    const user = sessionUser();
+    const snapshot = workflow.machine.resolveState({ value: status.key, context: { user, record: data, stato: { id: status.id, code: status.code } } });
+    return createActor(workflow.machine, { snapshot });
+  }, [workflow, statusId, data]);
+  const key = useSelector(actor, (snapshot) => String(snapshot.value));
+  return useMemo(() => {
+    const status = workflow.statuses.find((s) => s.key === key) ?? workflow.status(statusId);
+    const user = sessionUser();
+    const events = workflow.available(status.id, user, data) as AvailableEvent[];
+    const types = new Set(events.map((e) => e.type));
+    return { workflow, status, events, warnings: workflow.warnings(status.id, user, data), allows: (type: string) => types.has(type) };
+  }, [workflow, key, statusId, data]);
+}

@@ -1,0 +1,135 @@
+// Generic add/edit screen for any resource: title, action bar, sections from form.ui.json, guards and notices.
+import { Suspense } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Tab from 'react-bootstrap/Tab';
+import Tabs from 'react-bootstrap/Tabs';
+import { customPage } from '../pages/registry.ts';
+import { useDefinitions } from '../lib/definitions.ts';
+import { usePageMeta } from '../lib/pageMeta.tsx';
+import { Notice, Spinner } from '../lib/ui.tsx';
+import { msg } from '../messages.ts';
+import type { RecordData, ResourceDef } from '../types.ts';
+import { ConflictAlert, FormActionBar, LeaveGuard, SavingOverlay, TypedValuesPanel } from './FormParts.tsx';
+import { SchemaForm } from './SchemaForm.tsx';
+import { useResourceForm } from './useResourceForm.ts';
+
+interface TabConfig {
+  title: string;
+  page?: string;
+  requiresSaved?: boolean;
+  /** Not shown at all until the record is saved (requiresSaved only disables it). */
+  hiddenUntilSaved?: boolean;
+}
+
+/** A named page from the custom pages registry, or an honest notice while it does not exist yet. */
+function NamedPage({ name, def, id, record }: { name: string; def: ResourceDef; id?: string; record?: RecordData }) {
+  const Page = customPage(name);
+  if (!Page) {
+    return (
+      <Notice variant="secondary" role="status">
+        {`La schermata «${name}» non è ancora disponibile.`}
+      </Notice>
+    );
+  }
+  return (
+    <Suspense fallback={<Spinner label={msg.loading} />}>
+      <Page def={def} id={id} record={record} />
+    </Suspense>
+  );
+}
+
+export default function ResourceFormPage({ def, id }: { def: ResourceDef; id?: string }) {
+  const page = typeof def.form['ui:page'] === 'string' ? (def.form['ui:page'] as string) : undefined;
+  if (page) return <WholePage name={page} def={def} id={id} />;
+  return <GenericFormPage def={def} id={id} />;
+}
+
+function WholePage({ name, def, id }: { name: string; def: ResourceDef; id?: string }) {
+  // A registered page sets its own title (its effect would otherwise race with this one).
+  if (customPage(name)) return <NamedPage name={name} def={def} id={id} />;
+  return <MissingPage name={name} def={def} id={id} />;
+}
+
+function MissingPage({ name, def, id }: { name: string; def: ResourceDef; id?: string }) {
+  usePageMeta({ title: def.resource.title, icon: def.resource.icon });
+  return <NamedPage name={name} def={def} id={id} />;
+}
+
+function GenericFormPage({ def, id }: { def: ResourceDef; id?: string }) {
+  const { resource, schema, form, can } = def;
+  const navigate = useNavigate();
+  const { definitions } = useDefinitions();
+  const ctl = useResourceForm(def, id);
+  usePageMeta({ title: ctl.title, icon: resource.icon });
+  const formId = `form-${def.name}`;
+  const canSave = ctl.mode === 'new' ? can.create : can.update;
+  const activeField = resource.activeField && schema.properties?.[resource.activeField] ? resource.activeField : undefined;
+  const backToList = () => navigate(resource.routes?.list?.path ?? '/');
+
+  if (ctl.loadError) {
+    return (
+      <Notice variant="danger" role="alert">
+        {ctl.loadError}
+      </Notice>
+    );
+  }
+  if (ctl.loading) {
+    return <Spinner label={msg.loading} />;
+  }
+  const body = (
+    <>
+      <FormActionBar
+        formId={formId}
+        mode={ctl.mode}
+        canSave={canSave}
+        saving={ctl.saving}
+        errors={ctl.errorCount}
+        activeLabel={activeField ? ((schema.properties?.[activeField]?.title as string | undefined) ?? 'Attivo') : undefined}
+        active={ctl.active}
+        onActive={activeField ? ctl.setActive : undefined}
+        onCancel={backToList}
+      />
+      {ctl.conflict && <ConflictAlert onReload={ctl.reloadLatest} />}
+      {ctl.typed && <TypedValuesPanel typed={ctl.typed} onReapply={ctl.reapplyTyped} onDismiss={ctl.dismissTyped} />}
+      <div className="position-relative" aria-busy={ctl.saving}>
+        <SchemaForm
+          key={ctl.formKey}
+          id={formId}
+          formRef={ctl.formRef}
+          schema={schema}
+          formUi={form}
+          activeField={activeField}
+          initialData={ctl.initial}
+          resources={definitions?.resources}
+          recordId={id}
+          extraErrors={ctl.extraErrors}
+          disabled={!canSave}
+          onChange={ctl.onChange}
+          onSubmit={ctl.submit}
+          onValidity={ctl.setErrorCount}
+        />
+        <SavingOverlay show={ctl.saving} />
+      </div>
+    </>
+  );
+  const tabs = def.form['ui:tabs'] as TabConfig[] | undefined;
+  return (
+    <>
+      {tabs?.length ? (
+        // Panes stay mounted, so switching tab never loses what was typed.
+        <Tabs defaultActiveKey="0" id={`${formId}-tabs`} className="mb-3">
+          {tabs.map((tab, i) =>
+            tab.hiddenUntilSaved && ctl.mode === 'new' ? null : (
+              <Tab key={tab.title} eventKey={String(i)} title={tab.title} disabled={Boolean(tab.requiresSaved && ctl.mode === 'new')}>
+                {tab.page ? <NamedPage name={tab.page} def={def} id={id} record={ctl.record} /> : i === tabs.findIndex((t) => !t.page) ? body : null}
+              </Tab>
+            ),
+          )}
+        </Tabs>
+      ) : (
+        body
+      )}
+      <LeaveGuard dirtyRef={ctl.dirtyRef} />
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+// Route table (spec 000 §2.1): public login and maintenance, everything else behind the session token.
+import { lazy, Suspense } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { createBrowserRouter, Outlet } from 'react-router-dom';
+import { NotificationsProvider } from './lib/notify.tsx';
+import { PageMetaProvider } from './lib/pageMeta.tsx';
+import { PageSpinner, RequireAuth, RouteError } from './shell/guards.tsx';
+import { DASHBOARD_SECTIONS } from './shell/sections.ts';
+
+// Route-level splitting: the login route loads neither AG Grid nor rjsf.
+const LoginPage = lazy(() => import('./shell/LoginPage.tsx'));
+const MaintenancePage = lazy(() => import('./shell/MaintenancePage.tsx'));
+const MainLayout = lazy(() => import('./shell/MainLayout.tsx'));
+const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
+const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
+const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
+
+function page(Component: ComponentType, fallback: ReactNode = <PageSpinner />) {
+  return (
+    <Suspense fallback={fallback}>
+      <Component />
+    </Suspense>
+  );
+}
+
+function Root() {
+  return (
+    <NotificationsProvider>
+      <PageMetaProvider>
+        <Outlet />
+      </PageMetaProvider>
+    </NotificationsProvider>
+  );
+}
+
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/login', element: page(LoginPage) },
+      { path: '/manutenzione', element: page(MaintenancePage) },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: page(MainLayout),
+            children: [
+              {
+                errorElement: <RouteError />,
+                children: [
+                  { index: true, element: page(Dashboard) },
+                  { path: '/dashboard', element: page(Dashboard) },
+                  ...DASHBOARD_SECTIONS.map((section) => ({ path: section.path, element: page(ComingSoon) })),
+                  { path: '*', element: page(ResourceRoute) },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);

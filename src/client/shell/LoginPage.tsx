@@ -1,0 +1,137 @@
+// Login (spec 000 §2.4): e-mail, password, Accedi; maintenance banner instead of the form; errors under 'authentication'.
+import { useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { api, ApiError } from '../api/dataProvider.ts';
+import { clearExpired, startSession, wasExpired } from '../api/session.ts';
+import { usePageMeta } from '../lib/pageMeta.tsx';
+import { Notice, Spinner } from '../lib/ui.tsx';
+import { APP_NAME, msg } from '../messages.ts';
+import { useSession } from './guards.tsx';
+import { Logo, PlainLayout } from './PlainLayout.tsx';
+
+interface LoginState {
+  expired?: boolean;
+  from?: string;
+}
+
+export default function LoginPage() {
+  usePageMeta({ title: 'Accesso' });
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { token } = useSession();
+  const state = (location.state ?? {}) as LoginState;
+  // The note survives the redirect race between the route guard and the 401 handler.
+  const [expired] = useState(() => Boolean(state.expired) || wasExpired());
+  const [maintenance, setMaintenance] = useState<boolean | undefined>(undefined);
+  const [appName, setAppName] = useState(APP_NAME);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(clearExpired, []);
+
+  useEffect(() => {
+    api
+      .environment()
+      .then((env) => {
+        setMaintenance(Boolean(env.maintenance));
+        if (env.appName) setAppName(env.appName);
+      })
+      // Without the flag the form is still the most useful thing to show.
+      .catch(() => setMaintenance(false));
+  }, []);
+
+  if (token && !busy) return <Navigate to={state.from ?? '/dashboard'} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    setBusy(true);
+    try {
+      const result = await api.login(email.trim(), password);
+      startSession(result.token, {
+        permissions: result.permissions ?? [],
+        roles: result.roles ?? [],
+        user: result.user,
+        environment: result.environment ?? {},
+      });
+      navigate(state.from ?? '/dashboard', { replace: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 503) setMaintenance(true);
+      else if (err instanceof ApiError) setError(err.errors.authentication?.[0] ?? err.message);
+      else setError(msg.genericError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <PlainLayout>
+      <div className="mx-auto" style={{ maxWidth: 420 }}>
+        <div className="d-flex align-items-center justify-content-center gap-2 mb-4">
+          <Logo size={40} />
+          <span className="fs-4 fw-semibold">{appName}</span>
+        </div>
+        <Card className="shadow-sm">
+          <Card.Body className="p-4">
+            <h1 className="h4 mb-3">Accedi</h1>
+            {expired && !maintenance && (
+              <Notice variant="warning" role="alert">
+                {msg.sessionExpired}
+              </Notice>
+            )}
+            {maintenance === undefined && <Spinner label={msg.loading} />}
+            {maintenance === true && (
+              <Notice variant="info" role="alert" className="mb-0" testId="maintenance-banner">
+                <h2 className="h5 alert-heading">{msg.maintenance}</h2>
+                <p className="mb-0">{msg.maintenanceText}</p>
+              </Notice>
+            )}
+            {maintenance === false && (
+              <Form onSubmit={submit} noValidate>
+                <Form.Group className="mb-3" controlId="login-email">
+                  <Form.Label>E-mail</Form.Label>
+                  <Form.Control
+                    type="email"
+                    autoComplete="username"
+                    value={email}
+                    onChange={(e) => setEmail(e.target.value)}
+                    required
+                    autoFocus
+                    isInvalid={Boolean(error)}
+                    aria-describedby={error ? 'authentication-error' : undefined}
+                  />
+                </Form.Group>
+                <Form.Group className="mb-3" controlId="login-password">
+                  <Form.Label>Password</Form.Label>
+                  <Form.Control
+                    type="password"
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                    required
+                    isInvalid={Boolean(error)}
+                    aria-describedby={error ? 'authentication-error' : undefined}
+                  />
+                </Form.Group>
+                {error && (
+                  <div id="authentication-error" className="text-danger small mb-3" role="alert" data-testid="authentication-error">
+                    {error}
+                  </div>
+                )}
+                <Button type="submit" variant="primary" className="w-100" disabled={busy}>
+                  {busy ? 'Accesso in corso…' : 'Accedi'}
+                </Button>
+              </Form>
+            )}
+          </Card.Body>
+        </Card>
+      </div>
+    </PlainLayout>
+  );
+}

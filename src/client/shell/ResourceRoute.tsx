@@ -1,0 +1,38 @@
+// Resolves list/new/edit paths of every resource in /api/definitions (aliases included) to the generic screens.
+import { lazy, Suspense } from 'react';
+import { useLocation } from 'react-router-dom';
+import { useDefinitions } from '../lib/definitions.ts';
+import { usePageMeta } from '../lib/pageMeta.tsx';
+import { Notice } from '../lib/ui.tsx';
+import { msg } from '../messages.ts';
+import { PageSpinner } from './guards.tsx';
+import { matchResource } from './menu.ts';
+
+const ResourceListPage = lazy(() => import('../renderer/ResourceListPage.tsx'));
+const ResourceFormPage = lazy(() => import('../renderer/ResourceFormPage.tsx'));
+
+function Message({ title, text }: { title: string; text: string }) {
+  usePageMeta({ title });
+  return (
+    <Notice variant="secondary" role="alert">
+      {text}
+    </Notice>
+  );
+}
+
+export default function ResourceRoute() {
+  const { pathname } = useLocation();
+  const { definitions, error, isLoading } = useDefinitions();
+  if (isLoading) return <PageSpinner />;
+  if (error) return <Message title="Errore" text={error.message} />;
+  const found = matchResource(definitions?.resources ?? [], pathname);
+  if (!found) return <Message title={msg.pageNotFound} text={`${msg.pageNotFound}: ${pathname}`} />;
+  const { def, mode, id } = found;
+  const allowed = mode === 'list' ? def.can.list : mode === 'new' ? def.can.create : def.can.read;
+  if (!allowed) return <Message title={def.resource.title} text={msg.noPermission} />;
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      {mode === 'list' ? <ResourceListPage key={def.name} def={def} /> : <ResourceFormPage key={`${def.name}:${id ?? 'new'}`} def={def} id={id} />}
+    </Suspense>
+  );
+}

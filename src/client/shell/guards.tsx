@@ -1,0 +1,39 @@
+// Session guard (token only, spec 000 §6), route error display and the page spinner.
+import { useSyncExternalStore } from 'react';
+import { Navigate, Outlet, useLocation, useRouteError } from 'react-router-dom';
+import { getSnapshot, subscribe } from '../api/session.ts';
+import { Notice, Spinner } from '../lib/ui.tsx';
+import { msg } from '../messages.ts';
+
+export function useSession() {
+  return useSyncExternalStore(subscribe, getSnapshot);
+}
+
+export function RequireAuth() {
+  const { token } = useSession();
+  const location = useLocation();
+  if (!token) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+  return <Outlet />;
+}
+
+export function PageSpinner() {
+  return (
+    <div className="p-4">
+      <Spinner label={msg.loading} />
+    </div>
+  );
+}
+
+/** Render errors (an unknown widget name, a chunk that failed to load) show loudly instead of a blank page. */
+export function RouteError() {
+  const error = useRouteError();
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : msg.genericError;
+  return (
+    <main className="p-4">
+      <Notice variant="danger" role="alert">
+        <h1 className="h5 alert-heading">Impossibile mostrare la pagina</h1>
+        <p className="mb-0">{text}</p>
+      </Notice>
+    </main>
+  );
+}
