@@ -41,7 +41,7 @@ export interface Quotazione {
   doppia_circolazione?: boolean;
   decorrenza?: string;
   note?: string;
-  colore?: 'v' | 'g' | 'r';
+  colore?: ('v' | 'g' | 'r') & string;
   premio?: number;
   premio_verti?: number;
   premio_forzato?: number;
@@ -71,7 +71,7 @@ export interface Quotazione {
     cilindrata?: number;
     anno: number;
     valore?: number;
-    colore?: 'v' | 'g' | 'r';
+    colore?: ('v' | 'g' | 'r') & string;
     furtabile?: boolean;
     furto?: boolean;
     targa?: string;

@@ -174,9 +174,12 @@ describe('workflow action routes', () => {
     const edit = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { note: 'x', version: current.version } });
     expect(edit.status).toBe(409);
     expect(edit.body.message).toBe('Operazione non consentita nello stato "In attesa di deroga": aggiorna.');
-    // In derogation only an approver may still change the premium... but not the other fields.
+    // In derogation only an approver may still change the premium, and nothing else.
+    expect((await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { premio_forzato: 250, version: current.version } })).status).toBe(409);
+    expect((await t.call('PUT', `/api/quotazioni/${q.id}`, { token: approver, body: { premio_forzato: 250, note: 'x', version: current.version } })).status).toBe(409);
     const premium = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: approver, body: { premio_forzato: 250, version: current.version } });
-    expect(premium.status).toBe(409);
+    expect(premium.status, JSON.stringify(premium.body)).toBe(200);
+    expect(premium.body.data.model.premio_forzato).toBe(250);
 
     const toSigned = await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: `id=${q.id}&stato_quotazione_id=9`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(toSigned.status, JSON.stringify(toSigned.body)).toBe(200);

@@ -51,6 +51,8 @@ const ALLOWED: Row[] = [
   [3, 'CONFERMA', EDITORS, undefined, 4],
   [3, 'CONFERMA_DIRETTA', EDITORS, undefined, 12],
   [3, 'ELIMINA', ANYONE, undefined, 3],
+  [12, 'SALVA', EDITORS, undefined, 12],
+  [12, 'MODIFICA_PREMIO', EDITORS, undefined, 12],
   [12, 'EMETTI_DIRETTA', EDITORS, undefined, 7],
   [12, 'ELIMINA', ANYONE, undefined, 12],
   [4, 'COMPILAZIONE_CLIENTE', ['cliente'], undefined, 5],

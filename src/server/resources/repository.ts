@@ -332,8 +332,12 @@ export class ResourceRepository {
     const status = Number(before[this.workflow.statusField]);
     const record = this.present(before, user);
     const events = Object.entries(this.workflow.definition.meta.events) as Array<[string, EventMeta]>;
-    const touched = (meta: EventMeta) => (meta.fields ?? []).some((f) => f in input && input[f] !== (before[f] ?? null));
-    const needed = events.filter(([, meta]) => meta.kind === kind || (kind === 'update' && meta.kind === 'field' && touched(meta)));
+    const changed = Object.keys(input).filter((f) => input[f] !== (before[f] ?? null));
+    const guardedFields = new Set(events.flatMap(([, meta]) => (meta.kind === 'field' ? meta.fields ?? [] : [])));
+    const touched = (meta: EventMeta) => (meta.fields ?? []).some((f) => changed.includes(f));
+    // A change of only field-guarded fields (the premium) needs only their events, not the general edit.
+    const onlyGuarded = kind === 'update' && changed.length > 0 && changed.every((f) => guardedFields.has(f));
+    const needed = events.filter(([, meta]) => (meta.kind === kind && !onlyGuarded) || (kind === 'update' && meta.kind === 'field' && touched(meta)));
     for (const [type, meta] of needed) {
       if (!this.workflow.can(status, user, record, { type })) {
         const nome = this.workflow.status(status).nome;

@@ -101,6 +101,16 @@ export const listMetaSchema = {
     perPage: { type: 'integer', minimum: 1, maximum: 500 },
     actions: { type: 'array', items: { enum: ['add', 'edit', 'delete'] } },
     emptyText: { type: 'string' },
+    // Filters that are not columns: fields of the entity or server-side list filters of the domain (filter[targa]).
+    filters: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'headerName', 'filter'],
+        additionalProperties: false,
+        properties: { field: { type: 'string' }, headerName: { type: 'string' }, filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] } },
+      },
+    },
     // The question asked before deleting a row ('Sicuro di voler cancellare il veicolo?'); default 'Conferma l'eliminazione'.
     deleteConfirm: { type: 'string' },
   },

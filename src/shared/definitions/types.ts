@@ -50,6 +50,7 @@ export interface ListConfig {
   actions?: Array<'add' | 'edit' | 'delete'>;
   emptyText?: string;
   deleteConfirm?: string;
+  filters?: Array<{ field: string; headerName: string; filter: NonNullable<ListColumn['filter']> }>;
 }
 
 export type JsonSchema = {

@@ -181,6 +181,7 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
 
   const invalid = (name: keyof Errors) => ({
     isInvalid: Boolean(errors[name]),
+    'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `${uid}-${name}-error` : undefined,
   });
   const feedback = (name: keyof Errors) =>

@@ -37,10 +37,11 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
   return (
     <div id={id} className="veicoli-storici">
       <div className="table-responsive">
-        <Table size="sm" hover className="align-middle mb-2">
+        <Table size="sm" hover className="align-middle mb-2 small">
           <caption className="visually-hidden">{(schema.title as string | undefined) ?? 'Veicoli storici'}</caption>
           <thead>
             <tr>
+              {editable && <th scope="col">{t.veicoli.azioni}</th>}
               <th scope="col">{title('colore', 'Colore')}</th>
               <th scope="col">{title('marca', 'Marca')}</th>
               <th scope="col">{title('modello', 'Modello')}</th>
@@ -50,7 +51,6 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
               <th scope="col">{title('furto', 'Furto')}</th>
               <th scope="col">{title('targa', 'Targa')}</th>
               <th scope="col">{title('tipologia_ania', 'Tipologia Veicolo')}</th>
-              {editable && <th scope="col">{t.veicoli.azioni}</th>}
             </tr>
           </thead>
           <tbody>
@@ -63,6 +63,20 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
             )}
             {vehicles.map((v, i) => (
               <tr key={v.id ?? i} data-testid="veicolo-storico">
+                {editable && (
+                  <td>
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      className="py-0 px-1"
+                      aria-label={`${t.veicoli.elimina} ${v.marca ?? ''} ${v.modello ?? ''} ${v.targa ?? ''}`.replace(/\s+/g, ' ').trim()}
+                      title={t.veicoli.elimina}
+                      onClick={() => setToDelete(i)}
+                    >
+                      <Icon name="trash" size={16} />
+                    </Button>
+                  </td>
+                )}
                 <td>
                   <ChipCell value={v.colore} column={colourColumn} titles={colourTitles} />
                 </td>
@@ -78,20 +92,6 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
                 </td>
                 <td className="font-monospace">{v.targa}</td>
                 <td>{optionTitle(fields.tipologia_ania, v.tipologia_ania)}</td>
-                {editable && (
-                  <td>
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      className="py-0 px-1"
-                      aria-label={`${t.veicoli.elimina} ${v.marca ?? ''} ${v.modello ?? ''} ${v.targa ?? ''}`.replace(/\s+/g, ' ').trim()}
-                      title={t.veicoli.elimina}
-                      onClick={() => setToDelete(i)}
-                    >
-                      <Icon name="trash" size={16} />
-                    </Button>
-                  </td>
-                )}
               </tr>
             ))}
           </tbody>

@@ -40,6 +40,7 @@ export const t = {
   nessunCalcolo: 'Premio non ancora calcolato.',
   salva: 'Salva',
   azioni: 'Azioni della quotazione',
+  nessunaAzione: 'Nessuna azione disponibile in questo stato.',
   cambiaStato: 'Cambia stato',
   nuovoStato: 'Nuovo stato',
   nota: 'Nota',

@@ -25,6 +25,11 @@ export interface RecordWorkflow {
   allows: (type: string) => boolean;
 }
 
+/** Buttons of the action bar: events with a route of their own (manual change, edits and later features excluded). */
+export function actionEvents(events: AvailableEvent[]): AvailableEvent[] {
+  return events.filter((e) => e.meta.route && !e.meta.later && !e.meta.public && !e.meta.kind);
+}
+
 export function sessionUser(): WorkflowUser {
   const session = getSessionData();
   return { permissions: session?.permissions ?? [], roles: session?.roles ?? [], kind: 'staff' };

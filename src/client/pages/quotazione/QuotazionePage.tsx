@@ -1,0 +1,222 @@
+// Custom page "quotazione": the management screen of a historic-car quotation (spec 001 §2), also served as the direct quotation.
+import { useEffect, useId, useState } from 'react';
+import { generatePath, Navigate, useLocation } from 'react-router-dom';
+import useSWR from 'swr';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import Tab from 'react-bootstrap/Tab';
+import Tabs from 'react-bootstrap/Tabs';
+import { getOne } from '../../api/dataProvider.ts';
+import { getSessionData } from '../../api/session.ts';
+import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
+import { findResource, useDefinitions } from '../../lib/definitions.ts';
+import { fillTemplate } from '../../lib/format.ts';
+import { usePageMeta } from '../../lib/pageMeta.tsx';
+import { Notice, Spinner } from '../../lib/ui.tsx';
+import { msg } from '../../messages.ts';
+import { ConflictAlert, LeaveGuard, SavingOverlay } from '../../renderer/FormParts.tsx';
+import { SchemaForm } from '../../renderer/SchemaForm.tsx';
+import type { RecordData, ResourceDef } from '../../types.ts';
+import type { CustomPageProps } from '../registry.ts';
+import { HistoryPanel } from './HistoryPanel.tsx';
+import { PreviewDrawer } from './PreviewDrawer.tsx';
+import { t, STATO_DIRETTA } from './texts.ts';
+import { useQuotazione } from './useQuotazione.ts';
+import { useRecordWorkflow } from './useRecordWorkflow.ts';
+import type { AvailableEvent } from './useRecordWorkflow.ts';
+import './quotazione.css';
+
+const DIRETTA_PATH = '/modifica/quotazione_diretta/:id';
+
+/** The collaborator's name: oneself from the session, others through the collaborator resource when readable. */
+function useCollaboratorName(collaboratoreId: unknown): string {
+  const { definitions } = useDefinitions();
+  const session = getSessionData();
+  const target = findResource(definitions, 'collaboratore');
+  const id = typeof collaboratoreId === 'number' ? collaboratoreId : undefined;
+  const own = id !== undefined && session?.user.collaboratore_id === id;
+  const { data } = useSWR(id !== undefined && !own && target?.can.read ? ['collaboratore', id] : null, () => getOne(target!.resource, id!), {
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
+  if (id === undefined) return '';
+  if (own) return session?.user.name ?? '';
+  if (data) return fillTemplate(target?.resource.recordTitle ?? '{nome} {cognome}', data);
+  return `n. ${id}`;
+}
+
+function Header({ def, record, statusName }: { def: ResourceDef; record: RecordData; statusName: string }) {
+  const cliente = record.persona === 'g' ? String(record.rsoc ?? '') : `${String(record.nome ?? '')} ${String(record.cognome ?? '')}`.trim();
+  const collaboratore = useCollaboratorName(record.collaboratore_id);
+  const items: Array<[string, string]> = [
+    [t.cliente, cliente || '—'],
+    [t.collaboratore, collaboratore || '—'],
+    [t.quotazione, record.id !== undefined ? String(record.id) : '—'],
+    [t.prodotto, String(record.bundle_key ?? def.schema.properties?.bundle_key?.default ?? '—')],
+    [t.stato, statusName],
+  ];
+  return (
+    <dl className="quotazione-header card card-body flex-row flex-wrap gap-4 py-2 mb-3" data-testid="intestazione-quotazione">
+      {items.map(([label, value]) => (
+        <div key={label}>
+          <dt className="small text-body-secondary fw-normal">{label}</dt>
+          <dd className="mb-0 fw-semibold">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+interface Pending {
+  event: AvailableEvent;
+  stato?: number;
+}
+
+export default function QuotazionePage({ def, id }: CustomPageProps) {
+  const { pathname } = useLocation();
+  const { definitions } = useDefinitions();
+  const ctl = useQuotazione(def, id);
+  const wf = useRecordWorkflow(def.workflow!, ctl.record);
+  const uid = useId();
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [nota, setNota] = useState('');
+  const [notaError, setNotaError] = useState<string>();
+  const [sending, setSending] = useState(false);
+  const { resource } = def;
+
+  const title =
+    ctl.mode === 'new'
+      ? (resource.newTitle ?? `${resource.singular ?? ''} - Nuova`)
+      : (ctl.record && fillTemplate(resource.recordTitle ?? '', ctl.record)) || `${resource.singular ?? ''} ${id ?? ''}`;
+  usePageMeta({ title, icon: resource.icon });
+
+  useEffect(() => {
+    setNota('');
+    setNotaError(undefined);
+  }, [pending]);
+
+  if (ctl.loadError) {
+    return (
+      <Notice variant="danger" role="alert">
+        {ctl.loadError}
+      </Notice>
+    );
+  }
+  if (ctl.loading || !ctl.record) return <Spinner label={msg.loading} />;
+
+  // Status 12 lives on the direct screen, every other status on the normal one (spec 001 §2).
+  const statusId = Number(ctl.record.stato_quotazione_id);
+  const onDiretta = id !== undefined && pathname === generatePath(DIRETTA_PATH, { id });
+  if (id !== undefined && onDiretta && statusId !== STATO_DIRETTA && resource.routes?.edit) {
+    return <Navigate to={generatePath(resource.routes.edit.path, { id })} replace />;
+  }
+  if (id !== undefined && !onDiretta && statusId === STATO_DIRETTA) return <Navigate to={generatePath(DIRETTA_PATH, { id })} replace />;
+
+  const canSave = ctl.mode === 'new' ? def.can.create : def.can.update && wf.allows('SALVA');
+  const canPremio = ctl.mode === 'new' ? def.can.create : canSave && wf.allows('MODIFICA_PREMIO');
+  const needsNote = Boolean(pending && pending.event.meta.note);
+  const noteRequired = pending?.event.meta.note === 'required';
+  const confirmText = pending
+    ? ((pending.event.target && pending.event.meta.confirmWhenTarget?.[pending.event.target.key]) ?? pending.event.meta.confirm ?? `${pending.event.meta.label}?`)
+    : '';
+
+  const confirm = async () => {
+    if (!pending) return;
+    if (noteRequired && !nota.trim()) {
+      setNotaError(msg.required);
+      return;
+    }
+    setSending(true);
+    const error = await ctl.send(pending.event, { nota, stato: pending.stato });
+    setSending(false);
+    if (error) setNotaError(error);
+    else setPending(null);
+  };
+
+  return (
+    <>
+      <Header def={def} record={ctl.record} statusName={wf.status.nome} />
+      {ctl.conflict && <ConflictAlert onReload={() => void ctl.reload()} />}
+      <Row className="g-3">
+        <Col lg={8} className="min-w-0">
+          <Tabs defaultActiveKey="raccolta" id={`${uid}-tabs`} className="mb-3">
+            <Tab eventKey="raccolta" title={t.tabRaccolta}>
+              <div className="position-relative" aria-busy={ctl.busy === 'save'}>
+                <SchemaForm
+                  key={ctl.formKey}
+                  id={ctl.mainFormId}
+                  formRef={ctl.mainRef}
+                  schema={ctl.mainSchema}
+                  formUi={def.form}
+                  initialData={ctl.initialMain}
+                  resources={definitions?.resources}
+                  extraErrors={ctl.mainErrors}
+                  disabled={!canSave}
+                  onChange={ctl.onMainChange}
+                  onSubmit={(data) => void ctl.save(data)}
+                  onInvalid={ctl.onMainInvalid}
+                />
+                <SavingOverlay show={ctl.busy === 'save'} />
+              </div>
+              {ctl.mode === 'edit' && <HistoryPanel rows={ctl.history} workflow={wf.workflow} />}
+            </Tab>
+          </Tabs>
+        </Col>
+        <Col lg={4} as="aside" aria-label={t.anteprima} className="quotazione-drawer">
+          <PreviewDrawer
+            ctl={ctl}
+            wf={wf}
+            canSave={canSave}
+            canPremio={canPremio}
+            formId="form-quotazione-anteprima"
+            onEvent={(event, stato) => setPending({ event, stato })}
+          />
+        </Col>
+      </Row>
+      <ConfirmDialog
+        show={pending !== null}
+        title={pending?.event.meta.label ?? ''}
+        text={confirmText}
+        confirmLabel={pending?.event.meta.label ?? 'Conferma'}
+        variant={pending?.event.type === 'RIFIUTA' ? 'danger' : 'primary'}
+        busy={sending}
+        onCancel={() => setPending(null)}
+        onConfirm={() => void confirm()}
+      >
+        {needsNote && (
+          <Form.Group controlId={`${uid}-nota`} className="mt-3">
+            <Form.Label>
+              {t.nota}
+              {noteRequired && (
+                <span className="text-danger" aria-hidden="true">
+                  {' '}
+                  *
+                </span>
+              )}
+            </Form.Label>
+            <Form.Control
+              as="textarea"
+              rows={3}
+              value={nota}
+              required={noteRequired}
+              isInvalid={Boolean(notaError)}
+              aria-invalid={notaError ? true : undefined}
+              aria-describedby={notaError ? `${uid}-nota-error` : undefined}
+              onChange={(e) => {
+                setNota(e.target.value);
+                setNotaError(undefined);
+              }}
+            />
+            {notaError && (
+              <Form.Control.Feedback type="invalid" id={`${uid}-nota-error`}>
+                {notaError}
+              </Form.Control.Feedback>
+            )}
+          </Form.Group>
+        )}
+      </ConfirmDialog>
+      <LeaveGuard dirtyRef={ctl.dirtyRef} />
+    </>
+  );
+}
