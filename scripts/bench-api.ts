@@ -1,12 +1,10 @@
 // npm run bench:api — benchmarks the generic /api/cliente routes against the same SQL sent raw through pg, on 100 000 customers.
-import { mkdtemp, chmod, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import type { FastifyInstance } from 'fastify';
-import { openDatabase, type RunningDatabase } from '../src/server/server.ts';
-import { buildApp } from '../src/server/app.ts';
-import { closedLoop, ms, seeded, startHttpLoad, summarize, type HttpLoad, type PhaseOptions, type RunResult, type Summary } from './bench/lib.ts';
+import {
+  cleanupStack, closedLoop, loginToken, ms, openBenchDatabase, pad, quote, seeded, startBenchApp, startHttpLoad, summarize,
+  type HttpLoad, type PhaseOptions, type RunResult, type Summary,
+} from './bench/lib.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 100_000;
 const REQUESTS = Number(process.env.BENCH_REQUESTS) || 2000;
@@ -106,82 +104,16 @@ interface Scenario {
   expectRows: boolean;
 }
 
-const cleanups: Array<[string, () => Promise<unknown>]> = [];
-async function cleanup(): Promise<void> {
-  // Last acquired, first released; every step runs even if an earlier one fails.
-  while (cleanups.length) {
-    const [what, fn] = cleanups.pop()!;
-    try {
-      await fn();
-    } catch (error) {
-      console.error(`cleanup (${what}) failed: ${(error as Error).message}`);
-    }
-  }
-}
-process.once('SIGINT', () => {
-  console.error('\ninterrupted, cleaning up...');
-  void cleanup().finally(() => process.exit(130));
-});
-
-function quote(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+const cleanups = cleanupStack();
 
 const norm = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-function pad(value: string, width: number, left = false): string {
-  return left ? value.padEnd(width) : value.padStart(width);
-}
 
 async function main(): Promise<void> {
   const t0 = Date.now();
   const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(' ');
-  const baseUrl = process.env.DATABASE_URL;
-  const env: NodeJS.ProcessEnv = { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' };
-  let target: string;
-  if (baseUrl) {
-    // A throw-away database on the given server, so the bench never touches real data.
-    const adminUrl = new URL(baseUrl);
-    adminUrl.pathname = '/postgres';
-    const name = `bench_api_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: adminUrl.toString() });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${quote(name)}`);
-    } finally {
-      await admin.end();
-    }
-    cleanups.push([`drop database ${name}`, async () => {
-      const c = new pg.Client({ connectionString: adminUrl.toString() });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    }]);
-    const benchUrl = new URL(baseUrl);
-    benchUrl.pathname = `/${name}`;
-    target = benchUrl.toString();
-    env.DATABASE_URL = target;
-    console.log(`database: ${name} on ${adminUrl.host} (DATABASE_URL)`);
-  } else {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-api-'));
-    // Embedded PostgreSQL runs as user postgres when we are root; it must be able to enter the folder.
-    await chmod(dataDir, 0o755);
-    cleanups.push([`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true })]);
-    delete env.DATABASE_URL;
-    env.DATA_DIR = dataDir;
-    target = '';
-    console.log(`database: embedded PostgreSQL under ${dataDir}`);
-  }
-
-  const database: RunningDatabase = await openDatabase(env, (line) => console.log(`  [app] ${line.length > 140 ? `${line.slice(0, 137)}...` : line}`));
-  cleanups.push(['stop database', () => database.stop()]);
-  // Its own pool, sized like the app's, so the two sides never share connections.
-  const raw = new pg.Pool({ connectionString: target || database.connection.pool.options.connectionString, max: database.connection.pool.options.max });
-  cleanups.push(['raw pool', () => raw.end()]);
-  const version = (await raw.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
+  const { database, raw, mode } = await openBenchDatabase({
+    prefix: 'bench_api', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' }, cleanups,
+  });
 
   const def = database.definitions.resources.get('cliente');
   if (!def) throw new Error('no cliente resource in schemas/');
@@ -203,16 +135,8 @@ async function main(): Promise<void> {
   console.log(`loaded ${ids.n} customers in ${loadSeconds.toFixed(1)} s (insert ${insertSeconds.toFixed(1)} s, vacuum analyze ${(loadSeconds - insertSeconds).toFixed(1)} s)`);
 
   // 3. The real HTTP server.
-  const app: FastifyInstance = await buildApp({ db: database.connection.db, definitions: database.definitions, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  cleanups.push(['close app', () => app.close()]);
-  const port = (app.server.address() as { port: number }).port;
-  const origin = `http://127.0.0.1:${port}`;
-  const login = await fetch(`${origin}/api/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-  const { token } = (await login.json()) as { token: string };
+  const { port, origin } = await startBenchApp(database, cleanups);
+  const token = await loginToken(origin, ADMIN_EMAIL, ADMIN_PASSWORD);
 
   // The raw side: the statements repository.ts builds, written out from the same definitions (columns, search fields).
   const readable = [...new Set(['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)])];
@@ -297,7 +221,7 @@ async function main(): Promise<void> {
 
   // 4. Measure.
   const load: HttpLoad = startHttpLoad();
-  cleanups.push(['http load worker', () => load.close()]);
+  cleanups.push('http load worker', () => load.close());
   const results = new Map<string, Summary>();
   const phase = (concurrency: number): PhaseOptions => ({ concurrency, warmup: WARMUP, requests: REQUESTS, warmupMaxMs: WARMUP_MAX_MS, maxMs: MAX_MS });
   for (const s of scenarios) {
@@ -319,7 +243,6 @@ async function main(): Promise<void> {
   }
 
   // 5. Report.
-  const mode = baseUrl ? `DATABASE_URL server (PostgreSQL ${version})` : `embedded PostgreSQL ${version}`;
   console.log(`\n${mode}, ${ids.n} customers, ${os.cpus().length} cores, Node ${process.version}, app pool ${database.connection.pool.options.max}`);
   // Other work on the machine skews the numbers; the load averages say how much.
   console.log(`load average at start ${loadAtStart}, at end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
@@ -359,6 +282,6 @@ try {
   console.error(`bench failed: ${(error as Error).stack ?? error}`);
   exitCode = 1; // a broken bench is not a measurement
 } finally {
-  await cleanup();
+  await cleanups.run();
 }
 process.exit(exitCode);

@@ -1,6 +1,14 @@
-// Timing helpers for scripts/bench-api.ts: seeded randomness, closed-loop runners (in-thread and an HTTP worker), percentiles.
+// Shared by the scripts/bench-*.ts benchmarks: seeded randomness, closed-loop runners (in-thread and an HTTP worker), percentiles,
+// and the setup they all need (a throw-away database, the real app on 127.0.0.1, login, ordered cleanup).
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { mkdtemp, chmod, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type RunningDatabase } from '../../src/server/server.ts';
+import { buildApp } from '../../src/server/app.ts';
 
 export interface RunResult {
   /** Latency of each completed measured request, in ms, in completion order. */
@@ -191,4 +199,154 @@ export function startHttpLoad(): HttpLoad {
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return '-';
   return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
+export function pad(value: string, width: number, left = false): string {
+  return left ? value.padEnd(width) : value.padStart(width);
+}
+
+/** A double-quoted SQL identifier. */
+export function quote(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+export interface Cleanups {
+  push(what: string, fn: () => Promise<unknown>): void;
+  /** Last acquired, first released; every step runs even if an earlier one fails. */
+  run(): Promise<void>;
+}
+
+/** A cleanup stack that also runs on Ctrl-C. */
+export function cleanupStack(): Cleanups {
+  const steps: Array<[string, () => Promise<unknown>]> = [];
+  const run = async () => {
+    while (steps.length) {
+      const [what, fn] = steps.pop()!;
+      try {
+        await fn();
+      } catch (error) {
+        console.error(`cleanup (${what}) failed: ${(error as Error).message}`);
+      }
+    }
+  };
+  process.once('SIGINT', () => {
+    console.error('\ninterrupted, cleaning up...');
+    void run().finally(() => process.exit(130));
+  });
+  return { push: (what, fn) => void steps.push([what, fn]), run };
+}
+
+export interface BenchDatabase {
+  database: RunningDatabase;
+  /** A pool of its own, sized like the app's, so the bench's own queries never take the app's connections. */
+  raw: pg.Pool;
+  /** 'embedded PostgreSQL 18.x' or 'DATABASE_URL server (PostgreSQL 18.x)'. */
+  mode: string;
+}
+
+/**
+ * A database nobody else uses: with DATABASE_URL a fresh one (`<prefix>_<time>`) on that server, dropped at the end;
+ * otherwise the embedded PostgreSQL in a temporary folder, removed at the end. Migrated, roles synced, super_admin created.
+ */
+export async function openBenchDatabase(opts: {
+  prefix: string;
+  env: NodeJS.ProcessEnv;
+  cleanups: Cleanups;
+  log?: (line: string) => void;
+}): Promise<BenchDatabase> {
+  const { prefix, cleanups } = opts;
+  const env: NodeJS.ProcessEnv = { ...opts.env };
+  const baseUrl = env.DATABASE_URL;
+  let target = '';
+  if (baseUrl) {
+    // A throw-away database on the given server, so the bench never touches real data.
+    const adminUrl = new URL(baseUrl);
+    adminUrl.pathname = '/postgres';
+    const name = `${prefix}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: adminUrl.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${quote(name)}`);
+    } finally {
+      await admin.end();
+    }
+    cleanups.push(`drop database ${name}`, async () => {
+      const c = new pg.Client({ connectionString: adminUrl.toString() });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    });
+    const benchUrl = new URL(baseUrl);
+    benchUrl.pathname = `/${name}`;
+    target = benchUrl.toString();
+    env.DATABASE_URL = target;
+    console.log(`database: ${name} on ${adminUrl.host} (DATABASE_URL)`);
+  } else {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), `${prefix.replace(/_/g, '-')}-`));
+    // Embedded PostgreSQL runs as user postgres when we are root; it must be able to enter the folder.
+    await chmod(dataDir, 0o755);
+    cleanups.push(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
+    delete env.DATABASE_URL;
+    env.DATA_DIR = dataDir;
+    console.log(`database: embedded PostgreSQL under ${dataDir}`);
+  }
+  const log = opts.log ?? ((line: string) => console.log(`  [app] ${line.length > 140 ? `${line.slice(0, 137)}...` : line}`));
+  const database = await openDatabase(env, log);
+  cleanups.push('stop database', () => database.stop());
+  const raw = new pg.Pool({ connectionString: target || database.connection.pool.options.connectionString, max: database.connection.pool.options.max });
+  cleanups.push('raw pool', () => raw.end());
+  // pool.end() resolves before its idle connections have said goodbye; stopping the server right after makes it
+  // terminate them (57P01), which an idle client reports as an 'error' event on its pool: without a listener that
+  // crashes the process after a complete run. Expected at shutdown, so only other errors are reported.
+  for (const pool of [raw, database.connection.pool]) {
+    pool.on('error', (error: Error & { code?: string }) => {
+      if (error.code !== '57P01') console.error(`idle database connection failed: ${error.message}`);
+    });
+  }
+  const version = (await raw.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
+  return { database, raw, mode: baseUrl ? `DATABASE_URL server (PostgreSQL ${version})` : `embedded PostgreSQL ${version}` };
+}
+
+export interface BenchApp {
+  app: FastifyInstance;
+  port: number;
+  origin: string;
+}
+
+/** The real HTTP server (buildApp + listen), on 127.0.0.1 and a free port. */
+export async function startBenchApp(database: RunningDatabase, cleanups: Cleanups): Promise<BenchApp> {
+  const app: FastifyInstance = await buildApp({ db: database.connection.db, definitions: database.definitions, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  cleanups.push('close app', () => app.close());
+  const port = (app.server.address() as { port: number }).port;
+  return { app, port, origin: `http://127.0.0.1:${port}` };
+}
+
+/** Logs in through POST /api/login and answers the bearer token. */
+export async function loginToken(origin: string, email: string, password: string): Promise<string> {
+  const login = await fetch(`${origin}/api/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login of ${email} failed: ${login.status} ${await login.text()}`);
+  return ((await login.json()) as { token: string }).token;
+}
+
+export interface SentQuery {
+  text: string;
+  values: unknown[];
+}
+
+/** Records every statement (text and parameters) any pg client sends until stop() is called. */
+export function captureQueries(): { sent: SentQuery[]; stop(): void } {
+  const sent: SentQuery[] = [];
+  const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const originalQuery = clientProto.query;
+  clientProto.query = function (this: unknown, ...args: unknown[]) {
+    if (typeof args[0] === 'string') sent.push({ text: args[0], values: Array.isArray(args[1]) ? [...args[1]] : [] });
+    return originalQuery.apply(this, args);
+  };
+  return { sent, stop: () => { clientProto.query = originalQuery; } };
 }

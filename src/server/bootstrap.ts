@@ -15,6 +15,8 @@ import { MIN_PASSWORD_LENGTH, hashPassword } from './auth/passwords.ts';
 import { lintWorkflow } from '../shared/workflow/lint.ts';
 import type { WorkflowDefinition } from '../shared/workflow/machine.ts';
 import { implementedActions } from './workflow/actions.ts';
+// Domains register their hooks and extra database objects; migration needs the latter.
+import './domains/index.ts';
 
 export const ROLES_FILE = '_reference/ruoli.json';
 

@@ -1,4 +1,4 @@
-// Named custom pages that definitions reference ("ui:page", or a tab's "page") for screens the generic form cannot draw.
+// Named custom pages that definitions reference ("ui:page", a tab's "page", "ui:listActions") for screens the generic renderer cannot draw.
 import { lazy } from 'react';
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { RecordData, ResourceDef } from '../types.ts';
@@ -8,12 +8,20 @@ export interface CustomPageProps {
   /** Record id in edit mode; undefined while adding. */
   id?: string;
   record?: RecordData;
+  /** The page changed records its host shows (a list toolbar action refreshes the list). */
+  onChanged?: () => void;
 }
 
 type Page = LazyExoticComponent<ComponentType<CustomPageProps>>;
 
 /** Register pages here by name, lazily, so their code loads only on their routes. */
 export const customPages: Readonly<Record<string, Page>> = {
+  // Master data (spec 000 §2.6-§2.9): supplier's mandate products, collaborator tabs, historic-car model import.
+  'prodotti-mandato': lazy(() => import('./anagrafiche/ProdottiMandato.tsx')),
+  'collaboratore-clienti': lazy(() => import('./anagrafiche/ClientiCollaboratore.tsx')),
+  'collaboratore-provvigioni': lazy(() => import('./anagrafiche/ProvvigioniCollaboratore.tsx')),
+  'collaboratore-prodotti': lazy(() => import('./anagrafiche/ProdottiAssegnati.tsx')),
+  'importa-modelli': lazy(() => import('./anagrafiche/ImportaModelli.tsx')),
   // Historic-car quotation management (spec 001 §2), also the direct quotation screen.
   quotazione: lazy(() => import('./quotazione/QuotazionePage.tsx')),
 };

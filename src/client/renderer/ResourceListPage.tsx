@@ -1,5 +1,5 @@
-// Generic list screen for any resource: toolbar, filters, AG Grid page, pager, delete confirmation.
-import { useMemo, useState } from 'react';
+// Generic list screen for any resource: toolbar (and named actions), filters, AG Grid page, pager, delete confirmation, form dialog.
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type { GridApi } from 'ag-grid-community';
 import Button from 'react-bootstrap/Button';
@@ -16,9 +16,30 @@ import { ColumnChooser, FilterPanel, Pager, SearchBox } from './ListControls.tsx
 import { ResourceGrid, savedColumnsOf } from './ResourceGrid.tsx';
 import type { RowActions, SavedColumn } from './ResourceGrid.tsx';
 import { useColumnPreferences, useResourceList } from './useResourceList.ts';
+import { extraFilters } from './listParams.ts';
+import { StatusChips, statusFilterField, withStatusTitles } from './StatusChips.tsx';
+import { customPage } from '../pages/registry.ts';
+
+// Loaded only when a resource edits in a dialog ("ui:dialog" in form.ui.json), so plain lists stay without rjsf.
+const ResourceFormDialog = lazy(() => import('./ResourceFormDialog.tsx').then((m) => ({ default: m.ResourceFormDialog })));
+
+/** A named toolbar action of form.ui.json "ui:listActions" (e.g. an import), from the custom pages registry. */
+function ListAction({ name, def, onChanged }: { name: string; def: ResourceDef; onChanged: () => void }) {
+  const Action = customPage(name);
+  if (!Action) throw new Error(`Configurazione non valida: azione "${name}" sconosciuta in ${def.name}/form.ui.json#/ui:listActions.`);
+  return (
+    <Suspense fallback={null}>
+      <Action def={def} onChanged={onChanged} />
+    </Suspense>
+  );
+}
 
 export default function ResourceListPage({ def }: { def: ResourceDef }) {
-  const { resource, list, can, schema } = def;
+  const { resource, list, can } = def;
+  // Workflow statuses show by name in cells and filters.
+  const schema = useMemo(() => withStatusTitles(def), [def]);
+  const statusField = statusFilterField(def);
+  const filterColumns = useMemo(() => [...list.columns, ...extraFilters(list)], [list]);
   usePageMeta({ title: resource.title, icon: resource.icon });
   const navigate = useNavigate();
   const notify = useNotify();
@@ -32,17 +53,21 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
   const listActions = list.actions ?? ['add', 'edit', 'delete'];
   const editPath = resource.routes?.edit?.path;
   const newPath = resource.routes?.new?.path;
+  const inDialog = def.form['ui:dialog'] === true;
+  const toolbar = Array.isArray(def.form['ui:listActions']) ? (def.form['ui:listActions'] as string[]) : [];
+  // The record open in the form dialog: {} adds one.
+  const [dialog, setDialog] = useState<{ id?: string } | null>(null);
 
   const actions = useMemo<RowActions>(
     () => ({
       describe: (row) => fillTemplate(resource.recordTitle ?? '', row) || `${resource.singular ?? resource.title} ${String(row.id)}`,
       edit:
-        list.actions?.includes('edit') !== false && editPath && (can.update || can.read)
-          ? (row) => navigate(generatePath(editPath, { id: String(row.id) }))
+        list.actions?.includes('edit') !== false && (inDialog || editPath) && (can.update || can.read)
+          ? (row) => (inDialog ? setDialog({ id: String(row.id) }) : navigate(generatePath(editPath!, { id: String(row.id) })))
           : undefined,
       remove: list.actions?.includes('delete') !== false && can.delete ? (row) => setToDelete(row) : undefined,
     }),
-    [resource, list.actions, editPath, can.update, can.read, can.delete, navigate],
+    [resource, list.actions, inDialog, editPath, can.update, can.read, can.delete, navigate],
   );
 
   // Until the user toggles a column: what the preferences say, else what list.json hides.
@@ -70,7 +95,7 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
         <div className="flex-grow-1" style={{ maxWidth: 420 }}>
           <SearchBox value={ctl.state.search} onSearch={ctl.setSearch} label={`Cerca in ${resource.title}`} />
         </div>
-        {list.columns.some((c) => c.filter) && (
+        {filterColumns.some((c) => c.filter) && (
           <Button variant="outline-secondary" size="sm" onClick={() => setShowFilters((v) => !v)} aria-expanded={showFilters} aria-controls="list-filters">
             <Icon name="filter" size={16} /> Filtri
           </Button>
@@ -87,9 +112,12 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
             if (gridApi) prefs.save(savedColumnsOf(gridApi));
           }}
         />
-        <div className="ms-auto">
-          {listActions.includes('add') && can.create && newPath && (
-            <Button variant="primary" onClick={() => navigate(newPath)}>
+        <div className="ms-auto d-flex flex-wrap gap-2">
+          {toolbar.map((name) => (
+            <ListAction key={name} name={name} def={def} onChanged={() => void ctl.refresh()} />
+          ))}
+          {listActions.includes('add') && can.create && (inDialog || newPath) && (
+            <Button variant="primary" onClick={() => (inDialog ? setDialog({}) : navigate(newPath!))}>
               <Icon name="plus" size={16} /> {resource.feminine ? 'Nuova' : 'Nuovo'} {resource.singular ?? ''}
             </Button>
           )}
@@ -97,8 +125,11 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
       </div>
       {showFilters && (
         <div id="list-filters">
-          <FilterPanel columns={list.columns} schema={schema} filters={ctl.state.filters} onChange={ctl.setFilter} onClear={ctl.clearFilters} />
+          <FilterPanel columns={filterColumns} schema={schema} filters={ctl.state.filters} onChange={ctl.setFilter} onClear={ctl.clearFilters} />
         </div>
+      )}
+      {statusField && (
+        <StatusChips def={def} value={ctl.state.filters[statusField]} stamp={ctl.rows} onSelect={(value) => ctl.setFilter(statusField, value)} />
       )}
       {errorText && (
         <Notice variant="danger" role="alert">
@@ -125,12 +156,27 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
       <ConfirmDialog
         show={toDelete !== null}
         title={msg.confirmDelete}
-        text={toDelete ? `${msg.confirmDeleteText} (${actions.describe(toDelete)})` : ''}
+        text={toDelete ? `${list.deleteConfirm ?? msg.confirmDeleteText} (${actions.describe(toDelete)})` : ''}
         confirmLabel="Elimina"
         busy={deleting}
         onConfirm={confirmDelete}
         onCancel={() => setToDelete(null)}
       />
+      {dialog && (
+        <Suspense fallback={null}>
+          <ResourceFormDialog
+            key={dialog.id ?? 'nuovo'}
+            def={def}
+            id={dialog.id}
+            size="lg"
+            onClose={() => setDialog(null)}
+            onSaved={() => {
+              setDialog(null);
+              void ctl.refresh();
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

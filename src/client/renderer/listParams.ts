@@ -1,6 +1,6 @@
 // List state <-> URL query (page, per_page, sort, search, filter[field]) so back/forward and bookmarks work.
 import type { ListParams } from '../api/dataProvider.ts';
-import type { ListConfig } from '../types.ts';
+import type { ListColumn, ListConfig } from '../types.ts';
 
 export const DEFAULT_PER_PAGE = 15;
 export const PAGE_SIZES = [15, 25, 50, 100];
@@ -10,9 +10,15 @@ function positiveInt(text: string | null, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
+/** list.json "filters": filters that are no column (e.g. a plate among a quotation's vehicles), applied by the server. */
+export function extraFilters(list: ListConfig): ListColumn[] {
+  const filters = (list as ListConfig & { filters?: ListColumn[] }).filters;
+  return Array.isArray(filters) ? filters.filter((f) => f.filter) : [];
+}
+
 export function readListState(query: URLSearchParams, list: ListConfig): Required<ListParams> {
   const filters: Record<string, string> = {};
-  const allowed = new Set(list.columns.filter((c) => c.filter).map((c) => c.field));
+  const allowed = new Set([...list.columns, ...extraFilters(list)].filter((c) => c.filter).map((c) => c.field));
   for (const [key, value] of query) {
     const match = /^filter\[(.+)\]$/.exec(key);
     if (match && allowed.has(match[1]) && value !== '') filters[match[1]] = value;

@@ -85,7 +85,7 @@ export function FixedRowsWidget({ id, value, schema, options, label, required, d
   const columns = Object.entries(itemProps).filter(([name]) => !fixed.has(name));
   const rows = normaliseRows(value, config);
   const invalid = (rawErrors?.length ?? 0) > 0;
-  const off = disabled || readonly;
+  const off = Boolean(disabled || readonly);
 
   const set = (index: number, field: string, next: unknown) => {
     const updated = rows.map((row, i) => (i === index ? { ...row, [field]: next } : row));
@@ -108,7 +108,7 @@ export function FixedRowsWidget({ id, value, schema, options, label, required, d
           </span>
         )}
       </legend>
-      <Table size="sm" className="align-middle mb-0 fixed-rows">
+      <Table size="sm" className="align-middle mb-0 fixed-rows" style={{ maxWidth: 640 }}>
         <thead>
           <tr>
             <th scope="col">{(itemProps[nameField]?.title as string | undefined) ?? nameField}</th>

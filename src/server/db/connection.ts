@@ -19,6 +19,8 @@ export interface Connection {
 
 export function connect(url: string, max = Number(process.env.DB_POOL_SIZE) || 20): Connection {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
+  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
   const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   return { db, pool, close: () => db.destroy() };
 }

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from './connection.ts';
 import type { Definitions, FieldDefinition, FieldKind, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { SYSTEM_FIELDS } from '../../shared/definitions/types.ts';
+import { runDomainMigrations } from './domain-migrations.ts';
 
 const COLUMN_TYPES: Record<FieldKind, string> = {
   text: 'text',
@@ -152,6 +153,12 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
         for (const column of indexedColumns(def)) {
           await sql.raw(`CREATE INDEX IF NOT EXISTS "${objectName('idx', table, column)}" ON "${table}" ("${column}")`).execute(conn);
         }
+        // Per-status counts within a row scope (a collaborator's status chips) answered from one index.
+        const statusField = def.resource.workflow ? (definitions.workflows.get(def.resource.workflow.machine) as { meta?: { statusField?: string } } | undefined)?.meta?.statusField : undefined;
+        if (def.resource.rowScope && statusField) {
+          const scopeField = def.resource.rowScope.field;
+          await sql.raw(`CREATE INDEX IF NOT EXISTS "${objectName('idx', table, `${scopeField}_${statusField}`)}" ON "${table}" ("${scopeField}", "${statusField}")`).execute(conn);
+        }
         for (const field of def.fields) {
           if (def.schema.properties?.[field.name]?.['x-unique'] === true) {
             await sql.raw(`CREATE UNIQUE INDEX IF NOT EXISTS "${objectName('uq', table, field.name)}" ON "${table}" (lower("${field.name}"::text))`).execute(conn);
@@ -173,6 +180,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
         }
       }
       for (const statement of USER_TABLES(usersResource)) await sql.raw(statement).execute(conn);
+      await runDomainMigrations(conn, trigram);
     } finally {
       await sql`SELECT pg_advisory_unlock(727274)`.execute(conn);
     }

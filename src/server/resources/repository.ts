@@ -63,12 +63,14 @@ export class ResourceRepository {
   }
 
   /** The row filter that row scope adds for this user, or undefined when the user sees every row. */
-  private scopeFilter(user: AuthUser): Expression<SqlBool> | undefined {
+  private async scopeFilter(db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
     const scope = this.def.resource.rowScope;
     if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
     if (user.collaboratore_id === null) return sql<SqlBool>`false`;
     if (scope.network && hasPermission(scope.network.permission, user)) {
-      return sql<SqlBool>`${sql.ref(scope.field)} IN (${this.networkOf(user.collaboratore_id, scope.network.parentField)})`;
+      // The network's ids first: a literal list lets the planner use the indexes, a subquery does not.
+      const ids = (await sql<{ id: number }>`${this.networkOf(user.collaboratore_id, scope.network.parentField)}`.execute(db)).rows.map((r) => r.id);
+      return sql<SqlBool>`${sql.ref(scope.field)} = ANY(${ids}::int[])`;
     }
     return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
   }
@@ -138,9 +140,9 @@ export class ResourceRepository {
     return values.length === 1 ? sql<SqlBool>`${ref} = ${values[0]}` : sql<SqlBool>`${ref} = ANY(${values})`;
   }
 
-  private listConditions(user: AuthUser, query: ListQuery): Expression<SqlBool>[] {
+  private async listConditions(db: Database, user: AuthUser, query: ListQuery): Promise<Expression<SqlBool>[]> {
     const conditions: Expression<SqlBool>[] = [];
-    const scope = this.scopeFilter(user);
+    const scope = await this.scopeFilter(db, user);
     if (scope) conditions.push(scope);
     for (const filter of query.filters) {
       const custom = this.hooks.listFilters?.[filter.field];
@@ -168,7 +170,7 @@ export class ResourceRepository {
   }
 
   async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
-    const conditions = this.listConditions(user, query);
+    const conditions = await this.listConditions(db, user, query);
     const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
     const order = [...query.sort, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
     const orderBy = sql.join(order.map((s) => {
@@ -200,7 +202,7 @@ export class ResourceRepository {
   }
 
   private async fetch(db: Database, user: AuthUser, id: number, lock = false): Promise<Record<string, unknown>> {
-    const scope = this.scopeFilter(user);
+    const scope = await this.scopeFilter(db, user);
     const rows = await sql<Record<string, unknown>>`
       SELECT * FROM ${sql.table(this.table)} WHERE id = ${id} ${scope ? sql`AND ${scope}` : sql``}
       ${lock ? sql`FOR UPDATE` : sql``}`.execute(db);
@@ -394,7 +396,7 @@ export class ResourceRepository {
   /** Records per status within the user's row scope, every status listed (zero included). */
   async statusCounts(db: Database, user: AuthUser): Promise<Array<{ id: number; code: string; nome: string; count: number }>> {
     const field = this.workflow!.statusField;
-    const scope = this.scopeFilter(user);
+    const scope = await this.scopeFilter(db, user);
     const rows = await sql<{ status: number; n: number }>`
       SELECT ${sql.ref(field)} AS status, count(*)::int AS n FROM ${sql.table(this.table)}
       ${scope ? sql`WHERE ${scope}` : sql``} GROUP BY 1`.execute(db);

@@ -4,6 +4,7 @@ import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { invalid } from '../../errors.ts';
 import { registerRecordCheck } from '../../resources/checks.ts';
+import { registerDomainMigration } from '../../db/domain-migrations.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 
 registerHooks('quotazione', {
@@ -11,11 +12,15 @@ registerHooks('quotazione', {
     // A plate of any historic or daily-use vehicle of the quotation, as a fragment.
     targa: (value) => {
       const pattern = `%${value.trim().toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return sql<SqlBool>`EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(veicoli_storici, '[]') || coalesce(veicoli_moderni, '[]')) v WHERE v->>'targa' LIKE ${pattern})`;
+      // The text of both vehicle lists narrows through its trigram index; EXISTS then checks the plate itself.
+      return sql<SqlBool>`quotazione_targhe(veicoli_storici, veicoli_moderni) LIKE ${pattern}
+        AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(veicoli_storici, '[]') || coalesce(veicoli_moderni, '[]')) v WHERE v->>'targa' LIKE ${pattern})`;
     },
     // The yearly cover that starts on decorrenza ends next month (renewals to prepare).
+    // Written as a range on decorrenza itself, so its index answers it.
     scade_il_mese_prossimo: (value) => (['1', 'true'].includes(value)
-      ? sql<SqlBool>`(decorrenza + interval '1 year') >= date_trunc('month', now()) + interval '1 month' AND (decorrenza + interval '1 year') < date_trunc('month', now()) + interval '2 months'`
+      ? sql<SqlBool>`decorrenza >= (date_trunc('month', now()) + interval '1 month' - interval '1 year')::date
+          AND decorrenza < (date_trunc('month', now()) + interval '2 months' - interval '1 year')::date`
       : sql<SqlBool>`true`),
   },
   async beforeWrite(operation, { input, before }) {
@@ -40,3 +45,11 @@ registerRecordCheck('x-premio-forzato', async (config, record, _trx, user) => {
   if (forced === null || forced === undefined || calcolato === null || calcolato === undefined || hasPermission(esente, user)) return {};
   return forced < calcolato ? { [forzato]: ['Il premio forzato è inferiore al premio calcolato.'] } : {};
 });
+
+// The plates of a quotation as one text, indexed with trigrams for the plate filter.
+registerDomainMigration('quotazione', [
+  `CREATE OR REPLACE FUNCTION quotazione_targhe(storici jsonb, moderni jsonb) RETURNS text
+     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+     $$ SELECT coalesce(string_agg(v->>'targa', E'\\n'), '') FROM jsonb_array_elements(coalesce(storici, '[]') || coalesce(moderni, '[]')) v $$`,
+  { requires: 'pg_trgm', sql: `CREATE INDEX IF NOT EXISTS quotazione_targhe_trgm ON quotazione USING gin (quotazione_targhe(veicoli_storici, veicoli_moderni) gin_trgm_ops)` },
+]);

@@ -1,10 +1,10 @@
-// Playwright: Debian's Chromium against the real built app and server (started by tests/e2e/global-setup.ts).
+// Playwright (run with -c tests/e2e/playwright.config.ts): Debian's Chromium against the real built app and server (started by tests/e2e/global-setup.ts).
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
-  testDir: 'tests/e2e',
+  testDir: '.',
   testMatch: '**/*.spec.ts',
-  globalSetup: './tests/e2e/global-setup.ts',
+  globalSetup: './global-setup.ts',
   workers: 1,
   fullyParallel: false,
   timeout: 60_000,

@@ -1,0 +1,215 @@
+// 'collaboratore-clienti' page, the Clienti tab of a collaborator (spec 000 §2.6): its customers, with the passive commission edited in place.
+import { useCallback, useEffect, useState } from 'react';
+import { generatePath, useNavigate } from 'react-router-dom';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { ApiError, getList, getOne, remove } from '../../api/dataProvider.ts';
+import type { ListParams } from '../../api/dataProvider.ts';
+import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
+import { fillTemplate } from '../../lib/format.ts';
+import { findResource, useDefinitions } from '../../lib/definitions.ts';
+import { Icon } from '../../lib/Icon.tsx';
+import { useNotify } from '../../lib/notify.tsx';
+import { Notice, Spinner } from '../../lib/ui.tsx';
+import { msg } from '../../messages.ts';
+import { Pager, SearchBox } from '../../renderer/ListControls.tsx';
+import type { Page, RecordData } from '../../types.ts';
+import type { CustomPageProps } from '../registry.ts';
+import { PercentInput } from './CellInputs.tsx';
+import { putPatch, useRowSaves } from './useRowSaves.ts';
+
+const PER_PAGE = 15;
+/** Typing in a commission waits this long before saving, as the mandate rows do. */
+const SAVE_DELAY_MS = 1000;
+
+export default function ClientiCollaboratore({ id }: CustomPageProps) {
+  const { definitions } = useDefinitions();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const clienti = findResource(definitions, 'cliente');
+  const [params, setParams] = useState<ListParams>({ page: 1, perPage: PER_PAGE, sort: 'cognome,nome', search: '' });
+  const [page, setPage] = useState<Page>();
+  const [error, setError] = useState<string>();
+  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
+  const [toDelete, setToDelete] = useState<RecordData | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  const saves = useRowSaves({
+    delay: SAVE_DELAY_MS,
+    send: (rowId, patch, version) => putPatch(clienti!.resource)(rowId, patch, version),
+    onSaved: (rowId, saved) => {
+      setPage((current) => current && { ...current, data: current.data.map((row) => (row.id === rowId ? { ...row, ...saved } : row)) });
+      setRowErrors(({ [String(rowId)]: _, ...rest }) => rest);
+    },
+    onError: (rowId, err) => {
+      const message = err instanceof ApiError && err.status === 422 ? (err.errors.perc_provvigione_passiva?.[0] ?? err.message) : err instanceof Error ? err.message : msg.genericError;
+      setRowErrors((all) => ({ ...all, [String(rowId)]: message }));
+      notify('danger', message);
+      // After a conflict the row shows what the server holds, with its new version.
+      if (err instanceof ApiError && err.status === 409 && clienti) {
+        getOne(clienti.resource, rowId)
+          .then((fresh) => {
+            saves.setVersion(rowId, fresh.version, { force: true });
+            setPage((current) => current && { ...current, data: current.data.map((row) => (row.id === rowId ? fresh : row)) });
+          })
+          .catch(() => undefined);
+      }
+    },
+  });
+
+  const load = useCallback(async () => {
+    if (!clienti || !id) return;
+    const result = await getList(clienti.resource, { ...params, filters: { collaboratore_id: id } });
+    for (const row of result.data) saves.setVersion(row.id as number, row.version);
+    setPage(result);
+    setError(undefined);
+  }, [clienti, id, params, saves]);
+
+  useEffect(() => {
+    load().catch((err: unknown) => setError(err instanceof Error ? err.message : msg.genericError));
+    // Rows of the page being left are saved before the next page shows.
+    return () => saves.flushAll();
+  }, [load, saves]);
+
+  if (!clienti) {
+    return (
+      <Notice variant="secondary" role="status">
+        {msg.noPermission}
+      </Notice>
+    );
+  }
+  const describe = (row: RecordData) => fillTemplate(clienti.resource.recordTitle ?? '{id}', row) || `Cliente ${String(row.id)}`;
+  const editPath = clienti.resource.routes?.edit?.path;
+  const newPath = clienti.resource.routes?.new?.path;
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    setDeleting(true);
+    try {
+      saves.cancel(toDelete.id as number);
+      const result = await remove(clienti.resource, toDelete.id as number);
+      notify('success', result.message || 'Cliente eliminato');
+      setToDelete(null);
+      await load();
+    } catch (err) {
+      notify('danger', err instanceof Error ? err.message : msg.genericError);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="clienti-collaboratore-title">
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+        <h2 id="clienti-collaboratore-title" className="h5 mb-0 me-auto">
+          Clienti del collaboratore
+        </h2>
+        {clienti.can.create && newPath && (
+          <Button variant="primary" onClick={() => navigate(newPath)}>
+            <Icon name="plus" size={16} /> Nuovo Cliente
+          </Button>
+        )}
+      </div>
+      <p className="small text-body-secondary" id="nota-provvigione-passiva">
+        La percentuale di provvigione passiva è una sola per cliente: il valore inserito vale per tutti i collaboratori del cliente.
+      </p>
+      <div className="mb-2" style={{ maxWidth: 420 }}>
+        <SearchBox value={params.search ?? ''} onSearch={(search) => setParams({ ...params, search, page: 1 })} label="Cerca tra i clienti del collaboratore" />
+      </div>
+      {error && (
+        <Notice variant="danger" role="alert">
+          {error}
+        </Notice>
+      )}
+      {!page ? (
+        !error && <Spinner label={msg.loading} />
+      ) : (
+        <>
+          <div className="table-responsive">
+            <Table size="sm" hover className="align-middle" aria-labelledby="clienti-collaboratore-title">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <span className="visually-hidden">Azioni</span>
+                  </th>
+                  <th scope="col">Cliente</th>
+                  <th scope="col">Codice Fiscale / P. IVA</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">% Provvigione passiva</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.length === 0 && (
+                  <tr>
+                    <td colSpan={5} className="text-center text-body-secondary py-3">
+                      {msg.emptyList}
+                    </td>
+                  </tr>
+                )}
+                {page.data.map((row) => {
+                  const name = describe(row);
+                  return (
+                    <tr key={String(row.id)} data-testid="cliente-row">
+                      <td className="text-nowrap" style={{ width: 90 }}>
+                        {editPath && (
+                          <Button
+                            size="sm"
+                            variant="outline-primary"
+                            className="py-0 px-1 me-1"
+                            aria-label={`Modifica ${name}`}
+                            title="Modifica"
+                            onClick={() => navigate(generatePath(editPath, { id: String(row.id) }))}
+                          >
+                            <Icon name="edit" size={16} />
+                          </Button>
+                        )}
+                        {clienti.can.delete && (
+                          <Button size="sm" variant="outline-danger" className="py-0 px-1" aria-label={`Elimina ${name}`} title="Elimina" onClick={() => setToDelete(row)}>
+                            <Icon name="trash" size={16} />
+                          </Button>
+                        )}
+                      </td>
+                      <th scope="row" className="fw-normal">
+                        {name}
+                      </th>
+                      <td>{String(row.cf ?? row.piva ?? '')}</td>
+                      <td>{String(row.email ?? '')}</td>
+                      <td style={{ width: 180 }}>
+                        <PercentInput
+                          id={`passiva-${String(row.id)}`}
+                          label={`% Provvigione passiva ${name}`}
+                          value={row.perc_provvigione_passiva}
+                          optional
+                          disabled={!clienti.can.update}
+                          serverError={rowErrors[String(row.id)]}
+                          onValue={(value) => saves.edit(row.id as number, { perc_provvigione_passiva: value })}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </Table>
+          </div>
+          <Pager
+            page={params.page}
+            lastPage={page.last_page}
+            total={page.total}
+            perPage={params.perPage}
+            onPage={(n) => setParams({ ...params, page: n })}
+            onPerPage={(n) => setParams({ ...params, perPage: n, page: 1 })}
+          />
+        </>
+      )}
+      <ConfirmDialog
+        show={toDelete !== null}
+        title={msg.confirmDelete}
+        text={toDelete ? `${msg.confirmDeleteText} (${describe(toDelete)})` : ''}
+        confirmLabel="Elimina"
+        busy={deleting}
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+// 'importa-modelli' list action (spec 000 §2.9): uploads a CSV/XLSX of historic-car models, optionally wiping the old ones, and reports the outcome.
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Table from 'react-bootstrap/Table';
+import { ApiError, request } from '../../api/dataProvider.ts';
+import { Icon } from '../../lib/Icon.tsx';
+import { useNotify } from '../../lib/notify.tsx';
+import { Notice, Spinner } from '../../lib/ui.tsx';
+import { msg } from '../../messages.ts';
+import type { CustomPageProps } from '../registry.ts';
+
+interface Rejected {
+  row: number;
+  field?: string;
+  message: string;
+}
+
+type Outcome = { ok: true; message: string; imported: number; deleted: number } | { ok: false; message: string; rejected: Rejected[] };
+
+export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
+  const notify = useNotify();
+  const formId = useId();
+  const [show, setShow] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [cancella, setCancella] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  if (!def.can.create) return null;
+
+  const fieldTitle = (field: string | undefined) => (field ? ((def.schema.properties?.[field]?.title as string | undefined) ?? field) : '');
+
+  const open = () => {
+    setFile(null);
+    setCancella(false);
+    setOutcome(null);
+    setShow(true);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file || busy) return;
+    const body = new FormData();
+    body.append('cancella', cancella ? '1' : '0');
+    body.append('file', file);
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const result = await request<{ message: string; imported: number; deleted: number }>('POST', `${def.resource.api.path}/import`, { body });
+      setOutcome({ ok: true, message: result.message, imported: result.imported, deleted: result.deleted });
+      notify('success', result.message);
+      onChanged?.();
+    } catch (err) {
+      const rejected = err instanceof ApiError && Array.isArray(err.body.rejected) ? (err.body.rejected as Rejected[]) : [];
+      setOutcome({ ok: false, message: err instanceof Error ? err.message : msg.genericError, rejected });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const rows = outcome && !outcome.ok ? [...new Set(outcome.rejected.map((r) => r.row))] : [];
+  return (
+    <>
+      <Button variant="outline-primary" onClick={open}>
+        <Icon name="file-text" size={16} /> Importa modelli
+      </Button>
+      <Modal
+        show={show}
+        onHide={() => !busy && setShow(false)}
+        backdrop={busy ? 'static' : true}
+        keyboard={!busy}
+        aria-labelledby={`${formId}-title`}
+        style={{ ['--bs-modal-width' as string]: '590px' }}
+      >
+        <Form onSubmit={submit} noValidate>
+          <Modal.Header closeButton={!busy} closeLabel="Chiudi">
+            <Modal.Title id={`${formId}-title`} as="h2" className="h5">
+              Importa modelli auto storiche
+            </Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <Form.Group className="mb-3" controlId={`${formId}-file`}>
+              <Form.Label>File CSV o XLSX</Form.Label>
+              <Form.Control
+                type="file"
+                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                disabled={busy}
+                onChange={(e) => {
+                  setFile((e.target as HTMLInputElement).files?.[0] ?? null);
+                  setOutcome(null);
+                }}
+                aria-describedby={`${formId}-file-help`}
+              />
+              <Form.Text id={`${formId}-file-help`}>
+                Una riga per modello, con le colonne marca, modello, cilindrata, anno, valori, tipologia, convenzione e colore. Il file si importa solo se
+                tutte le righe sono valide.
+              </Form.Text>
+            </Form.Group>
+            <Form.Check
+              type="checkbox"
+              id={`${formId}-cancella`}
+              label="Cancella tutti i modelli esistenti prima di importare"
+              checked={cancella}
+              disabled={busy}
+              onChange={(e) => setCancella(e.target.checked)}
+            />
+            {cancella && (
+              <Notice variant="warning" className="mt-2 mb-0 small">
+                I modelli attuali saranno eliminati e sostituiti da quelli del file.
+              </Notice>
+            )}
+            <div aria-live="polite" className="mt-3">
+              {busy && <Spinner label="Importazione in corso…" />}
+              {outcome?.ok && (
+                <Notice variant="success" role="status" testId="import-outcome">
+                  <p className="mb-0">{outcome.message}</p>
+                  {outcome.deleted > 0 && <p className="mb-0">Modelli eliminati prima dell’importazione: {outcome.deleted}.</p>}
+                </Notice>
+              )}
+              {outcome && !outcome.ok && (
+                <Notice variant="danger" role="alert" testId="import-outcome">
+                  <p className={outcome.rejected.length ? 'mb-2 fw-semibold' : 'mb-0'}>{outcome.message}</p>
+                  {outcome.rejected.length > 0 && (
+                    <Table size="sm" className="mb-0 bg-transparent" aria-label="Righe scartate">
+                      <thead>
+                        <tr>
+                          <th scope="col">Riga</th>
+                          <th scope="col">Campo</th>
+                          <th scope="col">Motivo</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {rows.flatMap((row) =>
+                          outcome.rejected
+                            .filter((r) => r.row === row)
+                            .map((r, i) => (
+                              <tr key={`${row}-${i}`} data-testid="rejected-row">
+                                <td>{r.row}</td>
+                                <td>{fieldTitle(r.field)}</td>
+                                <td>{r.message}</td>
+                              </tr>
+                            )),
+                        )}
+                      </tbody>
+                    </Table>
+                  )}
+                </Notice>
+              )}
+            </div>
+          </Modal.Body>
+          <Modal.Footer>
+            <Button variant="outline-secondary" onClick={() => setShow(false)} disabled={busy}>
+              {outcome?.ok ? 'Chiudi' : 'Annulla'}
+            </Button>
+            <Button type="submit" variant="primary" disabled={!file || busy}>
+              Importa
+            </Button>
+          </Modal.Footer>
+        </Form>
+      </Modal>
+    </>
+  );
+}
