@@ -314,7 +314,7 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await mario.goto(appUrl(`/auto_storiche?search=${surname}`));
   await mario.getByRole('button', { name: new RegExp(`^Modifica Quotazione n. ${id}`) }).click();
   await expect(mario).toHaveURL(new RegExp(`/modifica/quotazione_diretta/${id}$`));
-  await expect(actionButtons(mario)).toHaveText(['Passa in attesa di emissione']);
+  await expect(actionButtons(mario)).toHaveText(['Aggiorna', 'Passa in attesa di emissione']);
   await runAction(mario, 'Passa in attesa di emissione', 'Passare la quotazione in attesa di emissione?');
   await expect(status(mario)).toHaveText('In attesa di emissione');
   await expect(mario).toHaveURL(new RegExp(`/modifica/quotazione/${id}$`));

@@ -2,12 +2,10 @@
 import { useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
-import { useDefinitions } from '../lib/definitions.ts';
 import { Notice, Spinner } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
-import { ConflictAlert, FormActionBar, SavingOverlay, TypedValuesPanel } from './FormParts.tsx';
-import { SchemaForm } from './SchemaForm.tsx';
+import { ResourceFormBody } from './ResourceFormBody.tsx';
 import { useResourceForm } from './useResourceForm.ts';
 import './formDialog.css';
 
@@ -29,14 +27,11 @@ export interface ResourceFormDialogProps {
 
 /** Mount it when the dialog opens (and give it a key per record) so each opening starts from the record. */
 export function ResourceFormDialog({ def, id, preset, onClose, onSaved, size, maxWidth }: ResourceFormDialogProps) {
-  const { resource, schema, form, can } = def;
-  const { definitions } = useDefinitions();
+  const { resource } = def;
   const ctl = useResourceForm(def, id, { preset, onSaved });
   const [confirmLeave, setConfirmLeave] = useState(false);
   const formId = `dialog-form-${def.name}`;
   const titleId = `${formId}-title`;
-  const canSave = ctl.mode === 'new' ? can.create : can.update;
-  const activeField = resource.activeField && schema.properties?.[resource.activeField] ? resource.activeField : undefined;
   const title = ctl.mode === 'new' ? (resource.newTitle ?? ctl.title) : ctl.title;
 
   // Closing with changes asks first, as leaving a form page does.
@@ -71,40 +66,7 @@ export function ResourceFormDialog({ def, id, preset, onClose, onSaved, size, ma
           ) : ctl.loading ? (
             <Spinner label={msg.loading} />
           ) : (
-            <>
-              <FormActionBar
-                formId={formId}
-                mode={ctl.mode}
-                canSave={canSave}
-                saving={ctl.saving}
-                errors={ctl.errorCount}
-                activeLabel={activeField ? ((schema.properties?.[activeField]?.title as string | undefined) ?? 'Attivo') : undefined}
-                active={ctl.active}
-                onActive={activeField ? ctl.setActive : undefined}
-                onCancel={close}
-              />
-              {ctl.conflict && <ConflictAlert onReload={ctl.reloadLatest} />}
-              {ctl.typed && <TypedValuesPanel typed={ctl.typed} onReapply={ctl.reapplyTyped} onDismiss={ctl.dismissTyped} />}
-              <div className="position-relative" aria-busy={ctl.saving}>
-                <SchemaForm
-                  key={ctl.formKey}
-                  id={formId}
-                  formRef={ctl.formRef}
-                  schema={schema}
-                  formUi={form}
-                  activeField={activeField}
-                  initialData={ctl.initial}
-                  resources={definitions?.resources}
-                  recordId={id}
-                  extraErrors={ctl.extraErrors}
-                  disabled={!canSave}
-                  onChange={ctl.onChange}
-                  onSubmit={ctl.submit}
-                  onValidity={ctl.setErrorCount}
-                />
-                <SavingOverlay show={ctl.saving} />
-              </div>
-            </>
+            <ResourceFormBody def={def} id={id} formId={formId} ctl={ctl} onCancel={close} />
           )}
         </Modal.Body>
       </Modal>

@@ -4,13 +4,12 @@ import { useNavigate } from 'react-router-dom';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { customPage } from '../pages/registry.ts';
-import { useDefinitions } from '../lib/definitions.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice, Spinner } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
-import { ConflictAlert, FormActionBar, LeaveGuard, SavingOverlay, TypedValuesPanel } from './FormParts.tsx';
-import { SchemaForm } from './SchemaForm.tsx';
+import { LeaveGuard } from './FormParts.tsx';
+import { ResourceFormBody } from './ResourceFormBody.tsx';
 import { useResourceForm } from './useResourceForm.ts';
 
 interface TabConfig {
@@ -56,14 +55,11 @@ function MissingPage({ name, def, id }: { name: string; def: ResourceDef; id?: s
 }
 
 function GenericFormPage({ def, id }: { def: ResourceDef; id?: string }) {
-  const { resource, schema, form, can } = def;
+  const { resource } = def;
   const navigate = useNavigate();
-  const { definitions } = useDefinitions();
   const ctl = useResourceForm(def, id);
   usePageMeta({ title: ctl.title, icon: resource.icon });
   const formId = `form-${def.name}`;
-  const canSave = ctl.mode === 'new' ? can.create : can.update;
-  const activeField = resource.activeField && schema.properties?.[resource.activeField] ? resource.activeField : undefined;
   const backToList = () => navigate(resource.routes?.list?.path ?? '/');
 
   if (ctl.loadError) {
@@ -76,42 +72,7 @@ function GenericFormPage({ def, id }: { def: ResourceDef; id?: string }) {
   if (ctl.loading) {
     return <Spinner label={msg.loading} />;
   }
-  const body = (
-    <>
-      <FormActionBar
-        formId={formId}
-        mode={ctl.mode}
-        canSave={canSave}
-        saving={ctl.saving}
-        errors={ctl.errorCount}
-        activeLabel={activeField ? ((schema.properties?.[activeField]?.title as string | undefined) ?? 'Attivo') : undefined}
-        active={ctl.active}
-        onActive={activeField ? ctl.setActive : undefined}
-        onCancel={backToList}
-      />
-      {ctl.conflict && <ConflictAlert onReload={ctl.reloadLatest} />}
-      {ctl.typed && <TypedValuesPanel typed={ctl.typed} onReapply={ctl.reapplyTyped} onDismiss={ctl.dismissTyped} />}
-      <div className="position-relative" aria-busy={ctl.saving}>
-        <SchemaForm
-          key={ctl.formKey}
-          id={formId}
-          formRef={ctl.formRef}
-          schema={schema}
-          formUi={form}
-          activeField={activeField}
-          initialData={ctl.initial}
-          resources={definitions?.resources}
-          recordId={id}
-          extraErrors={ctl.extraErrors}
-          disabled={!canSave}
-          onChange={ctl.onChange}
-          onSubmit={ctl.submit}
-          onValidity={ctl.setErrorCount}
-        />
-        <SavingOverlay show={ctl.saving} />
-      </div>
-    </>
-  );
+  const body = <ResourceFormBody def={def} id={id} formId={formId} ctl={ctl} onCancel={backToList} />;
   const tabs = def.form['ui:tabs'] as TabConfig[] | undefined;
   return (
     <>
