@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { ApiError, getList, getOne, remove } from '../../api/dataProvider.ts';
+import { ApiError, getList, getOne } from '../../api/dataProvider.ts';
 import type { ListParams } from '../../api/dataProvider.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { fillTemplate } from '../../lib/format.ts';
@@ -17,6 +17,7 @@ import type { Page, RecordData } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { PercentInput } from './CellInputs.tsx';
 import { putPatch, useRowSaves } from './useRowSaves.ts';
+import { useConfirmedDelete } from './useConfirmedDelete.ts';
 
 const PER_PAGE = 15;
 /** Typing in a commission waits this long before saving, as the mandate rows do. */
@@ -31,8 +32,6 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
   const [page, setPage] = useState<Page>();
   const [error, setError] = useState<string>();
   const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
-  const [toDelete, setToDelete] = useState<RecordData | null>(null);
-  const [deleting, setDeleting] = useState(false);
 
   const saves = useRowSaves({
     delay: SAVE_DELAY_MS,
@@ -71,6 +70,9 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
     return () => saves.flushAll();
   }, [load, saves]);
 
+  const { toDelete, setToDelete, deleting, confirmDelete } = useConfirmedDelete<RecordData>(
+    clienti?.resource, (row) => row.id as number, 'Cliente eliminato', load, (row) => saves.cancel(row.id as number));
+
   if (!clienti) {
     return (
       <Notice variant="secondary" role="status">
@@ -82,21 +84,6 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
   const editPath = clienti.resource.routes?.edit?.path;
   const newPath = clienti.resource.routes?.new?.path;
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    try {
-      saves.cancel(toDelete.id as number);
-      const result = await remove(clienti.resource, toDelete.id as number);
-      notify('success', result.message || 'Cliente eliminato');
-      setToDelete(null);
-      await load();
-    } catch (err) {
-      notify('danger', err instanceof Error ? err.message : msg.genericError);
-    } finally {
-      setDeleting(false);
-    }
-  };
 
   return (
     <section aria-labelledby="clienti-collaboratore-title">

@@ -2,16 +2,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { getList, remove } from '../../api/dataProvider.ts';
+import { getList } from '../../api/dataProvider.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { Icon } from '../../lib/Icon.tsx';
-import { useNotify } from '../../lib/notify.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import { ResourceFormDialog } from '../../renderer/ResourceFormDialog.tsx';
 import type { RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
+import { useConfirmedDelete } from './useConfirmedDelete.ts';
 
 const percent = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
 
@@ -32,7 +32,6 @@ interface Line {
 
 export default function ProdottiAssegnati({ id }: CustomPageProps) {
   const { definitions } = useDefinitions();
-  const notify = useNotify();
   const assegnati = findResource(definitions, 'prodotto_assegnato');
   const prodotti = findResource(definitions, 'categoria_prodotto');
   const fornitori = findResource(definitions, 'compagnia');
@@ -40,8 +39,6 @@ export default function ProdottiAssegnati({ id }: CustomPageProps) {
   const [lines, setLines] = useState<Line[]>();
   const [error, setError] = useState<string>();
   const [dialog, setDialog] = useState<{ id?: string } | null>(null);
-  const [toDelete, setToDelete] = useState<Line | null>(null);
-  const [deleting, setDeleting] = useState(false);
 
   const load = useCallback(async () => {
     if (!assegnati || !id) return;
@@ -70,6 +67,9 @@ export default function ProdottiAssegnati({ id }: CustomPageProps) {
     load().catch((err: unknown) => setError(err instanceof Error ? err.message : msg.genericError));
   }, [load]);
 
+  const { toDelete, setToDelete, deleting, confirmDelete } = useConfirmedDelete<Line>(
+    assegnati?.resource, (line) => line.assegnato.id as number, 'Assegnazione eliminata', load);
+
   if (!assegnati) {
     return (
       <Notice variant="secondary" role="status">
@@ -82,20 +82,6 @@ export default function ProdottiAssegnati({ id }: CustomPageProps) {
   );
   const productName = (line: Line) => (line.prodotto ? String(line.prodotto.nome) : `Prodotto n. ${String(line.assegnato.categoria_prodotto_id)}`);
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    try {
-      const result = await remove(assegnati.resource, toDelete.assegnato.id as number);
-      notify('success', result.message || 'Assegnazione eliminata');
-      setToDelete(null);
-      await load();
-    } catch (err) {
-      notify('danger', err instanceof Error ? err.message : msg.genericError);
-    } finally {
-      setDeleting(false);
-    }
-  };
 
   return (
     <section aria-labelledby="prodotti-assegnati-title">
