@@ -30,8 +30,12 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
   });
 }
 
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(what)), ms).unref())]);
+}
+
 async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN), signal: AbortSignal.timeout(30_000) });
   return ((await res.json()) as { token: string }).token;
 }
 
@@ -50,6 +54,8 @@ describe.skipIf(inject('pgKind') !== 'embedded')('durability of the embedded dat
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify({ tipo: 'RETAIL', sesso: 'M', nome: `Nome${i}`, cognome: `Durevole${i}` }),
+          // A stuck request must fail the test, not hang it.
+          signal: AbortSignal.timeout(30_000),
         });
         if (res.status === 201) acknowledged.push(((await res.json()) as { data: { model: { id: number } } }).data.model.id);
         else failures.push(`${res.status} ${await res.text()}`);
@@ -60,12 +66,12 @@ describe.skipIf(inject('pgKind') !== 'embedded')('durability of the embedded dat
 
       const exited = new Promise((r) => running!.child.once('exit', r));
       process.kill(-running.child.pid!, 'SIGKILL');
-      await exited;
+      await withTimeout(exited, 30_000, 'the killed server did not exit');
       await new Promise((r) => setTimeout(r, 500));
 
       running = await startServer(dataDir);
       const fresh = await login(running.url);
-      const res = await fetch(`${running.url}/api/cliente?per_page=-1&filter[cognome]=Durevole`, { headers: { authorization: `Bearer ${fresh}` } });
+      const res = await fetch(`${running.url}/api/cliente?per_page=-1&filter[cognome]=Durevole`, { headers: { authorization: `Bearer ${fresh}` }, signal: AbortSignal.timeout(30_000) });
       const body = (await res.json()) as { data: Array<{ id: number }>; total: number };
       const found = new Set(body.data.map((r) => r.id));
       expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
@@ -75,7 +81,13 @@ describe.skipIf(inject('pgKind') !== 'embedded')('durability of the embedded dat
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         // A clean stop takes a second; never let a stuck one hide the test's own failure.
-        const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000);
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }, 15_000);
         await exited;
         clearTimeout(timer);
       }

