@@ -6,6 +6,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { parseDecimal } from '../lib/format.ts';
 import { ajvMessages } from '../messages.ts';
 import type { JsonSchema } from '../types.ts';
+import { CellControl } from './CellControl.tsx';
 import { describedBy } from './aria.ts';
 
 type Item = Record<string, unknown>;
@@ -49,30 +50,19 @@ function NumberCell(props: { id: string; label: string; value: unknown; prop: Js
   }, [value]);
   const error = rangeError(prop, value);
   return (
-    <>
-      <Form.Control
-        id={id}
-        size="sm"
-        inputMode="decimal"
-        autoComplete="off"
-        aria-label={label}
-        value={text}
-        disabled={disabled}
-        isInvalid={Boolean(error)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}__error` : undefined}
-        onChange={(event) => {
-          const next = event.target.value.replace(/[^\d,.]/g, '');
-          setText(next);
-          onChange(next.trim() === '' ? undefined : (parseDecimal(next) ?? next));
-        }}
-      />
-      {error && (
-        <div id={`${id}__error`} className="invalid-feedback d-block">
-          {error}
-        </div>
-      )}
-    </>
+    <CellControl
+      id={id}
+      label={label}
+      text={text}
+      error={error}
+      disabled={disabled}
+      inputMode="decimal"
+      allowed={/\d,./}
+      onText={(next) => {
+        setText(next);
+        onChange(next.trim() === '' ? undefined : (parseDecimal(next) ?? next));
+      }}
+    />
   );
 }
 

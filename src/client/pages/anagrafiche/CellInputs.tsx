@@ -1,6 +1,6 @@
 // Inputs for tables edited in place: a percentage (0-100, comma as decimal point) and an Italian date (GG/MM/AAAA).
 import { useEffect, useState } from 'react';
-import Form from 'react-bootstrap/Form';
+import { CellControl } from '../../widgets/CellControl.tsx';
 import { formatDate, parseDecimal, parseItalianDate } from '../../lib/format.ts';
 import { ajvMessages, formatMessages } from '../../messages.ts';
 
@@ -40,28 +40,19 @@ export function PercentInput({ id, label, value, disabled, serverError, optional
   const error = percentError(text, optional) ?? serverError;
   return (
     <div style={{ minWidth: 90 }}>
-      <Form.Control
+      <CellControl
         id={id}
-        size="sm"
-        inputMode="decimal"
-        autoComplete="off"
-        aria-label={label}
-        value={text}
+        label={label}
+        text={text}
+        error={error}
         disabled={disabled}
-        isInvalid={Boolean(error)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}__error` : undefined}
-        onChange={(event) => {
-          const next = event.target.value.replace(/[^\d,.]/g, '');
+        inputMode="decimal"
+        allowed={/\d,./}
+        onText={(next) => {
           setText(next);
           if (percentError(next, optional) === null) onValue(next.trim() === '' ? null : parseDecimal(next));
         }}
       />
-      {error && (
-        <div id={`${id}__error`} className="invalid-feedback d-block">
-          {error}
-        </div>
-      )}
     </div>
   );
 }
@@ -74,31 +65,22 @@ export function DateInput({ id, label, value, disabled, serverError, onValue }: 
   const error = (text.trim() === '' ? ajvMessages.required({}) : parseItalianDate(text) ? null : formatMessages.date) ?? serverError;
   return (
     <div style={{ minWidth: 120 }}>
-      <Form.Control
+      <CellControl
         id={id}
-        size="sm"
+        label={label}
+        text={text}
+        error={error}
+        disabled={disabled}
         inputMode="numeric"
-        autoComplete="off"
         placeholder="GG/MM/AAAA"
         maxLength={10}
-        aria-label={label}
-        value={text}
-        disabled={disabled}
-        isInvalid={Boolean(error)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}__error` : undefined}
-        onChange={(event) => {
-          const next = event.target.value.replace(/[^\d/]/g, '');
+        allowed={/\d\//}
+        onText={(next) => {
           setText(next);
           const iso = parseItalianDate(next);
           if (iso) onValue(iso);
         }}
       />
-      {error && (
-        <div id={`${id}__error`} className="invalid-feedback d-block">
-          {error}
-        </div>
-      )}
     </div>
   );
 }

@@ -1,0 +1,44 @@
+// A small input for a table cell with its message underneath, tied to it for screen readers.
+import Form from 'react-bootstrap/Form';
+
+export interface CellControlProps {
+  id: string;
+  label: string;
+  text: string;
+  error?: string | null;
+  disabled?: boolean;
+  inputMode: 'decimal' | 'numeric';
+  placeholder?: string;
+  maxLength?: number;
+  /** Characters the cell accepts; anything else typed is dropped. */
+  allowed: RegExp;
+  onText: (text: string) => void;
+}
+
+export function CellControl({ id, label, text, error, disabled, inputMode, placeholder, maxLength, allowed, onText }: CellControlProps) {
+  const notAllowed = new RegExp(`[^${allowed.source}]`, 'g');
+  return (
+    <>
+      <Form.Control
+        id={id}
+        size="sm"
+        inputMode={inputMode}
+        autoComplete="off"
+        placeholder={placeholder}
+        maxLength={maxLength}
+        aria-label={label}
+        value={text}
+        disabled={disabled}
+        isInvalid={Boolean(error)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}__error` : undefined}
+        onChange={(event) => onText(event.target.value.replace(notAllowed, ''))}
+      />
+      {error && (
+        <div id={`${id}__error`} className="invalid-feedback d-block">
+          {error}
+        </div>
+      )}
+    </>
+  );
+}
