@@ -34,7 +34,7 @@ export interface ListColumn {
   headerName: string;
   sortable?: boolean;
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
-  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime';
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand';
   width?: number;
   hide?: boolean;
   chips?: Record<string, string>;

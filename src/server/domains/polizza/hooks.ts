@@ -27,7 +27,7 @@ interface Prodotto {
 async function prodotto(trx: Trx, id: number): Promise<Prodotto | undefined> {
   const rows = await sql<Prodotto>`
     SELECT p.id, p.nome, p.compagnia_fornitore_id, p.compagnia_contrattuale_id, p.ramo_id, p.mandato_attivo,
-           f."ragioneSociale" AS fornitore, c."ragioneSociale" AS compagnia, r.codice AS ramo
+           f."ragioneSociale" AS fornitore, c.nome AS compagnia, r.codice AS ramo
     FROM categoria_prodotto p
     JOIN compagnia f ON f.id = p.compagnia_fornitore_id
     JOIN compagnia_contrattuale c ON c.id = p.compagnia_contrattuale_id
@@ -44,9 +44,13 @@ registerHooks('polizza', {
 
     // The product must be one of the supplier's under the contractual company (and of the branch when given).
     if (['mandato_prodotto_id', 'fornitore_id', 'compagnia_contrattuale_id', 'ramo_id'].some(changed)) {
+      const exists = async (table: 'compagnia' | 'compagnia_contrattuale', id: unknown) =>
+        (await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${Number(id)}`.execute(trx)).rows.length > 0;
+      if (!(await exists('compagnia', record.fornitore_id))) errors.fornitore_id = ['Il fornitore selezionato non esiste.'];
+      if (!(await exists('compagnia_contrattuale', record.compagnia_contrattuale_id))) errors.compagnia_contrattuale_id = ['La compagnia contrattuale selezionata non esiste.'];
       const p = await prodotto(trx, Number(record.mandato_prodotto_id));
       if (!p) errors.mandato_prodotto_id = ['Il prodotto selezionato non esiste.'];
-      else {
+      else if (!errors.fornitore_id && !errors.compagnia_contrattuale_id) {
         if (p.compagnia_fornitore_id !== record.fornitore_id) (errors.mandato_prodotto_id ??= []).push('Il prodotto non appartiene al fornitore selezionato.');
         if (p.compagnia_contrattuale_id !== record.compagnia_contrattuale_id) (errors.mandato_prodotto_id ??= []).push('Il prodotto non appartiene alla compagnia contrattuale selezionata.');
         if (record.ramo_id && p.ramo_id && p.ramo_id !== record.ramo_id) (errors.mandato_prodotto_id ??= []).push('Il prodotto non appartiene al ramo selezionato.');

@@ -68,7 +68,7 @@ registerDomainRoutes('polizza', async (app: FastifyInstance) => {
     const rows = await sql<ProdottoRow>`
       SELECT p.id, p.nome, p.attivo, p.mandato_attivo, p.percentuale_provvigione_attiva, p.data_inizio_mandato,
              p.compagnia_fornitore_id, p.compagnia_contrattuale_id, p.mandatabile_type, p.ramo_id, p.settore_id,
-             f."ragioneSociale" AS fornitore, c."ragioneSociale" AS compagnia, r.codice AS ramo
+             f."ragioneSociale" AS fornitore, c.nome AS compagnia, r.codice AS ramo
       FROM categoria_prodotto p
       JOIN compagnia f ON f.id = p.compagnia_fornitore_id AND f.attivo
       JOIN compagnia_contrattuale c ON c.id = p.compagnia_contrattuale_id
@@ -112,10 +112,10 @@ registerDomainRoutes('polizza', async (app: FastifyInstance) => {
             ${search ? sql`AND f."ragioneSociale" ILIKE ${like}` : sql``}
           ORDER BY 2, 1 LIMIT 50`.execute(db)
       : await sql<{ id: number; label: string }>`
-          SELECT c.id, c."ragioneSociale" AS label FROM compagnia_contrattuale c
+          SELECT c.id, c.nome AS label FROM compagnia_contrattuale c
           WHERE EXISTS (SELECT 1 FROM categoria_prodotto p WHERE p.compagnia_contrattuale_id = c.id AND p.attivo AND p.mandato_attivo
                         ${fornitore ? sql`AND p.compagnia_fornitore_id = ${fornitore}` : sql``})
-            ${search ? sql`AND c."ragioneSociale" ILIKE ${like}` : sql``}
+            ${search ? sql`AND c.nome ILIKE ${like}` : sql``}
           ORDER BY 2, 1 LIMIT 50`.execute(db);
     return { data: rows.rows };
   };
