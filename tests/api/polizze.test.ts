@@ -1,6 +1,7 @@
 // Policies and titles through the API: CRUD with the 422 field mapping, product filter, gross premium,
 // title generation and regeneration, payment and reversal with history, row scope, and the streamed full list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -300,5 +301,21 @@ describe('full list', () => {
     const ids = res.body.data.map((r: { id: number }) => r.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
     expect(Object.keys(res.body.data[0])).toEqual(expect.arrayContaining(['id', 'data_inizio', 'data_fine', 'premio', 'stato', 'data_ultimo_stato', 'saldato', 'garanzie', 'prodotto_label']));
+  });
+
+  it('streams more rows than one cursor batch, applies filters, and refuses a bad filter before streaming', async () => {
+    await sql`INSERT INTO polizza (collaboratore_id, cliente_id, compagnia_contrattuale_id, fornitore_id, mandato_prodotto_id, polizza_numero,
+        data_entrata_in_effetto, data_scadenza, frazionamento_slug, stato, premio, saldato)
+      SELECT ${s.collaboratore}, ${s.cliente}, ${s.contrattuale}, ${s.fornitore}, ${s.prodotto}, 'MASSA-' || g, '2026-01-01', '2027-01-01', 'ANNUALE', 'GIACENZA', g, false
+      FROM generate_series(1, 2500) g`.execute(t.connection.db);
+    const all = await t.call('GET', '/api/polizza?per_page=-1&search=MASSA', { token: admin });
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(2500);
+    expect(all.body.data).toHaveLength(2500);
+    expect(new Set(all.body.data.map((r: { id: number }) => r.id)).size).toBe(2500);
+    expect(all.body.data[0].polizza_numero).toBe('MASSA-2500');
+    const bad = await t.call('GET', '/api/polizza?per_page=-1&filter[nonEsiste]=1', { token: admin });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({ 'filter.nonEsiste': ['Filtro non consentito'] });
   });
 });
