@@ -94,6 +94,8 @@ export const listMetaSchema = {
           thresholds: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
           itemKey: { type: 'string' },
           itemValue: { type: 'string' },
+          // format 'expand': other fields of the row shown with the nested items.
+          details: { type: 'array', items: { type: 'string' } },
         },
       },
     },

@@ -41,6 +41,8 @@ export interface ListColumn {
   thresholds?: Record<string, [number, number]>;
   itemKey?: string;
   itemValue?: string;
+  /** format 'expand': other fields of the row shown with the nested items. */
+  details?: string[];
 }
 
 export interface ListConfig {
