@@ -2,7 +2,7 @@
 import useSWR from 'swr';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { api } from '../../api/dataProvider.ts';
+import { request } from '../../api/dataProvider.ts';
 import { formatMoney } from '../../lib/format.ts';
 import type { JsonSchema, RecordData } from '../../types.ts';
 import { calcolaProvvigioni, centesimi, euro, PARAMETRI_VUOTI, type ParametriProvvigioni } from '../../../shared/premi.ts';
@@ -25,10 +25,7 @@ export function PannelloProvvigioni({ data, schema }: { data: RecordData; schema
   const prodotto = idOf(data.mandato_prodotto_id);
   const collaboratore = idOf(data.collaboratore_id);
   const { data: answer } = useSWR(prodotto || collaboratore ? ['parametri_provvigioni', prodotto, collaboratore] : null, () =>
-    api.item<ParametriProvvigioni>(`/api/polizza/parametri_provvigioni?${new URLSearchParams({
-      ...(prodotto ? { mandato_prodotto_id: String(prodotto) } : {}),
-      ...(collaboratore ? { collaboratore_id: String(collaboratore) } : {}),
-    }).toString()}`),
+    request<{ data: ParametriProvvigioni }>('GET', '/api/polizza/parametri_provvigioni', { query: { mandato_prodotto_id: prodotto, collaboratore_id: collaboratore } }),
   { shouldRetryOnError: false, revalidateOnFocus: false });
   const p = answer?.data ?? PARAMETRI_VUOTI;
   // The policy's amounts; accessories, SSN and issue fees are not on the policy form and count as zero.

@@ -41,14 +41,10 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
   const { definitions } = useDefinitions();
   const titoloDef = findResource(definitions, 'titolo');
   const [titoliKey, setTitoliKey] = useState(0);
-  const ctl = useResourceForm(def, id, {
-    createdMessage: 'polizza inserito',
-    onSaved: (record, mode) => {
-      if (mode === 'new') navigate(`/modifica/polizza/${String(record.id)}`, { replace: true });
-      // Dates, frazionamento or amounts may have regenerated the titles.
-      else setTitoliKey((k) => k + 1);
-    },
-  });
+  // After a create the generic controller moves to the edit route (/modifica/polizza/{id}).
+  const ctl = useResourceForm(def, id, { createdMessage: 'polizza inserito' });
+  // Every save answers a new record; dates, frazionamento or amounts may have regenerated the titles.
+  useEffect(() => setTitoliKey((k) => k + 1), [ctl.record]);
   const title = useTitle(ctl.record, ctl.mode);
   usePageMeta({ title, icon: def.resource.icon });
 
