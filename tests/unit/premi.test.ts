@@ -103,3 +103,17 @@ describe('commission panel formulas', () => {
     expect(out.collaboratore_totale).toBe(collabTot);
   });
 });
+
+describe('payment types and frazionamenti in the definitions follow schemas/_reference', async () => {
+  const { readFileSync } = await import('node:fs');
+  const read = (file: string) => JSON.parse(readFileSync(new URL(`../../schemas/${file}`, import.meta.url), 'utf8'));
+  const codes = (prop: { oneOf: Array<{ const: string }> }) => prop.oneOf.map((o) => o.const);
+  const tipi = read('_reference/tipi_pagamento.json').items.map((i: { codice: string }) => i.codice);
+  it('has the 17 payment types of spec 002 §3.3', () => expect(tipi).toHaveLength(17));
+  it.each(['polizza', 'titolo'])('%s.tipo_pagamento lists them', (resource) => {
+    expect(codes(read(`${resource}/entity.schema.json`).properties.tipo_pagamento)).toEqual(tipi);
+  });
+  it('polizza.frazionamento_slug lists the frazionamenti', () => {
+    expect(codes(read('polizza/entity.schema.json').properties.frazionamento_slug)).toEqual(frazionamenti.items.map((f) => f.codice));
+  });
+});
