@@ -281,6 +281,10 @@ describe('row scope', () => {
     const titoli1 = await titoliDi(id, t1);
     expect(titoli1).toHaveLength(4);
     expect(await titoliDi(id, t2)).toEqual([]);
+    // Due range on the titles list.
+    const due = await t.call('GET', `/api/titolo?filter[polizza_id]=${id}&filter[scadenza_dal]=2026-07-15&filter[scadenza_al]=2026-10-15`, { token: t1 });
+    expect(due.body.data.map((x: { numero_rata: number }) => x.numero_rata).sort()).toEqual([2, 3]);
+    expect((await t.call('GET', '/api/titolo?filter[scadenza_dal]=15/07/2026', { token: t1 })).status).toBe(422);
     const pay = await t.call('POST', `/api/titolo/${titoli1[0]!.id}/pagamento`, { token: t2, body: { data_pagamento: oggi(), importo: titoli1[0]!.premio, tipo_pagamento: 'POS' } });
     expect(pay.status).toBe(404);
     expect((await t.call('GET', `/api/titolo/${titoli1[0]!.id}/movimenti`, { token: t2 })).status).toBe(404);

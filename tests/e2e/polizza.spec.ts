@@ -108,9 +108,9 @@ test('staff create a quarterly policy, see the premium follow the amounts and pa
 
   // /titoli: read-only list, filtered by policy and paid.
   await page.goto(appUrl(`/titoli?filter[polizza_id]=${id}`));
-  await expect(page.locator('.ag-center-cols-container .ag-row')).toHaveCount(4);
+  await expect(page.getByRole('region', { name: 'Titoli' }).locator('.ag-row')).toHaveCount(4);
   await expect(page.getByRole('button', { name: /Nuovo/ })).toHaveCount(0);
   await page.goto(appUrl(`/titoli?filter[polizza_id]=${id}&filter[saldato]=true`));
-  await expect(page.locator('.ag-center-cols-container .ag-row')).toHaveCount(1);
-  await expect(page.locator('.ag-center-cols-container .ag-row').first()).toContainText(/bonifico/i);
+  await expect(page.getByRole('region', { name: 'Titoli' }).locator('.ag-row')).toHaveCount(1);
+  await expect(page.getByRole('region', { name: 'Titoli' }).locator('.ag-row').first()).toContainText(/bonifico/i);
 });

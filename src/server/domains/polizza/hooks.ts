@@ -1,6 +1,6 @@
 // Policies: coherent supplier/company/product, the customer within the user's scope, the gross premium computed here,
 // list fields kept from the form fields, and the titles regenerated in the same transaction while none is paid.
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { registerDomainMigration } from '../../db/domain-migrations.ts';
 import { HttpError, invalid } from '../../errors.ts';
@@ -139,7 +139,16 @@ registerHooks('polizza', {
 
 // Titles are written only by their policy and by the payment routes (src/server/domains/polizza/routes.ts).
 const readOnlyTitles = () => new HttpError(409, 'I titoli sono generati dalla polizza: si modificano solo con il pagamento o lo storno.');
+// Due range of the titles list (/titoli): filter[scadenza_dal] and filter[scadenza_al] on the title's end date.
+const dateFilter = (op: '>=' | '<=') => (value: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw invalid({ [`filter.scadenza_${op === '>=' ? 'dal' : 'al'}`]: ['Data non valida (AAAA-MM-GG).'] });
+  }
+  return op === '>=' ? sql<SqlBool>`data_fine >= ${value}::date` : sql<SqlBool>`data_fine <= ${value}::date`;
+};
+
 registerHooks('titolo', {
+  listFilters: { scadenza_dal: dateFilter('>='), scadenza_al: dateFilter('<=') },
   async beforeWrite() {
     throw readOnlyTitles();
   },
