@@ -104,7 +104,7 @@ test('staff create a quarterly policy, see the premium follow the amounts and pa
   await page.goto(appUrl('/polizza'));
   await expect(page.locator('.ag-row', { hasText: '1.257,51' }).first()).toBeVisible();
   await page.goto(appUrl(`/modifica/Polizza/${id}`));
-  await expect(page.getByTestId('titolo')).toHaveCount(4);
+  await expect(page.getByTestId('titolo')).toHaveCount(4, { timeout: 30_000 });
 
   // /titoli: read-only list, filtered by policy and paid.
   await page.goto(appUrl(`/titoli?filter[polizza_id]=${id}`));
