@@ -250,6 +250,34 @@ describe('payment and reversal', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('two simultaneous payments of one title: one is recorded, the other answers 409', async () => {
+    const created = (await t.call('POST', '/api/polizza', { token: staff, body: polizza() })).body.data.model;
+    const [first] = await titoliDi(created.id);
+    const body = { data_pagamento: oggi(), importo: first!.premio, tipo_pagamento: 'POS' };
+    const answers = await Promise.all([1, 2, 3].map(() => t.call('POST', `/api/titolo/${first!.id}/pagamento`, { token: staff, body })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    const history = await t.call('GET', `/api/titolo/${first!.id}/movimenti`, { token: staff });
+    expect(history.body.data).toHaveLength(1);
+  });
+
+  it('a payment and an amount change of the policy do not interleave: the change is refused once the title is paid', async () => {
+    const created = (await t.call('POST', '/api/polizza', { token: staff, body: polizza() })).body.data.model;
+    const [first] = await titoliDi(created.id);
+    const [paid, edited] = await Promise.all([
+      t.call('POST', `/api/titolo/${first!.id}/pagamento`, { token: staff, body: { data_pagamento: oggi(), importo: first!.premio, tipo_pagamento: 'POS' } }),
+      t.call('PUT', `/api/polizza/${created.id}`, { token: staff, body: { diritti: 50, version: created.version } }),
+    ]);
+    // Either the edit ran first (new titles: the payment finds its title gone or with another premium) or the payment did (edit refused).
+    const titoli = await titoliDi(created.id);
+    const total = Math.round(titoli.reduce((sum, x) => sum + x.premio * 100, 0));
+    const lordo = (await t.call('GET', `/api/polizza/${created.id}`, { token: staff })).body.data.totale_premio_lordo;
+    expect(total).toBe(Math.round(lordo * 100));
+    if (paid.status === 200) expect(edited.status).toBe(422);
+    else expect(edited.status).toBe(200);
+  });
+});
+
 describe('row scope', () => {
   it('keeps a collaborator to their own policies and titles, and their own customers', async () => {
     const c1 = await collaboratore('SCOPEUNO');
