@@ -103,6 +103,12 @@ test('staff create a quarterly policy, see the premium follow the amounts and pa
   // The list (every row, per_page -1) shows it; the old link spelling opens the same form.
   await page.goto(appUrl('/polizza'));
   await expect(page.locator('.ag-row', { hasText: '1.257,51' }).first()).toBeVisible();
+  // A policy with a paid title cannot be deleted: the row taken out at once comes back with the server's message.
+  await page.getByRole('button', { name: new RegExp(`Elimina E2E-${surname}`) }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Elimina' }).click();
+  await expect(page.getByText('La polizza ha titoli con pagamenti registrati: non può essere eliminata.')).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Annulla' }).click();
+  await expect(page.getByRole('button', { name: new RegExp(`Elimina E2E-${surname}`) })).toBeVisible();
   await page.goto(appUrl(`/modifica/Polizza/${id}`));
   await expect(page.getByTestId('titolo')).toHaveCount(4, { timeout: 30_000 });
 
