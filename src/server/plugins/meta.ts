@@ -8,6 +8,8 @@ import { invalid, notFound } from '../errors.ts';
 import { openApiDocument } from '../openapi.ts';
 import { isMaintenance } from './maintenance.ts';
 
+const PREFERENCE_PARAMS = { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 100 } } };
+
 const ACTIONS: PermissionAction[] = ['list', 'read', 'create', 'update', 'delete'];
 
 export default fp(async (app: FastifyInstance) => {
@@ -70,14 +72,18 @@ export default fp(async (app: FastifyInstance) => {
       return { resources, menu };
     });
 
-    scoped.get('/api/preferences/:key', async (request) => {
+    scoped.get('/api/preferences/:key', { schema: { tags: ['preferences'], params: PREFERENCE_PARAMS } }, async (request) => {
       const key = (request.params as { key: string }).key;
       const row = await app.ctx.db.selectFrom('user_preference').select('value').where('user_id', '=', request.user.id).where('key', '=', key).executeTakeFirst();
       return { data: { value: row?.value ?? null } };
     });
 
     scoped.put('/api/preferences/:key', {
-      schema: { params: { type: 'object', properties: { key: { type: 'string', maxLength: 100 } } } },
+      schema: {
+        tags: ['preferences'], summary: 'Salva una preferenza dell\'utente',
+        params: PREFERENCE_PARAMS,
+        body: { type: 'object', required: ['value'], properties: { value: {} } },
+      },
     }, async (request) => {
       const key = (request.params as { key: string }).key;
       const body = request.body as { value?: unknown } | undefined;

@@ -19,7 +19,8 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   const int = (name: string, fallback: number) => {
     const raw = query[name];
     if (raw === undefined || raw === '') return fallback;
-    if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) {
+    if (typeof raw === 'number' && Number.isSafeInteger(raw)) return raw;
+    if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw)) {
       errors[name] = ['Deve essere un numero intero'];
       return fallback;
     }
@@ -35,8 +36,8 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   for (const [key, value] of Object.entries(query)) {
     if (!key.startsWith('filter[')) continue;
     const match = /^filter\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[(from|to)\])?$/.exec(key);
-    // A filter the engine cannot read must not silently answer every row.
-    if (!match) {
+    // A filter the engine cannot read must not silently answer every row; nor may it name an object's machinery.
+    if (!match || ['__proto__', 'constructor', 'prototype'].includes(match[1]!)) {
       errors[key] = ['Filtro non consentito'];
       continue;
     }
