@@ -174,3 +174,33 @@ describe('the calculation is a validated write bound to its inputs', () => {
     expect(res.body.data.model).toMatchObject({ minoreAnni: true, doppia_circolazione: false });
   });
 });
+
+describe('row scope covers references', () => {
+  it('a collaborator cannot push their own customer out of sight', async () => {
+    const mine = (await t.call('POST', '/api/cliente', { token: collab, body: { tipo: 'RETAIL', sesso: 'M', nome: 'Luca', cognome: 'Bianchi' } })).body.data.model;
+    expect(mine.collaboratore_id).toBe(collabId);
+    const res = await t.call('PUT', `/api/cliente/${mine.id}`, { token: collab, body: { collaboratore_id: null, version: mine.version } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toHaveProperty('collaboratore_id');
+    const moved = await t.call('PUT', `/api/cliente/${mine.id}`, { token: collab, body: { collaboratore_id: otherId, version: mine.version } });
+    expect(moved.status).toBe(422);
+    const still = await t.call('GET', `/api/cliente/${mine.id}`, { token: collab });
+    expect(still.body.data).toMatchObject({ collaboratore_id: collabId, version: mine.version });
+  });
+
+  it("a collaborator cannot point a quotation at another collaborator's customer", async () => {
+    const theirs = (await t.call('POST', '/api/cliente', { token: admin, body: { tipo: 'RETAIL', sesso: 'F', nome: 'Sara', cognome: 'Gialli', collaboratore_id: otherId } })).body.data.model;
+    const mine = (await t.call('POST', '/api/cliente', { token: collab, body: { tipo: 'RETAIL', sesso: 'M', nome: 'Paolo', cognome: 'Neri' } })).body.data.model;
+    const before = await count('quotazione');
+    const res = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ cliente_id: theirs.id }) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ cliente_id: ['Il record collegato non esiste.'] });
+    expect(await count('quotazione')).toBe(before);
+    const ok = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ cliente_id: mine.id }) });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const put = await t.call('PUT', `/api/quotazioni/${ok.body.data.model.id}`, { token: collab, body: { cliente_id: theirs.id, version: ok.body.data.model.version } });
+    expect(put.status).toBe(422);
+    // Staff who see every customer may.
+    expect((await t.call('POST', '/api/quotazioni', { token: admin, body: quotazione({ cliente_id: theirs.id }) })).status).toBe(201);
+  });
+});

@@ -38,6 +38,30 @@ export interface WriteResult {
   warnings: FieldErrors;
 }
 
+/** Every resource a repository was built for, so references can consult the row scope of what they point at. */
+const knownDefinitions = new Map<string, ResourceDefinition>();
+
+/** The row filter that a resource's row scope adds for this user, or undefined when the user sees every row. */
+export async function scopeFilterOf(def: ResourceDefinition, db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
+  const scope = def.resource.rowScope;
+  if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
+  if (user.collaboratore_id === null) return sql<SqlBool>`false`;
+  if (scope.network && hasPermission(scope.network.permission, user)) {
+    // The network's ids first: a literal list lets the planner use the indexes, a subquery does not.
+    const ids = (await sql<{ id: number }>`${networkOf(def, user.collaboratore_id, scope.network.parentField)}`.execute(db)).rows.map((r) => r.id);
+    return sql<SqlBool>`${sql.ref(scope.field)} = ANY(${ids}::int[])`;
+  }
+  return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
+}
+
+/** The collaborator and everyone below them, following parentField of the resource the scope field points at. */
+function networkOf(def: ResourceDefinition, root: number, parentField: string) {
+  const table = def.fields.find((f) => f.name === def.resource.rowScope!.field)?.ref ?? def.name;
+  return sql`WITH RECURSIVE rete(id) AS (
+    SELECT ${root}::int UNION SELECT c.id FROM ${sql.table(table)} c JOIN rete ON c.${sql.ref(parentField)} = rete.id)
+    SELECT id FROM rete`;
+}
+
 const MAX_ALL_ROWS = 10000;
 const EMPTY_BODY = 'Nessun dato da salvare.';
 const STALE_MESSAGE = 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.';
@@ -55,6 +79,7 @@ export class ResourceRepository {
     readonly workflow?: Workflow,
   ) {
     this.validate = compileValidator(ajv, def.schema);
+    knownDefinitions.set(def.name, def);
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
     this.readable = [...new Set(this.readable)];
@@ -65,24 +90,31 @@ export class ResourceRepository {
   }
 
   /** The row filter that row scope adds for this user, or undefined when the user sees every row. */
-  private async scopeFilter(db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
-    const scope = this.def.resource.rowScope;
-    if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
-    if (user.collaboratore_id === null) return sql<SqlBool>`false`;
-    if (scope.network && hasPermission(scope.network.permission, user)) {
-      // The network's ids first: a literal list lets the planner use the indexes, a subquery does not.
-      const ids = (await sql<{ id: number }>`${this.networkOf(user.collaboratore_id, scope.network.parentField)}`.execute(db)).rows.map((r) => r.id);
-      return sql<SqlBool>`${sql.ref(scope.field)} = ANY(${ids}::int[])`;
-    }
-    return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
+  private scopeFilter(db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
+    return scopeFilterOf(this.def, db, user);
   }
 
-  /** The collaborator and everyone below them, following parentField of the resource the scope field points at. */
   private networkOf(root: number, parentField: string) {
-    const table = this.byName.get(this.def.resource.rowScope!.field)?.ref ?? this.table;
-    return sql`WITH RECURSIVE rete(id) AS (
-      SELECT ${root}::int UNION SELECT c.id FROM ${sql.table(table)} c JOIN rete ON c.${sql.ref(parentField)} = rete.id)
-      SELECT id FROM rete`;
+    return networkOf(this.def, root, parentField);
+  }
+
+  /**
+   * x-ref honours the referenced resource's row scope: a record can point only at records its author may see
+   * (a collaborator cannot attach another collaborator's customer to a quotation). Unchanged references pass.
+   */
+  private async assertReferencesVisible(db: Database, user: AuthUser, input: Record<string, unknown>, before?: Record<string, unknown>): Promise<void> {
+    const errors: FieldErrors = {};
+    for (const [key, value] of Object.entries(input)) {
+      const field = this.byName.get(key);
+      if (!field?.ref || typeof value !== 'number' || (before && before[key] === value)) continue;
+      const target = knownDefinitions.get(field.ref);
+      if (!target?.resource.rowScope) continue;
+      const scope = await scopeFilterOf(target, db, user);
+      if (!scope) continue;
+      const found = await sql`SELECT 1 FROM ${sql.table(target.name)} WHERE id = ${value} AND ${scope}`.execute(db);
+      if (!found.rows.length) errors[key] = ['Il record collegato non esiste.'];
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
   }
 
   private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
@@ -247,11 +279,13 @@ export class ResourceRepository {
     return normalizeInput(this.def.fields, input);
   }
 
-  private async applyScopeOnWrite(db: Database, user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>): Promise<void> {
+  private async applyScopeOnWrite(db: Database, user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>, update = false): Promise<void> {
     const scope = this.def.resource.rowScope;
     if (!scope || (scope.unless && hasPermission(scope.unless, user))) return;
     const mine = user.collaboratore_id;
     const wanted = input[scope.field];
+    // Emptying the field would push the record out of its author's own sight.
+    if (wanted === null && update) throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
     if (wanted === undefined || wanted === null) {
       record[scope.field] = mine;
       return;
@@ -290,6 +324,7 @@ export class ResourceRepository {
     const record = { ...this.defaults(), ...input };
     if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
     await this.applyScopeOnWrite(db, user, record, input);
+    await this.assertReferencesVisible(db, user, record);
     this.validateRecord(record);
     // A record of nothing (every field the server's, or none sent) is no record to create.
     if (!Object.values(input).some((v) => v !== null && v !== undefined)) throw invalid({ body: [EMPTY_BODY] });
@@ -325,7 +360,8 @@ export class ResourceRepository {
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const record = { ...stored, ...input };
       const scopeField = this.def.resource.rowScope?.field;
-      await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input);
+      await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input, true);
+      await this.assertReferencesVisible(trx, user, input, before);
       this.validateRecord(record);
       await hooks.beforeWrite?.('update', { trx, user, def: this.def, input, before, tokenId: user.tokenId });
       const updated = await this.writeRow(trx, id, await this.columnValues(input));
