@@ -9,6 +9,7 @@ import type { AppConfig, AppContext } from './context.ts';
 import type { Database } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { errorHandler, installValidator, refuseNul } from './http/contract.ts';
+import { registerEntitySchemas, registerOpenApi } from './http/openapi.ts';
 import { Workflow, type WorkflowDefinition } from '../shared/workflow/machine.ts';
 import authPlugin from './plugins/auth.ts';
 import maintenancePlugin from './plugins/maintenance.ts';
@@ -48,6 +49,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setErrorHandler(errorHandler);
   installValidator(app, placeCodes);
   app.addHook('preValidation', refuseNul);
+
+  // Before any route: the document collects every route registered after it, and every route inherits the defaults.
+  registerEntitySchemas(app, options.definitions);
+  await registerOpenApi(app, config.appName);
 
   await app.register(maintenancePlugin);
   await app.register(authPlugin);

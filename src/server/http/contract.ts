@@ -6,6 +6,8 @@ import addFormatsModule from 'ajv-formats';
 import { createAjv, toFieldErrors, type FieldErrors } from '../../shared/validation.ts';
 import { HttpError, VALIDATION_MESSAGE, fromBadValue, invalid } from '../errors.ts';
 
+export const ENGINE_VALIDATED = 'x-engine-validated';
+
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 export const INT4_MAX = 2147483647;
@@ -28,10 +30,22 @@ export function installValidator(app: FastifyInstance, placeCodes: ReadonlySet<s
     }
   };
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    shared(ajv);
-    return ajv.compile(schema);
+    if (httpPart !== 'body') return textAjv.compile(schema);
+    shared(bodyAjv);
+    // The resource engine validates these bodies itself, after aliases and normalisation, with the same messages.
+    const validate = bodyAjv.compile((schema as Record<string, unknown>)[ENGINE_VALIDATED] ? { type: 'object' } : schema);
+    // No body at all is the route's business (an action without a note, a missing required body answered by the handler).
+    const optional = (data: unknown) => {
+      if (data === undefined || data === null) return true;
+      const ok = validate(data) as boolean;
+      optional.errors = validate.errors;
+      return ok;
+    };
+    optional.errors = null as typeof validate.errors;
+    return optional;
   });
+  // Response schemas document the answers; they are sent as the handlers build them.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }
 
 /** ajv errors of Fastify's validation as `{field: [messages]}` with the real field names. */
