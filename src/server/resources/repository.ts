@@ -262,7 +262,10 @@ export class ResourceRepository {
     const errors: FieldErrors = {};
     const input: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(canonicalInput(body as Record<string, unknown>, this.def.schema))) {
-      if (key === 'version') continue;
+      if (key === 'version') {
+        if (value !== undefined && value !== null && !Number.isInteger(value)) errors.version = ['Deve essere un numero intero'];
+        continue;
+      }
       const field = this.byName.get(key);
       if (!field) errors[key] = ['Campo non consentito.'];
       else if (field.readOnly) errors[key] = ['Campo non modificabile.'];
