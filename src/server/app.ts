@@ -10,6 +10,7 @@ import type { Database } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { errorHandler, installValidator, refuseNul } from './http/contract.ts';
 import { registerEntitySchemas, registerOpenApi } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security.ts';
 import { Workflow, type WorkflowDefinition } from '../shared/workflow/machine.ts';
 import authPlugin from './plugins/auth.ts';
 import maintenancePlugin from './plugins/maintenance.ts';
@@ -17,6 +18,13 @@ import metaPlugin from './plugins/meta.ts';
 import resourcesPlugin from './plugins/resources.ts';
 import './domains/index.ts';
 import { domainRoutes } from './domains/registry.ts';
+
+/** TRUST_PROXY: unset = the socket's address; 1/true = X-Forwarded-For from any proxy; else the proxies' addresses/CIDRs, comma-separated. */
+export function trustProxy(value: string | undefined): boolean | string {
+  if (!value || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  return value;
+}
 
 export interface BuildOptions {
   db: Database;
@@ -29,7 +37,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: trustProxy(process.env.TRUST_PROXY),
   });
   const config: AppConfig = {
     appName: 'Broker Back Office',
@@ -50,6 +58,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   installValidator(app, placeCodes);
   app.addHook('preValidation', refuseNul);
 
+  await registerSecurityHeaders(app);
   // Before any route: the document collects every route registered after it, and every route inherits the defaults.
   registerEntitySchemas(app, options.definitions);
   await registerOpenApi(app, config.appName);
