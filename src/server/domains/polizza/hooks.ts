@@ -1,10 +1,9 @@
-// Policies: coherent supplier/company/product, the customer within the user's scope, the gross premium computed here,
+// Policies: coherent supplier/company/product (the engine checks the references' row scope), the gross premium computed here,
 // list fields kept from the form fields, and the titles regenerated in the same transaction while none is paid.
 import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { registerDomainMigration } from '../../db/domain-migrations.ts';
 import { HttpError, invalid } from '../../errors.ts';
-import { hasPermission } from '../../../shared/permissions.ts';
 import { formatEuro } from '../../../shared/money.ts';
 import { centesimi, euro, MAX_RATE, periodi, premioLordoCents } from '../../../shared/premi.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
@@ -57,15 +56,6 @@ registerHooks('polizza', {
         if (changed('mandato_prodotto_id') && p.mandato_attivo === false) (errors.mandato_prodotto_id ??= []).push('Il mandato di questo prodotto non è attivo.');
         if (!record.ramo_id && p.ramo_id) input.ramo_id = p.ramo_id;
         input.prodotto_label = `${p.fornitore} / ${p.compagnia} / ${p.nome}${p.ramo ? ` (${p.ramo})` : ''}`;
-      }
-    }
-
-    // A reference is a read: the customer must be one the user sees (the customers' row scope).
-    if (changed('cliente_id')) {
-      const rows = await sql<{ collaboratore_id: number | null }>`SELECT collaboratore_id FROM cliente WHERE id = ${Number(record.cliente_id)}`.execute(trx);
-      const cliente = rows.rows[0];
-      if (!cliente || (!hasPermission('show_tutti_clienti', user) && cliente.collaboratore_id !== user.collaboratore_id)) {
-        errors.cliente_id = ['Cliente non trovato.'];
       }
     }
 
