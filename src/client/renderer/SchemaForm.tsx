@@ -112,6 +112,7 @@ export function SchemaForm(props: SchemaFormProps) {
     scheduleValidity(latest.current);
     return () => clearTimeout(timer.current);
     // Recount when the schema or the server's errors change; data changes schedule their own count.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [prepared, extraErrors]);
 
   return (
