@@ -118,6 +118,16 @@ function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
   return Object.entries(schema.properties).map(([name, prop]) => {
     const pointer = `/properties/${name}`;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new DefinitionError(file, pointer, 'property names must be identifiers');
+    const renamedFrom = prop['x-renamed-from'];
+    if (renamedFrom !== undefined) {
+      if (typeof renamedFrom !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(renamedFrom) || renamedFrom === name) {
+        throw new DefinitionError(file, `${pointer}/x-renamed-from`, 'must be the former property name');
+      }
+      if (schema.properties![renamedFrom]) throw new DefinitionError(file, `${pointer}/x-renamed-from`, `"${renamedFrom}" is still a property`);
+      // The old spelling stays accepted by the API until the analyst removes x-renamed-from.
+      const aliases = (prop['x-aliases'] as string[] | undefined) ?? [];
+      if (!aliases.includes(renamedFrom)) prop['x-aliases'] = [...aliases, renamedFrom];
+    }
     const secret = prop['x-secret'];
     if (secret !== undefined && secret !== 'argon2') throw new DefinitionError(file, `${pointer}/x-secret`, 'only "argon2" is supported');
     return {
@@ -132,8 +142,22 @@ function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
       values: closedValues(prop),
       readPermission: typeof prop['x-read-permission'] === 'string' ? prop['x-read-permission'] : undefined,
       filterPermission: typeof prop['x-filter-permission'] === 'string' ? prop['x-filter-permission'] : undefined,
+      renamedFrom: renamedFrom as string | undefined,
     };
   });
+}
+
+/** Takes the properties marked "x-removed": true out of the schema (they no longer exist for the API) and names them. */
+function withoutRemoved(schema: JsonSchema, file: string): string[] {
+  const removed: string[] = [];
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    if (prop?.['x-removed'] === undefined) continue;
+    if (prop['x-removed'] !== true) throw new DefinitionError(file, `/properties/${name}/x-removed`, 'must be true');
+    if ((SYSTEM_FIELDS as readonly string[]).includes(name)) throw new DefinitionError(file, `/properties/${name}/x-removed`, 'a system column cannot be removed');
+    removed.push(name);
+    delete schema.properties![name];
+  }
+  return removed;
 }
 
 function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: string): void {
@@ -189,6 +213,7 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
     }
     const file = `${r.dir}/entity.schema.json`;
     const schema = resolveRefs(r.entity, file, '', raw.shared, r.entity) as JsonSchema;
+    const removed = withoutRemoved(schema, file);
     const resource = r.resource as ResourceConfig;
     resources.set(resource.name, {
       name: resource.name,
@@ -197,6 +222,7 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
       list: r.list as ListConfig,
       form: r.form as Record<string, unknown>,
       fields: deriveFields(schema, file),
+      removed,
     });
   }
   const names = new Set(resources.keys());
