@@ -12,6 +12,7 @@ import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
 import { fieldOfId } from './layout.ts';
 import { formTemplates } from './templates.tsx';
 import { formValidator } from './validator.ts';
+import { computedProperties, evaluateComputed } from '../../shared/rules.ts';
 
 const templates = { ...Theme.templates, ...formTemplates };
 const widgets = { ...Theme.widgets, ...rjsfWidgets() };
@@ -79,6 +80,8 @@ export function SchemaForm(props: SchemaFormProps) {
   const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef } = props;
   const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
   const formContext = useMemo(() => ({ resources, recordId }), [resources, recordId]);
+  // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
+  const computed = useMemo(() => computedProperties(schema), [schema]);
   const latest = useRef<RecordData>(initialData);
   const form = useRef<Form | null>(null);
   const setForm = useCallback(
@@ -139,7 +142,13 @@ export function SchemaForm(props: SchemaFormProps) {
         focusOnFirstError
         translateString={translateString}
         onChange={(event: IChangeEvent, fieldId?: string) => {
-          const data = (event.formData ?? {}) as RecordData;
+          let data = (event.formData ?? {}) as RecordData;
+          for (const [name, expression] of computed) {
+            const value = evaluateComputed(expression, data) ?? undefined;
+            if (value === data[name]) continue;
+            data = { ...data, [name]: value };
+            form.current?.setFieldValue(name, value as never);
+          }
           scheduleValidity(data);
           onChange?.(data, fieldId);
         }}

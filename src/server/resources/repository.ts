@@ -11,6 +11,9 @@ import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
 import { canonicalInput } from '../../shared/canonical.ts';
+import { applyRecordRules } from '../../shared/rules.ts';
+import { computedMismatchMessage } from '../../shared/validation-messages.ts';
+import { formatEuro } from '../../shared/money.ts';
 import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
 import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
@@ -250,6 +253,12 @@ export class ResourceRepository {
     throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
   }
 
+  /** Conditional fields hidden by the record's values are emptied, computed ones filled (or a disagreeing value refused). */
+  private applyRules(record: Record<string, unknown>, input: Record<string, unknown>): void {
+    const errors = applyRecordRules(this.def.schema, record, input, (expected) => computedMismatchMessage(formatEuro(expected)));
+    if (Object.keys(errors).length) throw invalid(errors);
+  }
+
   private validateRecord(record: Record<string, unknown>): void {
     const secretsLeftOut = this.def.fields.filter((f) => f.secret && record[f.name] === undefined).map((f) => f.name);
     const candidate = withoutNulls(record);
@@ -276,6 +285,7 @@ export class ResourceRepository {
     const record = { ...this.defaults(), ...input };
     if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
     await this.applyScopeOnWrite(db, user, record, input);
+    this.applyRules(record, record);
     this.validateRecord(record);
     const hooks = hooksFor(this.def.name);
     return translate('write', () => db.transaction().execute(async (trx) => {
@@ -308,6 +318,7 @@ export class ResourceRepository {
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const record = { ...stored, ...input };
+      this.applyRules(record, input);
       const scopeField = this.def.resource.rowScope?.field;
       await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input);
       this.validateRecord(record);
