@@ -44,7 +44,7 @@ test('customer: a company shows no natural-person fields and keeps no data in th
 test('quotation: birth place only for country 1, company data only for persona g, quintali only for type C', async ({ page }) => {
   await loginAsAdmin(page);
   await page.goto(appUrl('/new/quotazione'));
-  await expect(page.getByLabel('Persona')).toHaveValue('f');
+  await expect(page.getByLabel('Persona').locator('option:checked')).toHaveText('Fisica');
   await expect(page.getByLabel('Ragione Sociale')).toHaveCount(0);
   await expect(page.getByLabel('Provincia di nascita')).toHaveCount(0);
   await page.getByLabel('Nazione di nascita').fill('1');
@@ -60,6 +60,10 @@ test('quotation: birth place only for country 1, company data only for persona g
 
   await page.getByRole('button', { name: 'Aggiungi veicolo' }).click();
   const dialog = page.getByRole('dialog', { name: 'Aggiungi veicolo storico' });
+  await dialog.getByLabel('Marca').selectOption('FIAT');
+  await dialog.getByLabel('Cerca modello').fill('124');
+  await dialog.getByRole('radio', { name: /124 SPIDER/ }).check();
+  await expect(dialog.getByLabel('Tipologia Veicolo')).toBeVisible();
   await expect(dialog.getByLabel('Quintali')).toHaveCount(0);
   await dialog.getByLabel('Tipologia Veicolo').selectOption({ label: 'Autocarro' });
   await expect(dialog.getByLabel('Quintali')).toBeVisible();
