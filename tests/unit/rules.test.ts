@@ -98,3 +98,31 @@ describe('conditional fields', () => {
     expect(q.preventivi.items.premio_totale).toEqual({ 'ui:readonly': true });
   });
 });
+
+describe('schema evolution annotations', () => {
+  const compileWith = (properties: Record<string, unknown>) => compileDefinitions({
+    shared: {},
+    resources: [{
+      dir: 'prova',
+      resource: { name: 'prova', title: 'Prova', api: { path: '/api/prova' }, permissions: { list: 'x', read: 'x', create: 'x', update: 'x', delete: 'x' } },
+      entity: { type: 'object', properties },
+      list: { columns: [{ field: 'id', headerName: 'Id' }] },
+      form: {},
+    }],
+  }).resources.get('prova')!;
+
+  it('x-renamed-from makes the old name an alias; x-removed takes the property out and names it', () => {
+    const def = compileWith({ id: { type: 'integer' }, codice: { type: 'string', 'x-renamed-from': 'vecchio' }, via: { 'x-removed': true } });
+    expect(def.fields.find((f) => f.name === 'codice')!.renamedFrom).toBe('vecchio');
+    expect(def.schema.properties!.codice!['x-aliases']).toEqual(['vecchio']);
+    expect(def.removed).toEqual(['via']);
+    expect(def.schema.properties!.via).toBeUndefined();
+  });
+
+  it('refuses annotations that cannot be right, naming the pointer', () => {
+    expect(() => compileWith({ a: { type: 'string', 'x-renamed-from': 'b' }, b: { type: 'string' } })).toThrow('prova/entity.schema.json#/properties/a/x-renamed-from: "b" is still a property');
+    expect(() => compileWith({ a: { type: 'string', 'x-renamed-from': 'a b' } })).toThrow(/x-renamed-from: must be the former property name/);
+    expect(() => compileWith({ a: { 'x-removed': 'yes' } })).toThrow(/#\/properties\/a\/x-removed: must be true/);
+    expect(() => compileWith({ id: { 'x-removed': true } })).toThrow(/a system column cannot be removed/);
+  });
+});
