@@ -364,7 +364,10 @@ export class ResourceRepository {
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
       this.assertWorkflowAllows(user, before, 'update', changes);
-      return this.present(await this.writeRow(trx, id, await this.columnValues(changes)), user);
+      // Server-written values follow the definition's rules too (e.g. premium lines' x-computed total).
+      const written = { ...changes };
+      this.applyRules({ ...before, ...written }, written);
+      return this.present(await this.writeRow(trx, id, await this.columnValues(written)), user);
     }));
   }
 
