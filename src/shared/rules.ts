@@ -139,6 +139,20 @@ export function computedProperties(schema: JsonSchema): Array<[string, string]> 
     .map(([name, p]) => [name, p['x-computed'] as string]);
 }
 
+/** The computed fields whose value in `data` is stale, with their new value (undefined = empty): what the form sets. */
+export function staleComputed(computed: Array<[string, string]>, data: Data): Array<[string, number | undefined]> {
+  const out: Array<[string, number | undefined]> = [];
+  let current = data;
+  for (const [name, expression] of computed) {
+    const value = evaluateComputed(expression, current) ?? undefined;
+    if (value === current[name]) continue;
+    out.push([name, value]);
+    // A computed field may feed the next one.
+    current = { ...current, [name]: value };
+  }
+  return out;
+}
+
 /** The record with hidden fields emptied and computed fields filled in (the form's view while typing). */
 export function withDerivedValues(schema: JsonSchema, data: Data): Data {
   const out: Data = { ...data };

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDefinitions } from '../../src/server/definitions.ts';
 import { compileDefinitions, DefinitionError, type RawDefinitions } from '../../src/shared/definitions/compile.ts';
 import type { Definitions, JsonSchema } from '../../src/shared/definitions/types.ts';
-import { applyRecordRules, evaluateComputed, hiddenProperties, withDerivedValues } from '../../src/shared/rules.ts';
+import { applyRecordRules, computedProperties, evaluateComputed, hiddenProperties, staleComputed, withDerivedValues } from '../../src/shared/rules.ts';
 import { compileValidator, createAjv } from '../../src/shared/validation.ts';
 
 let definitions: Definitions;
@@ -32,6 +32,21 @@ describe('computed fields', () => {
     expect((input.preventivi as any[])[0].premio_totale).toBe(200.3);
     const wrong = { ...record, preventivi: [{ premio_base: 180.1, competenze: 20.2, premio_totale: 200 }] };
     expect(applyRecordRules(schema, wrong, { ...wrong }, mismatch)).toEqual({ 'preventivi.0.premio_totale': ['calcolato 200.3'] });
+  });
+
+  it('tells the form which computed values are stale as the user types, chained in declaration order', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: {
+        premio_base: { type: 'number' }, competenze: { type: 'number' },
+        premio_totale: { type: 'number', 'x-computed': 'premio_base + competenze' },
+        con_imposte: { type: 'number', 'x-computed': 'premio_totale * 1.1' },
+      },
+    };
+    const computed = computedProperties(schema);
+    expect(staleComputed(computed, { premio_base: 100 })).toEqual([['premio_totale', 100], ['con_imposte', 110]]);
+    expect(staleComputed(computed, { premio_base: 100, competenze: 0.5, premio_totale: 100.5, con_imposte: 110.55 })).toEqual([]);
+    expect(staleComputed(computed, { premio_totale: 5, con_imposte: 5.5 })).toEqual([['premio_totale', undefined], ['con_imposte', undefined]]);
   });
 
   it('is checked at start-up: expression and operands', () => {

@@ -12,7 +12,7 @@ import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
 import { fieldOfId } from './layout.ts';
 import { formTemplates } from './templates.tsx';
 import { formValidator } from './validator.ts';
-import { computedProperties, evaluateComputed } from '../../shared/rules.ts';
+import { computedProperties, staleComputed } from '../../shared/rules.ts';
 
 const templates = { ...Theme.templates, ...formTemplates };
 const widgets = { ...Theme.widgets, ...rjsfWidgets() };
@@ -143,9 +143,7 @@ export function SchemaForm(props: SchemaFormProps) {
         translateString={translateString}
         onChange={(event: IChangeEvent, fieldId?: string) => {
           let data = (event.formData ?? {}) as RecordData;
-          for (const [name, expression] of computed) {
-            const value = evaluateComputed(expression, data) ?? undefined;
-            if (value === data[name]) continue;
+          for (const [name, value] of staleComputed(computed, data)) {
             data = { ...data, [name]: value };
             form.current?.setFieldValue(name, value as never);
           }
