@@ -91,3 +91,29 @@ test('quotation: the total premium is recomputed from premio_base + competenze a
     await expect.poll(async () => cents(await page.getByTestId('premio-totale').textContent())).toBe(base + added);
   }
 });
+
+test('generic form: an x-computed field is read-only and follows its operands as the user types', async ({ page }) => {
+  // The definitions as an analyst would extend them (premio_totale = premio_base + competenze), served to this page only.
+  await page.route((url) => url.pathname === '/api/definitions', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as Json;
+    const cliente = body.resources.find((r: Json) => r.name === 'cliente');
+    Object.assign(cliente.schema.properties, {
+      premio_base: { type: 'number', title: 'Premio base' },
+      competenze: { type: 'number', title: 'Competenze' },
+      premio_totale: { type: 'number', title: 'Premio totale', 'x-computed': 'premio_base + competenze' },
+    });
+    await route.fulfill({ response, json: body });
+  });
+  await loginAsAdmin(page);
+  await page.goto(appUrl('/new/cliente'));
+  const totale = page.getByLabel('Premio totale');
+  await expect(totale).toHaveAttribute('readonly', '');
+  // Numbers are typed and shown the Italian way; the sum is exact to the cent.
+  await page.getByLabel('Premio base').fill('180,1');
+  await expect(totale).toHaveValue('180,1');
+  await page.getByLabel('Competenze').fill('20,2');
+  await expect(totale).toHaveValue('200,3');
+  await page.getByLabel('Competenze').fill('');
+  await expect(totale).toHaveValue('180,1');
+});
