@@ -241,6 +241,17 @@ export function presentRequest(row: SignatureRequestRow | undefined) {
   };
 }
 
+/** 'Salva modifiche' of a draft: the signer's contacts used by the next resend. */
+export async function updateDraft(db: Database, owner: { resource: string; id: number }, changes: { email?: string; telefono?: string | null }): Promise<SignatureRequestRow> {
+  const latest = await latestRequest(db, owner);
+  if (!latest || latest.stato !== 'draft') throw new HttpError(409, 'Solo una richiesta di firma in bozza si può modificare.');
+  const rows = await sql<SignatureRequestRow>`
+    UPDATE firma_richiesta SET email = coalesce(${changes.email ?? null}, email), telefono = ${changes.telefono === undefined ? sql`telefono` : changes.telefono}, updated_at = now()
+    WHERE id = ${latest.id} AND stato = 'draft' RETURNING *`.execute(db);
+  if (!rows.rows[0]) throw new HttpError(409, 'Solo una richiesta di firma in bozza si può modificare.');
+  return rows.rows[0];
+}
+
 export function checkModalita(raw: unknown): ModalitaFirma {
   if (raw === 'otp' || raw === 'manual') return raw;
   throw invalid({ modalita: [raw ? 'Modalità di firma non valida: otp o manual.' : 'Scegli la modalità di firma.'] });
