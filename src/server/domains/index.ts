@@ -7,3 +7,4 @@ import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
 import './quotazione/documenti.ts';
+import './categoria_prodotto/documenti.ts';

@@ -1,7 +1,7 @@
 // Upload, download, list and delete of the files of every resource that declares "media" in its resource.json.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { MediaCollectionConfig, MediaConfig, MediaType, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { HttpError, forbidden, invalid, notFound, notFoundFor } from '../errors.ts';
@@ -92,27 +92,56 @@ export class MediaOwner {
   }
 }
 
-async function upload(app: FastifyInstance, owner: MediaOwner, base: string, request: FastifyRequest) {
+export interface UploadTarget {
+  owner: OwnerRef;
+  collectionName: string;
+  collection: MediaCollectionConfig;
+}
+
+export interface UploadOptions {
+  /** Finds, scopes and locks the owner from the form fields (id, collection, model), refusing what the user may not do. */
+  resolve(trx: Transaction<any>, fields: Record<string, string>): Promise<UploadTarget>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Every collection that may be named, for the limits applied while the file streams before the fields are known. */
+  collections: Map<string, MediaCollectionConfig>;
+  /** Which count limit applies: staff screens (maxCount) or the customer's public flow (publicMaxCount). */
+  audience: 'staff' | 'public';
+  user?: { id: number; name: string } | null;
+}
+
+/** Descriptive fields a collection asks for (a notice's version and validity date), from the form. */
+function metaFields(collection: MediaCollectionConfig, fields: Record<string, string>): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  const errors: Record<string, string[]> = {};
+  for (const name of collection.fields ?? []) {
+    const value = (fields[name] ?? '').trim();
+    if (!value) errors[name] = ['Campo Obbligatorio.'];
+    else if (name === 'valido_dal' && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)))) errors[name] = ['Data non valida (AAAA-MM-GG).'];
+    else if (value.length > 50) errors[name] = ['Massimo 50 caratteri.'];
+    else meta[name] = value;
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  return meta;
+}
+
+/**
+ * Receives one multipart upload (file, nome_file, id, collection, model) into the store, all or nothing: the row and
+ * the bytes are written in one transaction that any refusal rolls back. Public flows (issue 12) and other owners reuse it.
+ */
+export async function acceptUpload(db: Db, request: FastifyRequest, options: UploadOptions): Promise<MediaRecord> {
   if (!request.isMultipart()) throw invalid({ file: [NO_FILE] }, NO_FILE);
-  const user = request.user;
-  const every = collectionsOf(owner.media);
-  const lenient = { types: ['pdf', 'jpeg', 'png'] as MediaType[], maxBytes: Math.max(...[...every.values()].map((c) => c.maxSizeMb)) * MB };
+  const lenient = { types: ['pdf', 'jpeg', 'png'] as MediaType[], maxBytes: Math.max(...[...options.collections.values()].map((c) => c.maxSizeMb)) * MB };
   const fields: Record<string, string> = {};
-  const media = await mediaTransaction(app.ctx.db, async (trx) => {
+  return mediaTransaction(db, async (trx) => {
     let stored: MediaRecord | undefined;
-    let target: { owner: OwnerRef; collection: MediaCollectionConfig; name: string } | undefined;
+    let target: UploadTarget | undefined;
     const resolveTarget = async () => {
-      const collectionName = fields.collection ?? fields.collection_name;
-      if (!collectionName) throw invalid({ collection: ['Campo Obbligatorio.'] });
-      const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id);
-      const collection = collectionsOf(owner.media, fields.model?.trim() || owner.media.model).get(collectionName);
-      if (!collection) throw invalid({ collection: ['Categoria di documento non valida.'] });
-      owner.assertMayChange(user, record, 'upload');
-      const max = collection.maxCount;
-      if (max !== undefined && (await countDocuments(trx, ref, collectionName)) >= max) {
-        throw invalid({ file: [`Sono già presenti ${max} documenti per la categoria "${collection.title}".`] });
+      if (!(fields.collection ?? fields.collection_name)) throw invalid({ collection: ['Campo Obbligatorio.'] });
+      const found = await options.resolve(trx, fields);
+      const max = options.audience === 'public' ? found.collection.publicMaxCount ?? found.collection.maxCount : found.collection.maxCount;
+      if (max !== undefined && (await countDocuments(trx, found.owner, found.collectionName)) >= max) {
+        throw invalid({ file: [`Sono già presenti ${max} documenti per la categoria "${found.collection.title}".`] });
       }
-      target = { owner: ref, collection, name: collectionName };
+      target = found;
     };
     for await (const part of request.parts()) {
       if (part.type === 'field') {
@@ -130,14 +159,14 @@ async function upload(app: FastifyInstance, owner: MediaOwner, base: string, req
       }
       if (fields.id !== undefined && (fields.collection ?? fields.collection_name) !== undefined) await resolveTarget();
       stored = await storeDocument(trx, {
-        owner: target?.owner ?? { resource: owner.def.name, id: 0 },
-        collection: target?.name ?? '',
+        owner: target?.owner ?? { resource: '', id: 0 },
+        collection: target?.collectionName ?? '',
         name: fields.nome_file,
         fileName: part.filename,
         source: part.file,
         types: target?.collection.types ?? lenient.types,
         maxBytes: target ? target.collection.maxSizeMb * MB : lenient.maxBytes,
-        user,
+        user: options.user,
       });
       // busboy stops at its own limit without an error: the file was cut, so refuse it.
       if (part.file.truncated) throw invalid({ file: [`Il file supera la dimensione massima consentita (${lenient.maxBytes / MB} MB).`] });
@@ -147,14 +176,36 @@ async function upload(app: FastifyInstance, owner: MediaOwner, base: string, req
       // The fields came after the file: check now what could not be checked while it streamed.
       await resolveTarget();
       const t = target!;
-      const type = stored.mime_type.split('/')[1] === 'jpeg' ? 'jpeg' : stored.mime_type === 'application/pdf' ? 'pdf' : 'png';
-      if (!t.collection.types.includes(type as MediaType)) throw invalid({ file: ['Tipo di file non consentito per questa categoria.'] });
+      const type = ({ 'application/pdf': 'pdf', 'image/jpeg': 'jpeg', 'image/png': 'png' } as Record<string, MediaType>)[stored.mime_type]!;
+      if (!t.collection.types.includes(type)) throw invalid({ file: ['Tipo di file non consentito per questa categoria.'] });
       if (Number(stored.size) > t.collection.maxSizeMb * MB) throw invalid({ file: [`Il file supera la dimensione massima consentita (${t.collection.maxSizeMb} MB).`] });
-      const rows = await sql<MediaRecord>`UPDATE media SET owner_id = ${t.owner.id}, item_model = ${t.owner.itemModel ?? null}, item_id = ${t.owner.itemId ?? null},
-        collection_name = ${t.name}, name = ${fields.nome_file?.trim() || stored.file_name} WHERE id = ${stored.id} RETURNING *`.execute(trx);
+      const rows = await sql<MediaRecord>`UPDATE media SET owner_resource = ${t.owner.resource}, owner_id = ${t.owner.id}, item_model = ${t.owner.itemModel ?? null},
+        item_id = ${t.owner.itemId ?? null}, collection_name = ${t.collectionName}, name = ${fields.nome_file?.trim() || stored.file_name} WHERE id = ${stored.id} RETURNING *`.execute(trx);
       stored = rows.rows[0]!;
     }
+    const meta = metaFields(target!.collection, fields);
+    if (Object.keys(meta).length) {
+      stored = (await sql<MediaRecord>`UPDATE media SET meta = meta || ${JSON.stringify(meta)}::jsonb WHERE id = ${stored.id} RETURNING *`.execute(trx)).rows[0]!;
+    }
     return stored;
+  });
+}
+
+async function upload(app: FastifyInstance, owner: MediaOwner, base: string, request: FastifyRequest) {
+  const user = request.user;
+  const media = await acceptUpload(app.ctx.db, request, {
+    collections: collectionsOf(owner.media),
+    audience: 'staff',
+    user,
+    async resolve(trx, fields) {
+      const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id);
+      const collectionName = (fields.collection ?? fields.collection_name)!;
+      const collection = collectionsOf(owner.media, fields.model?.trim() || owner.media.model).get(collectionName);
+      if (!collection) throw invalid({ collection: ['Categoria di documento non valida.'] });
+      if (collection.generated) throw invalid({ collection: ['Categoria riservata ai documenti generati dal sistema.'] });
+      owner.assertMayChange(user, record, 'upload');
+      return { owner: ref, collection, collectionName };
+    },
   });
   return { message: UPLOADED, data: { media: presentMedia(base, media) } };
 }
