@@ -89,3 +89,31 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
   await staff.getByRole('tab', { name: 'Documenti' }).click();
   await expect(staff.getByTestId('collezione-contratto_firmato').getByTestId('documento')).toContainText(`Documenti firmati ${id}.pdf`);
 });
+
+test('documents page: staff upload a pre-contract notice, a collaborator sees the one in force', async ({ browser }) => {
+  const staff = await session(browser);
+  await staff.goto(appUrl('/documenti'));
+  await expect(staff.getByRole('heading', { level: 1 })).toHaveText('Documenti precontrattuali');
+  const first = staff.locator('section.card').first();
+  const product = (await first.getByRole('heading', { level: 2 }).textContent())!;
+  await first.getByRole('button', { name: 'Carica documento', exact: true }).click();
+  const dialog = staff.getByRole('dialog');
+  await dialog.getByLabel('Categoria').selectOption({ label: 'Set informativo' });
+  await dialog.getByLabel('Versione').fill('2025.2');
+  await dialog.getByLabel('Valido dal').fill('2025-02-01');
+  await dialog.getByLabel('File (PDF, JPEG o PNG)').setInputFiles({ name: 'set-informativo.pdf', mimeType: 'application/pdf', buffer: await pdf('Set informativo 2025.2') });
+  await dialog.getByRole('button', { name: 'Carica documento' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(first.getByTestId('collezione-set_informativo').getByTestId('documento').first()).toContainText('Versione 2025.2');
+
+  const mario = await (await browser.newContext()).newPage();
+  const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
+  await login(mario, MARIO.email, MARIO.password);
+  await mario.getByRole('link', { name: 'Documenti' }).click();
+  const card = mario.locator('section.card', { has: mario.getByRole('heading', { name: product }) });
+  const row = card.getByTestId('collezione-set_informativo').getByTestId('documento').filter({ hasText: '2025.2' });
+  await expect(row).toContainText('In vigore');
+  await expect(card.getByRole('button', { name: 'Carica documento' })).toHaveCount(0);
+  await row.getByRole('button', { name: /^Anteprima/ }).click();
+  await expect(mario.getByTestId('anteprima-documento').locator('iframe')).toHaveAttribute('src', /^blob:/);
+});

@@ -259,7 +259,10 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
         if (!owner.mayRead(request.user)) throw forbidden();
         await owner.record(app.ctx.db, request.user, id);
         reply.header('cache-control', 'no-store');
-        const collections = [...collectionsOf(media).entries()].map(([name, c]) => ({ name, ...c }));
+        const collections = [
+          ...Object.entries(media.collections).map(([name, c]) => ({ name, model: media.model, ...c })),
+          ...(media.items ?? []).flatMap((item) => Object.entries(item.collections).map(([name, c]) => ({ name, model: item.model, ...c }))),
+        ];
         return { data: (await listDocuments(app.ctx.db, { resource: def.name, id })).map((m) => presentMedia(base, m)), collections };
       });
     }

@@ -7,7 +7,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { ApiError, request, requestFile } from '../../api/dataProvider.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 
 export interface MediaItem {
@@ -22,16 +22,20 @@ export interface MediaItem {
   item_id: string | null;
   created_by_name: string | null;
   created_at: string;
-  meta: { versione?: number; verifica?: { esito: string; nota?: string } } & Record<string, unknown>;
+  meta: { versione?: number | string; valido_dal?: string; verifica?: { esito: string; nota?: string } } & Record<string, unknown>;
 }
 
 export interface MediaCollection {
   name: string;
+  /** The owner model the collection belongs to (Quotazione, or Veicolo for a vehicle's booklet). */
+  model?: string;
   title: string;
   types: string[];
   maxSizeMb: number;
   maxCount?: number;
   generated?: boolean;
+  /** Asked at upload: a notice's version and validity date. */
+  fields?: Array<'versione' | 'valido_dal'>;
 }
 
 interface MediaList {
@@ -59,6 +63,9 @@ export const testi = {
   chiudi: 'Chiudi',
   confermato: 'Confermato',
   daRivedere: 'Da rivedere',
+  versione: 'Versione',
+  validoDal: 'Valido dal',
+  inVigore: 'In vigore',
 } as const;
 
 const TYPES: Record<string, string> = { pdf: 'application/pdf', jpeg: 'image/jpeg', png: 'image/png' };
@@ -94,6 +101,10 @@ export interface DocumentiPanelProps {
   onChanged?: () => void;
   /** Changes whenever the owner changed elsewhere (a signature completed): the list reloads. */
   refreshKey?: unknown;
+  /** Heading of the panel. */
+  title?: string;
+  /** Ids of the documents in force (pre-contract notices), marked as such. */
+  current?: ReadonlySet<number>;
 }
 
 function Preview({ item, onHide }: { item: MediaItem | null; onHide: () => void }) {
@@ -132,7 +143,7 @@ function Preview({ item, onHide }: { item: MediaItem | null; onHide: () => void 
   );
 }
 
-export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload, canDelete, hideUploadAt = 4, only, onChanged, refreshKey }: DocumentiPanelProps) {
+export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload, canDelete, hideUploadAt = 4, only, onChanged, refreshKey, title = testi.titolo, current }: DocumentiPanelProps) {
   const uid = useId();
   const { data, error, isLoading, mutate } = useSWR<MediaList>(['media', listPath], () => request<MediaList>('GET', listPath), { revalidateOnFocus: false });
   useEffect(() => {
@@ -141,6 +152,7 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
   const [dialog, setDialog] = useState<{ collection: string } | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [nome, setNome] = useState('');
+  const [extra, setExtra] = useState<Record<string, string>>({});
   const [collection, setCollection] = useState('');
   const [uploading, setUploading] = useState(false);
   const [uploadErrors, setUploadErrors] = useState<string[]>([]);
@@ -157,7 +169,8 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
     return map;
   }, [data]);
   const full = (c: MediaCollection) => (byCollection.get(c.name)?.length ?? 0) >= Math.min(hideUploadAt, c.maxCount ?? hideUploadAt);
-  const uploadable = collections.filter((c) => !c.generated && !full(c));
+  // Files of another model (a vehicle's booklet) are listed here but uploaded where that model is edited.
+  const uploadable = collections.filter((c) => !c.generated && !full(c) && (!c.model || c.model === model));
   const chosen = collections.find((c) => c.name === collection);
 
   const open = (name = '') => {
@@ -165,6 +178,7 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
     setCollection(name);
     setFile(null);
     setNome('');
+    setExtra({});
     setUploadErrors([]);
     setDone(undefined);
   };
@@ -184,6 +198,7 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
     form.append('collection', collection);
     form.append('model', model);
     form.append('nome_file', nome.trim() || file.name);
+    for (const name of chosen?.fields ?? []) form.append(name, extra[name] ?? '');
     form.append('file', file);
     setUploading(true);
     setUploadErrors([]);
@@ -222,7 +237,7 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
   return (
     <section aria-labelledby={`${uid}-titolo`} data-testid="documenti">
       <div className="d-flex align-items-center justify-content-between mb-2">
-        <h2 id={`${uid}-titolo`} className="h5 mb-0">{testi.titolo}</h2>
+        <h2 id={`${uid}-titolo`} className="h5 mb-0">{title}</h2>
         {canUpload && uploadable.length > 0 && (
           <Button variant="primary" size="sm" onClick={() => open()}>
             {testi.carica}
@@ -240,7 +255,7 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
               <h3 className="h6 mb-0">
                 {c.title} <span className="badge text-bg-light">{items.length}</span>
               </h3>
-              {canUpload && !c.generated && !full(c) && (
+              {canUpload && uploadable.includes(c) && (
                 <Button variant="link" size="sm" onClick={() => open(c.name)} aria-label={`${testi.carica}: ${c.title}`}>
                   {testi.carica}
                 </Button>
@@ -254,6 +269,13 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
                   <li key={m.id} className="list-group-item d-flex flex-wrap align-items-center gap-2" data-testid="documento">
                     <span className="fw-semibold text-break">{m.name}</span>
                     {m.item_model && <span className="badge text-bg-secondary">{m.item_model}</span>}
+                    {m.meta?.versione !== undefined && (
+                      <span className="small">
+                        {testi.versione} {String(m.meta.versione)}
+                        {m.meta.valido_dal ? ` · ${testi.validoDal} ${formatDate(m.meta.valido_dal)}` : ''}
+                      </span>
+                    )}
+                    {current?.has(m.id) && <span className="badge text-bg-success">{testi.inVigore}</span>}
                     {m.meta?.verifica && (
                       <span className={`badge ${m.meta.verifica.esito === 'confermato' ? 'text-bg-success' : 'text-bg-warning'}`}>
                         {m.meta.verifica.esito === 'confermato' ? testi.confermato : testi.daRivedere}
@@ -327,6 +349,18 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
             <Form.Label>{testi.nome}</Form.Label>
             <Form.Control value={nome} maxLength={200} onChange={(e) => setNome(e.target.value)} />
           </Form.Group>
+          {(chosen?.fields ?? []).map((name) => (
+            <Form.Group key={name} controlId={`${uid}-${name}`} className="mb-3">
+              <Form.Label>{name === 'versione' ? testi.versione : testi.validoDal}</Form.Label>
+              <Form.Control
+                type={name === 'valido_dal' ? 'date' : 'text'}
+                maxLength={50}
+                required
+                value={extra[name] ?? ''}
+                onChange={(e) => setExtra((x) => ({ ...x, [name]: e.target.value }))}
+              />
+            </Form.Group>
+          ))}
           <Form.Group controlId={`${uid}-file`}>
             <Form.Label>{testi.file}</Form.Label>
             <Form.Control
