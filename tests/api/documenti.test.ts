@@ -246,6 +246,28 @@ describe('contract and signature', () => {
     expect((await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: collab })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_firmato')).toHaveLength(1);
   });
 
+  it('a manual request is a draft: its contacts can be saved, a resend replaces it', async () => {
+    const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Ugo', cognome: 'Pace', email: 'ugo.pace@example.it', provincia_codice: 'MI',
+      veicoli_storici: [{ marca: 'Fiat', modello: '500', anno: 1965, tipologia_ania: 'A' }] } });
+    const id = res.body.data.model.id as number;
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 7 } });
+    await t.call('POST', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`, { token: staff });
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 9 } });
+    // OTP needs a phone: refused at the field, nothing recorded.
+    const otp = await t.call('POST', `/api/v1/policies/${id}/signature_request/send`, { token: staff, body: { modalita: 'otp' } });
+    expect(otp.status).toBe(422);
+    expect(otp.body.errors.telefono).toBeDefined();
+    const draft = await t.call('POST', `/api/v1/policies/${id}/signature_request/send`, { token: staff, body: { modalita: 'manual' } });
+    expect(draft.body.data.last_signature_request).toMatchObject({ status: 'draft', modalita: 'manual', email: 'ugo.pace@example.it' });
+    const saved = await t.call('PUT', `/api/v1/policies/${id}/signature_request`, { token: staff, body: { email: 'ugo@example.it', telefono: '+39 333 9990001' } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.last_signature_request).toMatchObject({ status: 'draft', email: 'ugo@example.it', telefono: '+39 333 9990001' });
+    const again = await t.call('POST', `/api/v1/policies/${id}/signature_request/send`, { token: staff, body: { modalita: 'otp', telefono: '+39 333 9990001', resend: true } });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.history.map((h: { status: string }) => h.status)).toEqual(['ongoing', 'expired']);
+    expect((await t.call('PUT', `/api/v1/policies/${id}/signature_request`, { token: staff, body: { email: 'x@example.it' } })).status).toBe(409);
+  });
+
   it('shows a refusal with its errors and survives a timeout with one request at the provider', async () => {
     const mk = async (email: string) => {
       const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Rita', cognome: 'Gallo', email, telefono: '+39 333 1112223', provincia_codice: 'MI',

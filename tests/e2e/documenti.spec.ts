@@ -1,5 +1,6 @@
 // Documents and signature on the quotation screen: staff upload a PDF and an image, preview them, regenerate the
 // contract, send it for OTP signature; the sandbox signs it and the box shows 'Documenti Firmati'.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { Browser, Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -14,6 +15,12 @@ async function pdf(text: string): Promise<Buffer> {
   const page = doc.addPage([300, 200]);
   page.drawText(text, { x: 20, y: 100, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
   return Buffer.from(await doc.save());
+}
+
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 
 async function session(browser: Browser): Promise<Page> {
@@ -56,6 +63,7 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
   await upload(staff, 'Patente', 'patente.png', 'image/png', PNG);
   await expect(staff.getByTestId('collezione-carta_identita').getByTestId('documento')).toContainText('carta.pdf');
   await expect(staff.getByTestId('collezione-patente').getByTestId('documento')).toContainText('patente.png');
+  await expectNoSeriousViolations(staff);
 
   // In-browser preview: the image as an image, the PDF in a frame.
   await staff.getByRole('button', { name: 'Anteprima: patente.png' }).click();
@@ -78,6 +86,7 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
   await expect(box.getByTestId('stato-firma')).toHaveText('Documenti pronti per essere firmati');
   await expect(box.getByTestId('etichetta-modalita')).toHaveClass(/text-danger/);
   await expect(box.getByTestId('contatti-firma')).toContainText('+39 333 7654321');
+  await expectNoSeriousViolations(staff);
   await box.getByLabel('Firma Digitale OTP').check();
   await expect(box.getByTestId('etichetta-modalita')).not.toHaveClass(/text-danger/);
   await box.getByRole('button', { name: 'Invia richiesta di firma' }).click();
@@ -114,6 +123,7 @@ test('documents page: staff upload a pre-contract notice, a collaborator sees th
   const row = card.getByTestId('collezione-set_informativo').getByTestId('documento').filter({ hasText: '2025.2' });
   await expect(row).toContainText('In vigore');
   await expect(card.getByRole('button', { name: 'Carica documento' })).toHaveCount(0);
+  await expectNoSeriousViolations(mario);
   await row.getByRole('button', { name: /^Anteprima/ }).click();
   await expect(mario.getByTestId('anteprima-documento').locator('iframe')).toHaveAttribute('src', /^blob:/);
 });
