@@ -49,7 +49,8 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
   const id = Number(record.id);
   const statusId = Number(record.stato_quotazione_id);
   const path = `/api/v1/policies/${id}/signature_request`;
-  const { data, mutate } = useSWR<Answer>(['firma', id], () => request<Answer>('GET', path), {
+  // Requests exist only from the issue on (status 7 and later, or a quotation moved back there).
+  const { data, mutate } = useSWR<Answer>(statusId >= 7 && statusId !== 12 && statusId !== 13 ? ['firma', id] : null, () => request<Answer>('GET', path), {
     revalidateOnFocus: false,
     // While the signer has the documents, ask again: the provider's answer shows without reloading the page.
     refreshInterval: (latest) => (['ongoing', 'sending'].includes(latest?.data.last_signature_request?.status ?? '') ? 3000 : 0),

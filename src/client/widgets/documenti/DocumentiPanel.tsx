@@ -1,6 +1,6 @@
 // The files of a record, per collection: list, upload dialog with the collection choice, in-browser preview of
 // images and PDFs, delete with confirm. Generic: the quotation, the public flow and policies pass their paths.
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import useSWR from 'swr';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -146,8 +146,13 @@ function Preview({ item, onHide }: { item: MediaItem | null; onHide: () => void 
 export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload, canDelete, hideUploadAt = 4, only, onChanged, refreshKey, title = testi.titolo, current }: DocumentiPanelProps) {
   const uid = useId();
   const { data, error, isLoading, mutate } = useSWR<MediaList>(['media', listPath], () => request<MediaList>('GET', listPath), { revalidateOnFocus: false });
+  // A later change of refreshKey (not the first render, which fetches anyway) reloads the list.
+  const firstKey = useRef(refreshKey);
   useEffect(() => {
-    if (refreshKey !== undefined) void mutate();
+    if (refreshKey !== firstKey.current) {
+      firstKey.current = refreshKey;
+      void mutate();
+    }
   }, [refreshKey, mutate]);
   const [dialog, setDialog] = useState<{ collection: string } | null>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -251,12 +256,12 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
         if (c.generated && !items.length) return null;
         return (
           <div key={c.name} className="card mb-2" data-testid={`collezione-${c.name}`}>
-            <div className="card-header d-flex align-items-center justify-content-between py-1">
+            <div className="card-header bg-body d-flex align-items-center justify-content-between py-1">
               <h3 className="h6 mb-0">
                 {c.title} <span className="badge text-bg-light">{items.length}</span>
               </h3>
               {canUpload && uploadable.includes(c) && (
-                <Button variant="link" size="sm" onClick={() => open(c.name)} aria-label={`${testi.carica}: ${c.title}`}>
+                <Button variant="outline-primary" size="sm" onClick={() => open(c.name)} aria-label={`${testi.carica}: ${c.title}`}>
                   {testi.carica}
                 </Button>
               )}
