@@ -29,12 +29,17 @@ function parseId(raw: unknown): number | undefined {
   return typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : undefined;
 }
 
-export function presentMedia(base: string, m: MediaRecord) {
+/** Where a resource's files download: the first declared download path, or the default one under its API path. */
+export function downloadPattern(def: ResourceDefinition): string {
+  return def.resource.media?.paths?.download?.[0] ?? `${def.resource.api.path}/getDocument/:collection_name/:id`;
+}
+
+export function presentMedia(pattern: string, m: MediaRecord) {
   return {
     id: Number(m.id), name: m.name, collection_name: m.collection_name, file_name: m.file_name, mime_type: m.mime_type,
     size: Number(m.size), sha256: m.sha256, meta: m.meta, item_model: m.item_model, item_id: m.item_id,
     created_by_name: m.created_by_name, created_at: m.created_at,
-    url: `${base}/getDocument/${m.collection_name}/${m.id}`,
+    url: pattern.replace(':collection_name', encodeURIComponent(m.collection_name)).replace(':id', String(m.id)),
   };
 }
 
@@ -191,7 +196,7 @@ export async function acceptUpload(db: Db, request: FastifyRequest, options: Upl
   });
 }
 
-async function upload(app: FastifyInstance, owner: MediaOwner, base: string, request: FastifyRequest) {
+async function upload(app: FastifyInstance, owner: MediaOwner, request: FastifyRequest) {
   const user = request.user;
   const media = await acceptUpload(app.ctx.db, request, {
     collections: collectionsOf(owner.media),
@@ -207,7 +212,7 @@ async function upload(app: FastifyInstance, owner: MediaOwner, base: string, req
       return { owner: ref, collection, collectionName };
     },
   });
-  return { message: UPLOADED, data: { media: presentMedia(base, media) } };
+  return { message: UPLOADED, data: { media: presentMedia(downloadPattern(owner.def), media) } };
 }
 
 export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
@@ -232,7 +237,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
     for (const p of paths.upload ?? [`${base}/upload`]) {
       app.post(p, async (request, reply) => {
         reply.code(201);
-        return upload(app, owner, base, request);
+        return upload(app, owner, request);
       });
     }
     for (const p of paths.download ?? [`${base}/getDocument/:collection_name/:id`]) {
@@ -263,7 +268,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
           ...Object.entries(media.collections).map(([name, c]) => ({ name, model: media.model, ...c })),
           ...(media.items ?? []).flatMap((item) => Object.entries(item.collections).map(([name, c]) => ({ name, model: item.model, ...c }))),
         ];
-        return { data: (await listDocuments(app.ctx.db, { resource: def.name, id })).map((m) => presentMedia(base, m)), collections };
+        return { data: (await listDocuments(app.ctx.db, { resource: def.name, id })).map((m) => presentMedia(downloadPattern(def), m)), collections };
       });
     }
     for (const p of paths.delete ?? [`${base}/getDocument/:collection_name/:id`]) {

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import type { Database } from '../../db/connection.ts';
-import { presentMedia, collectionsOf } from '../../media/routes.ts';
+import { presentMedia, collectionsOf, downloadPattern } from '../../media/routes.ts';
 import type { MediaRecord } from '../../media/store.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 
@@ -30,7 +30,6 @@ export async function currentNotices(db: Database, prodottoId: number, day = ogg
 registerDomainRoutes('documenti-precontrattuali', async (app: FastifyInstance) => {
   const def = app.ctx.definitions.resources.get(RESOURCE)!;
   const media = def.resource.media!;
-  const base = def.resource.api.path;
 
   app.get('/api/documenti-precontrattuali', { preHandler: requirePermission(media.readPermission ?? def.resource.permissions.read) }, async (request, reply) => {
     const staff = hasPermission(def.resource.permissions.update, request.user);
@@ -53,7 +52,7 @@ registerDomainRoutes('documenti-precontrattuali', async (app: FastifyInstance) =
     }
     const byProduct = new Map<number, ReturnType<typeof presentMedia>[]>();
     for (const m of files.rows) {
-      byProduct.set(m.owner_id, [...(byProduct.get(m.owner_id) ?? []), { ...presentMedia(base, m), corrente: current.has(Number(m.id)) } as ReturnType<typeof presentMedia>]);
+      byProduct.set(m.owner_id, [...(byProduct.get(m.owner_id) ?? []), { ...presentMedia(downloadPattern(def), m), corrente: current.has(Number(m.id)) } as ReturnType<typeof presentMedia>]);
     }
     reply.header('cache-control', 'no-store');
     return {
