@@ -118,7 +118,7 @@ test('documents page: staff upload a pre-contract notice, a collaborator sees th
   const mario = await (await browser.newContext()).newPage();
   const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
   await login(mario, MARIO.email, MARIO.password);
-  await mario.getByRole('link', { name: 'Documenti' }).click();
+  await mario.getByRole('navigation', { name: 'Menu Rapido' }).getByRole('link', { name: 'Documenti', exact: true }).click();
   const card = mario.locator('section.card', { has: mario.getByRole('heading', { name: product }) });
   const row = card.getByTestId('collezione-set_informativo').getByTestId('documento').filter({ hasText: '2025.2' });
   await expect(row).toContainText('In vigore');
