@@ -96,6 +96,19 @@ describe('upload', () => {
     expect((await upload(t.app, collab, { id: String(quotazioneId), collection: 'libretto', model: 'Quotazione' }, { name: 'l.png', content: PNG })).status).toBe(422);
   });
 
+  it('asks which record when a vehicle row id repeats (a renewal copies its vehicles)', async () => {
+    const copy = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Giovanni', cognome: 'Esposito', provincia_codice: 'RM',
+      veicoli_storici: [{ id: 'v1', marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A' }] } });
+    const copyId = copy.body.data.model.id as number;
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: copyId, stato_quotazione_id: 5 } });
+    const ambiguous = await upload(t.app, collab, { id: 'v1', collection: 'libretto', model: 'Veicolo' }, { name: 'libretto.png', content: PNG });
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.body.errors.owner_id).toBeDefined();
+    const named = await upload(t.app, collab, { id: 'v1', owner_id: String(copyId), collection: 'libretto', model: 'Veicolo' }, { name: 'libretto.png', content: PNG });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    expect((await t.call('GET', `/api/quotazioni/${copyId}/media`, { token: collab })).body.data.map((m: { item_id: string }) => m.item_id)).toEqual(['v1']);
+  });
+
   it('refuses wrong content, too big, a fifth in a category, path names, no file: no row and no bytes left', async () => {
     const before = await storedBytes(t.connection.db);
     const fields = { id: String(quotazioneId), collection: 'varie', model: 'Quotazione' };
