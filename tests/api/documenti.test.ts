@@ -56,12 +56,17 @@ beforeAll(async () => {
   collab = await userWithRoles(t, admin, { email: 'collab.d@test.it', roles: ['collaboratore'], collaboratore_id: collabId });
   otherCollab = await userWithRoles(t, admin, { email: 'other.d@test.it', roles: ['collaboratore'], collaboratore_id: otherId });
   staff = await userWithRoles(t, admin, { email: 'staff.d@test.it', roles: ['staff'] });
+  const modello = await t.call('POST', '/api/autostoriche', { token: admin, body: { marca: 'ALFA ROMEO', modello: 'GIULIA SUPER', anno: 1968, valore_b: 18000, colore: 'verde', tipologia: 'A' } });
+  expect(modello.status, JSON.stringify(modello.body)).toBe(201);
   const res = await t.call('POST', '/api/quotazioni', { token: collab, body: {
     persona: 'f', nome: 'Giovanni', cognome: 'Esposito', email: 'giovanni.esposito@example.it', telefono: '+39 333 7654321', provincia_codice: 'RM', competenze: 20,
-    veicoli_storici: [{ id: 'v1', marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'AB123CD' }],
+    veicoli_storici: [{ id: 'v1', auto_storica_id: modello.body.data.model.id, marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'AB123CD' }],
   } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   quotazioneId = res.body.data.model.id;
+  // The request to issue needs a calculation bound to the quotation's data.
+  const calcolo = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: { id: quotazioneId } });
+  expect(calcolo.status, JSON.stringify(calcolo.body)).toBe(200);
   // Documents are collected from status 5 (spec 001 §4).
   expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: quotazioneId, stato_quotazione_id: 5 } })).status).toBe(200);
 });

@@ -467,28 +467,26 @@ export class ResourceRepository {
     const workflow = this.workflow!;
     const field = workflow.statusField;
     const meta = workflow.definition.meta.events[event.type];
-    {
-      const before = await this.fetch(trx, user, id, true);
-      await hooksFor(this.def.name).beforeTransition?.(event.type, { trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
-      const from = Number(before[field]);
-      const record = this.present(before, user);
-      const result = workflow.apply(from, user, record, event);
-      if (!result) {
-        if (meta?.note === 'required' && !event.nota?.trim() && workflow.can(from, user, record, { ...event, nota: 'x' })) {
-          throw invalid({ [meta.noteField ?? 'nota']: ['Campo Obbligatorio.'] });
-        }
-        throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`);
+    const before = await this.fetch(trx, user, id, true);
+    await hooksFor(this.def.name).beforeTransition?.(event.type, { trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
+    const from = Number(before[field]);
+    const record = this.present(before, user);
+    const result = workflow.apply(from, user, record, event);
+    if (!result) {
+      if (meta?.note === 'required' && !event.nota?.trim() && workflow.can(from, user, record, { ...event, nota: 'x' })) {
+        throw invalid({ [meta.noteField ?? 'nota']: ['Campo Obbligatorio.'] });
       }
-      const updated = await this.writeRow(trx, id, { [field]: result.to.id });
-      await trx.insertInto('workflow_history').values({
-        resource: this.def.name, record_id: id, event: event.type, from_status: from, to_status: result.to.id,
-        user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,
-      }).execute();
-      for (const action of result.actions) {
-        await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota, user });
-      }
-      return this.present(updated, user);
+      throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`);
     }
+    const updated = await this.writeRow(trx, id, { [field]: result.to.id });
+    await trx.insertInto('workflow_history').values({
+      resource: this.def.name, record_id: id, event: event.type, from_status: from, to_status: result.to.id,
+      user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,
+    }).execute();
+    for (const action of result.actions) {
+      await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota, user });
+    }
+    return this.present(updated, user);
   }
 
   async history(db: Database, user: AuthUser, id: number) {
