@@ -57,7 +57,8 @@ async function serve(): Promise<void> {
   process.send!({ port: (app.server.address() as { port: number }).port });
 }
 
-async function call(port: number, method: string, url: string, token?: string, body?: unknown): Promise<{ status: number; json: any }> // eslint-disable-line @typescript-eslint/no-explicit-any -- a benchmark reads whatever the API answers {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a benchmark reads whatever the API answers
+async function call(port: number, method: string, url: string, token?: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`http://127.0.0.1:${port}${url}`, {
     method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),

@@ -14,6 +14,7 @@ const MainLayout = lazy(() => import('./shell/MainLayout.tsx'));
 const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
 const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
+const DocumentiPrecontrattuali = lazy(() => import('./pages/documenti/DocumentiPrecontrattuali.tsx'));
 
 function page(Component: ComponentType, fallback: ReactNode = <PageSpinner />) {
   return (
@@ -52,6 +53,7 @@ export const router = createBrowserRouter([
                   { index: true, element: page(Dashboard) },
                   { path: '/dashboard', element: page(Dashboard) },
                   ...DASHBOARD_SECTIONS.map((section) => ({ path: section.path, element: page(ComingSoon) })),
+                  { path: '/documenti', element: page(DocumentiPrecontrattuali) },
                   { path: '*', element: page(ResourceRoute) },
                 ],
               },

@@ -7,3 +7,5 @@ import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
 import './polizza/index.ts';
+import './quotazione/documenti.ts';
+import './categoria_prodotto/documenti.ts';

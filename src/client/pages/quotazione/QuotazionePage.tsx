@@ -20,6 +20,8 @@ import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import type { RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { DocumentiTab } from './DocumentiTab.tsx';
+import { FirmaBox } from './FirmaBox.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
 import { t, STATO_DIRETTA } from './texts.ts';
 import { useQuotazione } from './useQuotazione.ts';
@@ -161,6 +163,11 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
               </div>
               {ctl.mode === 'edit' && <HistoryPanel rows={ctl.history} workflow={wf.workflow} />}
             </Tab>
+            {ctl.mode === 'edit' && (Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
+              <Tab eventKey="documenti" title={t.tabDocumenti}>
+                <DocumentiTab def={def} record={ctl.record} wf={wf} />
+              </Tab>
+            )}
           </Tabs>
         </Col>
         <Col lg={4} as="aside" aria-label={t.anteprima} className="quotazione-drawer">
@@ -172,6 +179,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
             formId="form-quotazione-anteprima"
             onEvent={(event, stato) => setPending({ event, stato })}
           />
+          {ctl.mode === 'edit' && <FirmaBox record={ctl.record} onDone={ctl.reload} />}
         </Col>
       </Row>
       <ConfirmDialog
