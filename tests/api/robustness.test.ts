@@ -170,6 +170,17 @@ describe('the calculation is a validated write bound to its inputs', () => {
     expect(res.body.data.model.veicoli_storici[0]).toMatchObject({ colore: 'v', cilindrata: 499 });
   });
 
+  it('a change of the fees alone recomputes the totals in the same write', async () => {
+    const q = await quote();
+    const before = (await t.call('GET', `/api/quotazioni/${q.id}`, { token: collab })).body.data;
+    const res = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { competenze: 50, version: before.version } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const base = before.preventivi[0].premio_base;
+    expect(res.body.data.model).toMatchObject({ colore: 'v', premio: Math.round((base + 50) * 100) / 100 });
+    expect(res.body.data.model.preventivi[0]).toMatchObject({ competenze: 50, premio_totale: Math.round((base + 50) * 100) / 100 });
+    expect((await t.call('POST', `/api/quotazioni/confermaDiretta/${q.id}`, { token: collab })).status).toBe(200);
+  });
+
   it('flags accept 0 and 1', async () => {
     const res = await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ minoreAnni: 1, doppia_circolazione: 0 }) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -5,6 +5,7 @@ import { registerHooks } from '../../resources/hooks.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { withoutReadOnly } from '../../resources/repository.ts';
 import { PRICING_INPUTS } from './calcolo.ts';
+import { fromCents, toCents } from '../../../shared/money.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
 import { registerRecordCheck } from '../../resources/checks.ts';
 import { registerDomainMigration } from '../../db/domain-migrations.ts';
@@ -73,8 +74,8 @@ const sameInput = (key: string, a: unknown, b: unknown, schema: JsonSchema | und
   canonical(priced(a, key, schema)) === canonical(priced(b, key, schema));
 
 /**
- * A calculation is bound to what it priced: a change of vehicles, province, age flag or fees empties colour,
- * premiums and previews in the same write. Vehicles sent back unchanged keep the colours the calculation gave them.
+ * A calculation is bound to what it priced: a change of vehicles, province or age flag empties colour,
+ * premiums and previews in the same write; a change of the fees alone recomputes the totals. Vehicles sent back unchanged keep the colours the calculation gave them.
  */
 function clearStaleCalculation(input: Record<string, unknown>, before: Record<string, unknown>, schema: JsonSchema): void {
   const changed = PRICING_INPUTS.filter((k) => input[k] !== undefined && !sameInput(k, input[k], before[k], schema.properties?.[k]));
@@ -88,6 +89,14 @@ function clearStaleCalculation(input: Record<string, unknown>, before: Record<st
     }));
   }
   if (!changed.length || before.preventivi === null) return;
+  const previews = before.preventivi as Array<Record<string, unknown>>;
+  if (changed.length === 1 && changed[0] === 'competenze' && Array.isArray(previews) && previews.length) {
+    // The fees are added to the insurer's price, not priced by it: recomputed here, in the same write (spec 001 §4).
+    const competenze = toCents(Number(input.competenze ?? 0));
+    const preventivi = previews.map((p) => ({ ...p, competenze: fromCents(competenze), premio_totale: fromCents(toCents(Number(p.premio_base ?? 0)) + competenze) }));
+    Object.assign(input, { preventivi, premio: preventivi[0]!.premio_totale });
+    return;
+  }
   Object.assign(input, { colore: null, premio: null, premio_verti: null, preventivi: null });
 }
 
