@@ -159,13 +159,26 @@ describe('the calculation is a validated write bound to its inputs', () => {
     expect((await t.call('POST', `/api/quotazioni/confermaDiretta/${q.id}`, { token: collab })).status).toBe(409);
   });
 
-  it('vehicles sent back unchanged keep the calculation', async () => {
+  it('vehicles sent back with the same priced data keep the calculation', async () => {
     const q = await quote();
     const record = (await t.call('GET', `/api/quotazioni/${q.id}`, { token: collab })).body.data;
-    const res = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { version: record.version, veicoli_storici: record.veicoli_storici, note: 'x' } });
+    const vehicles = record.veicoli_storici.map((v: Record<string, unknown>) => ({ ...v, cilindrata: 499 }));
+    const res = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { version: record.version, veicoli_storici: vehicles, note: 'x' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.model).toMatchObject({ colore: 'v' });
-    expect(res.body.data.model.veicoli_storici[0].colore).toBe('v');
+    // A detail the price does not depend on is stored; the colour the calculation gave stays.
+    expect(res.body.data.model.veicoli_storici[0]).toMatchObject({ colore: 'v', cilindrata: 499 });
+  });
+
+  it('a change of the fees alone recomputes the totals in the same write', async () => {
+    const q = await quote();
+    const before = (await t.call('GET', `/api/quotazioni/${q.id}`, { token: collab })).body.data;
+    const res = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { competenze: 50, version: before.version } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const base = before.preventivi[0].premio_base;
+    expect(res.body.data.model).toMatchObject({ colore: 'v', premio: Math.round((base + 50) * 100) / 100 });
+    expect(res.body.data.model.preventivi[0]).toMatchObject({ competenze: 50, premio_totale: Math.round((base + 50) * 100) / 100 });
+    expect((await t.call('POST', `/api/quotazioni/confermaDiretta/${q.id}`, { token: collab })).status).toBe(200);
   });
 
   it('flags accept 0 and 1', async () => {

@@ -462,7 +462,10 @@ export class ResourceRepository {
       const computed = await compute({ ...stored, ...userInput }, trx);
       const changes = { ...userInput, ...computed };
       this.assertWorkflowAllows(user, before, 'update', changes);
-      this.validateRecord({ ...stored, ...changes });
+      const record = { ...stored, ...changes };
+      // The definition's conditional and computed rules hold for the server's writes as for the user's.
+      this.applyRules(record, changes);
+      this.validateRecord(record);
       await hooks.beforeWrite?.('update', { trx, user, def: this.def, input: changes, before, tokenId: user.tokenId });
       const updated = await this.writeRow(trx, id, await this.columnValues(changes));
       await hooks.afterWrite?.('update', { trx, user, def: this.def, input: changes, before, after: updated, tokenId: user.tokenId });

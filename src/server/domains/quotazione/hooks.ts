@@ -5,6 +5,7 @@ import { registerHooks } from '../../resources/hooks.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { withoutReadOnly } from '../../resources/repository.ts';
 import { PRICING_INPUTS } from './calcolo.ts';
+import { fromCents, toCents } from '../../../shared/money.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
 import { registerRecordCheck } from '../../resources/checks.ts';
 import { registerDomainMigration } from '../../db/domain-migrations.ts';
@@ -60,17 +61,42 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-const sameInput = (a: unknown, b: unknown, schema: JsonSchema | undefined) =>
-  canonical(withoutReadOnly(a ?? null, schema)) === canonical(withoutReadOnly(b ?? null, schema));
+/** What of a vehicle the price depends on; the rest (chassis, plate type, ...) may change without a new calculation. */
+const PRICED = ['auto_storica_id', 'marca', 'modello', 'anno', 'tipologia_ania', 'valore', 'targa'];
+
+function priced(value: unknown, key: string, schema: JsonSchema | undefined): unknown {
+  const plain = withoutReadOnly(value ?? null, schema);
+  if (key !== 'veicoli_storici' || !Array.isArray(plain)) return plain;
+  return plain.map((v: Record<string, unknown>) => ({ ...Object.fromEntries(PRICED.map((k) => [k, v?.[k] ?? null])), furto: v?.furto === true }));
+}
+
+const sameInput = (key: string, a: unknown, b: unknown, schema: JsonSchema | undefined) =>
+  canonical(priced(a, key, schema)) === canonical(priced(b, key, schema));
 
 /**
- * A calculation is bound to what it priced: a change of vehicles, province, age flag or fees empties colour,
- * premiums and previews in the same write. Vehicles sent back unchanged keep the colours the calculation gave them.
+ * A calculation is bound to what it priced: a change of vehicles, province or age flag empties colour,
+ * premiums and previews in the same write; a change of the fees alone recomputes the totals. Vehicles sent back unchanged keep the colours the calculation gave them.
  */
 function clearStaleCalculation(input: Record<string, unknown>, before: Record<string, unknown>, schema: JsonSchema): void {
-  const changed = PRICING_INPUTS.filter((k) => input[k] !== undefined && !sameInput(input[k], before[k], schema.properties?.[k]));
-  if (input.veicoli_storici !== undefined && !changed.includes('veicoli_storici')) input.veicoli_storici = before.veicoli_storici;
+  const changed = PRICING_INPUTS.filter((k) => input[k] !== undefined && !sameInput(k, input[k], before[k], schema.properties?.[k]));
+  if (Array.isArray(input.veicoli_storici) && Array.isArray(before.veicoli_storici) && !changed.includes('veicoli_storici')) {
+    // Same priced vehicles in the same order: their read-only parts (the colour) come back from the calculation.
+    const items = schema.properties?.veicoli_storici?.items?.properties ?? {};
+    const server = Object.keys(items).filter((k) => items[k]!.readOnly === true);
+    const stored = before.veicoli_storici as Array<Record<string, unknown>>;
+    input.veicoli_storici = (input.veicoli_storici as Array<Record<string, unknown>>).map((v, i) => ({
+      ...v, ...Object.fromEntries(server.filter((k) => stored[i]?.[k] !== undefined).map((k) => [k, stored[i]![k]])),
+    }));
+  }
   if (!changed.length || before.preventivi === null) return;
+  const previews = before.preventivi as Array<Record<string, unknown>>;
+  if (changed.length === 1 && changed[0] === 'competenze' && Array.isArray(previews) && previews.length) {
+    // The fees are added to the insurer's price, not priced by it: recomputed here, in the same write (spec 001 §4).
+    const competenze = toCents(Number(input.competenze ?? 0));
+    const preventivi = previews.map((p) => ({ ...p, competenze: fromCents(competenze), premio_totale: fromCents(toCents(Number(p.premio_base ?? 0)) + competenze) }));
+    Object.assign(input, { preventivi, premio: preventivi[0]!.premio_totale });
+    return;
+  }
   Object.assign(input, { colore: null, premio: null, premio_verti: null, preventivi: null });
 }
 
