@@ -69,7 +69,13 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     db: database.connection.db,
     definitions: database.definitions,
     config: { staticDir: path.resolve(env.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
-    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info' },
+    logger: env.LOG_LEVEL === 'silent' ? false : {
+      level: env.LOG_LEVEL ?? 'info',
+      // A refused api_token query parameter (spec 002 §7.4) still must not reach the log.
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.replace(/([?&]api_token=)[^&]*/gi, '$1[nascosto]'), remoteAddress: req.ip }),
+      },
+    },
   });
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';

@@ -4,8 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PermissionAction, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { forbidden, invalid, notFoundFor } from '../errors.ts';
-import { ResourceRepository, type ListQuery } from '../resources/repository.ts';
+import { ResourceRepository, directedSort, type ListQuery } from '../resources/repository.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
+import { registerAutocomplete } from '../resources/autocomplete.ts';
 
 const MAX_PER_PAGE = 500;
 
@@ -30,7 +31,9 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   if (page < 1) errors.page = ['Il valore minimo è 1'];
   if (perPage !== -1 && (perPage < 1 || perPage > MAX_PER_PAGE)) errors.per_page = [`Deve essere tra 1 e ${MAX_PER_PAGE}, oppure -1 per tutti`];
   const sortRaw = typeof query.sort === 'string' && query.sort ? query.sort : def.list.defaultSort ?? '-id';
-  const sort = sortRaw.split(',').map((s) => s.trim()).filter(Boolean);
+  const directed = directedSort(sortRaw.split(',').map((s) => s.trim()).filter(Boolean), query.sortDesc ?? query['sortDesc[]']);
+  const sort = Array.isArray(directed) ? directed : [];
+  if (!Array.isArray(directed)) Object.assign(errors, directed);
   const filters: ListQuery['filters'] = [];
   for (const [key, value] of Object.entries(query)) {
     if (!key.startsWith('filter[')) continue;
@@ -89,8 +92,11 @@ function registerWorkflowRoutes(
   };
   for (const [type, meta] of Object.entries(workflow.definition.meta.events)) {
     if (!meta.route) continue;
-    scoped.post(`${base}/${meta.route}/:id`, { preHandler: allow('read') }, async (request) =>
-      run(request, type, parseId((request.params as { id: string }).id, def), (request.body ?? {}) as Record<string, unknown>));
+    // The spec's second spellings of an event's route (meta.paths) are served once, beside the primary path.
+    for (const path of [`${base}/${meta.route}`, ...(base === def.resource.api.path ? meta.paths ?? [] : [])]) {
+      scoped.post(`${path}/:id`, { preHandler: allow('read') }, async (request) =>
+        run(request, type, parseId((request.params as { id: string }).id, def), (request.body ?? {}) as Record<string, unknown>));
+    }
     if (meta.kind === 'manual') {
       // The spec's form: POST /api/quotazioni/cambioStato with id and stato_quotazione_id in the body.
       scoped.post(`${base}/${meta.route}`, { preHandler: allow('read') }, async (request) => {
@@ -154,6 +160,7 @@ export default fp(async (app: FastifyInstance) => {
         });
         if (workflow) registerWorkflowRoutes(scoped, base, def, repo, workflow, allow);
       }
+      registerAutocomplete(scoped, () => app.ctx.db, def, repo, allow('list'));
       if (workflow && def.resource.workflow?.countsPath) {
         scoped.get(def.resource.workflow.countsPath, { preHandler: allow('list') }, async (request) => ({
           data: await repo.statusCounts(app.ctx.db, request.user),
