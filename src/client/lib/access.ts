@@ -3,7 +3,8 @@
 // record of a resource with a status machine, from the machine: editing and deleting are events (kind
 // update/delete) that the record's status must allow, exactly as the server decides.
 import type { PermissionAction } from '../../shared/definitions/types.ts';
-import type { RecordData, ResourceDef } from '../types.ts';
+import type { MenuEntry, RecordData, ResourceDef } from '../types.ts';
+import { can as hasGrant } from '../api/session.ts';
 import { sessionUser, workflowOf } from './workflow.ts';
 
 export type Action = PermissionAction;
@@ -18,4 +19,10 @@ export function can(def: ResourceDef | undefined, action: Action, record?: Recor
   const status = Number(record[workflow.statusField] ?? workflow.initialStatus.id);
   const user = sessionUser();
   return events.some(([type]) => workflow.can(status, user, record, { type }));
+}
+
+/** A menu entry: a resource's list asks can(resource, 'list'); a static page (dashboard, tools) its permission. */
+export function canOpen(entry: MenuEntry, resources: ResourceDef[]): boolean {
+  const def = resources.find((d) => d.resource.routes?.list?.path === entry.route);
+  return def ? can(def, 'list') : hasGrant(entry.permission);
 }

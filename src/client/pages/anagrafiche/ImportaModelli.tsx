@@ -1,4 +1,5 @@
 // 'importa-modelli' list action (spec 000 §2.9): uploads a CSV/XLSX of historic-car models, optionally wiping the old ones, and reports the outcome.
+import { can } from '../../lib/access.ts';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -28,7 +29,7 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
   const [cancella, setCancella] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  if (!def.can.create) return null;
+  if (!can(def, 'create')) return null;
 
   const fieldTitle = (field: string | undefined) => (field ? ((def.schema.properties?.[field]?.title as string | undefined) ?? field) : '');
 

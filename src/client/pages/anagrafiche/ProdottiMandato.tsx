@@ -70,7 +70,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
   const [addCompany, setAddCompany] = useState(false);
   const settori = useOptions('/api/autocomplete/settore');
   const rami = useOptions('/api/autocomplete/ramo');
-  const canEdit = Boolean(prodotti?.can.update);
+  const canEdit = can(prodotti, 'update');
 
   const loadCompanies = useCallback(async () => {
     if (!contrattuali) return;
@@ -227,7 +227,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
                 </option>
               ))}
             </Form.Select>
-            {contrattuali.can.create && (
+            {can(contrattuali, 'create') && (
               <Button variant="outline-primary" onClick={() => setAddCompany(true)}>
                 <Icon name="plus" size={16} /> Aggiungi Nuova Compagnia Contrattuale
               </Button>
@@ -242,7 +242,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
         </Notice>
       ) : (
         <>
-          {prodotti.can.create && (
+          {can(prodotti, 'create') && (
             <fieldset className="border rounded p-3 mb-3">
               <legend className="fs-6 fw-semibold float-none w-auto px-1 mb-0">Aggiungi categoria / prodotto a {String(selected?.nome ?? '')}</legend>
               <Form
