@@ -4,6 +4,8 @@ import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router-dom';
 import { NotificationsProvider } from './lib/notify.tsx';
 import { PageMetaProvider } from './lib/pageMeta.tsx';
+import { customPage } from './pages/registry.ts';
+import { PagesProvider } from './renderer/pages.tsx';
 import { PageSpinner, RequireAuth, RouteError } from './shell/guards.tsx';
 import { DASHBOARD_SECTIONS } from './shell/sections.ts';
 
@@ -27,7 +29,9 @@ function Root() {
   return (
     <NotificationsProvider>
       <PageMetaProvider>
-        <Outlet />
+        <PagesProvider value={customPage}>
+          <Outlet />
+        </PagesProvider>
       </PageMetaProvider>
     </NotificationsProvider>
   );

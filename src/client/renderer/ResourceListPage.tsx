@@ -19,14 +19,14 @@ import type { RowActions, SavedColumn } from './ResourceGrid.tsx';
 import { useColumnPreferences, useResourceList } from './useResourceList.ts';
 import { extraFilters } from './listParams.ts';
 import { StatusChips, statusFilterField, withStatusTitles } from './StatusChips.tsx';
-import { customPage } from '../pages/registry.ts';
+import { usePages } from './pages.tsx';
 
 // Loaded only when a resource edits in a dialog ("ui:dialog" in form.ui.json), so plain lists stay without rjsf.
 const ResourceFormDialog = lazy(() => import('./ResourceFormDialog.tsx').then((m) => ({ default: m.ResourceFormDialog })));
 
 /** A named toolbar action of form.ui.json "ui:listActions" (e.g. an import), from the custom pages registry. */
 function ListAction({ name, def, onChanged }: { name: string; def: ResourceDef; onChanged: () => void }) {
-  const Action = customPage(name);
+  const Action = usePages()(name);
   if (!Action) throw new Error(`Configurazione non valida: azione "${name}" sconosciuta in ${def.name}/form.ui.json#/ui:listActions.`);
   return (
     <Suspense fallback={null}>

@@ -15,7 +15,9 @@ import { formTemplates } from './templates.tsx';
 import { formValidator } from './validator.ts';
 
 const templates = { ...Theme.templates, ...formTemplates };
-const widgets = { ...Theme.widgets, ...rjsfWidgets() };
+// Built at first render, after the feature modules registered their widgets.
+let widgets: ReturnType<typeof rjsfWidgets> | undefined;
+const allWidgets = () => (widgets ??= { ...Theme.widgets, ...rjsfWidgets() });
 
 const italian: Partial<Record<TranslatableString, string>> = {
   [TranslatableString.AddButton]: 'Aggiungi',
@@ -123,7 +125,7 @@ export function SchemaForm(props: SchemaFormProps) {
         initialFormData={initialData}
         validator={formValidator}
         templates={templates}
-        widgets={widgets}
+        widgets={allWidgets()}
         formContext={formContext}
         extraErrors={extraErrors}
         disabled={disabled}

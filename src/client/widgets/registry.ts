@@ -1,4 +1,6 @@
 // The one widget registry: form widgets and grid cell renderers by name; definitions refer to these names.
+// The engine's widgets are listed here; a feature module adds its own with registerWidget at start (src/client/features.ts),
+// so this file imports no page.
 import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
@@ -8,7 +10,6 @@ import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
 import { FixedRowsWidget } from './fixedRows.tsx';
-import { VeicoliStoriciWidget } from '../pages/quotazione/lazyWidgets.tsx';
 
 export interface RegistryEntry {
   widget?: ComponentType<WidgetProps>;
@@ -20,7 +21,7 @@ export interface RegistryEntry {
 const money: RegistryEntry = { widget: CurrencyWidget, cell: MoneyCell };
 const flag: RegistryEntry = { widget: SwitchWidget, cell: BooleanCell, ownsLabel: true };
 
-export const registry: Readonly<Record<string, RegistryEntry>> = {
+const entries: Record<string, RegistryEntry> = {
   text: { widget: TextWidget },
   uppercase: { widget: UppercaseWidget },
   currency: money,
@@ -41,9 +42,16 @@ export const registry: Readonly<Record<string, RegistryEntry>> = {
   checkboxes: { widget: CheckboxesWidget, ownsLabel: true },
   password: { widget: PasswordWidget },
   chip: { cell: ChipCell },
-  // Historic vehicles of a quotation: table plus add-vehicle dialog (spec 001 §2).
-  veicoli_storici: { widget: VeicoliStoriciWidget, ownsLabel: true },
 };
+
+export const registry: Readonly<Record<string, RegistryEntry>> = entries;
+
+/** A feature's widget or cell renderer under a name definitions can use; a name taken twice stops the start. */
+export function registerWidget(name: string, entry: RegistryEntry): void {
+  if (Object.prototype.hasOwnProperty.call(entries, name)) throw new Error(`Widget "${name}" registrato due volte.`);
+  if (!entry.widget && !entry.cell) throw new Error(`Widget "${name}": manca sia il widget sia la cella.`);
+  entries[name] = entry;
+}
 
 export class UnknownWidgetError extends Error {
   constructor(name: string, field: string, kind: 'widget' | 'cella') {
