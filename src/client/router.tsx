@@ -16,6 +16,8 @@ const MainLayout = lazy(() => import('./shell/MainLayout.tsx'));
 const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
 const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
+// Developer catalogue of the widget registry (super_admin).
+const TestComponent = lazy(() => import('./shell/TestComponent.tsx'));
 
 function page(Component: ComponentType, fallback: ReactNode = <PageSpinner />) {
   return (
@@ -56,6 +58,7 @@ export const router = createBrowserRouter([
                   { index: true, element: page(Dashboard) },
                   { path: '/dashboard', element: page(Dashboard) },
                   ...DASHBOARD_SECTIONS.map((section) => ({ path: section.path, element: page(ComingSoon) })),
+                  { path: '/test-component', element: page(TestComponent) },
                   { path: '*', element: page(ResourceRoute) },
                 ],
               },

@@ -18,5 +18,12 @@ export function VeicoliStoriciWidget(props: WidgetProps) {
 /** Called once at start by src/client/features.ts. */
 export function registerQuotazioneWidgets(): void {
   // Historic vehicles of a quotation: table plus add-vehicle dialog (spec 001 §2).
-  registerWidget('veicoli_storici', { widget: VeicoliStoriciWidget, ownsLabel: true });
+  registerWidget('veicoli_storici', {
+    widget: VeicoliStoriciWidget,
+    ownsLabel: true,
+    sample: {
+      schema: { type: 'array', items: { type: 'object', properties: { marca: { type: 'string' }, modello: { type: 'string' }, anno: { type: 'integer' }, targa: { type: 'string' } } } },
+      value: [{ marca: 'FIAT', modello: '500 F', anno: 1968, targa: 'RM123456' }],
+    },
+  });
 }
