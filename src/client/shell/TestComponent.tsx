@@ -52,8 +52,8 @@ function Entry({ name, entry }: { name: string; entry: RegistryEntry }) {
     <Card className="mb-3" as="section" aria-labelledby={`widget-${name}`}>
       <Card.Header>
         <h2 id={`widget-${name}`} className="h6 mb-0">
-          <code>{name}</code>
-          <span className="text-body-secondary small ms-2">{[entry.widget && 'widget', entry.cell && 'cella'].filter(Boolean).join(' + ')}</span>
+          <code>{name}</code>{' '}
+          <span className="text-body-secondary small">{[entry.widget && 'widget', entry.cell && 'cella'].filter(Boolean).join(' + ')}</span>
         </h2>
       </Card.Header>
       <Card.Body>
