@@ -72,9 +72,8 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
         list.actions?.includes('edit') !== false && (inDialog || editPath) && can(def, 'read')
           ? (row) => (inDialog ? setDialog({ id: String(row.id) }) : navigate(generatePath(editPath!, { id: String(row.id) })))
           : undefined,
-      // Per row: a status machine may forbid deleting in some statuses (kind "delete" events).
+      // Offered on every row the user may delete: a status that forbids it answers with the reason (spec 001 §2).
       remove: list.actions?.includes('delete') !== false && can(def, 'delete') ? (row) => ask(row) : undefined,
-      allows: (row, action) => can(def, action === 'edit' ? 'read' : 'delete', row),
     }),
     [def, describe, list.actions, inDialog, editPath, navigate, ask],
   );
