@@ -5,14 +5,14 @@ import { sql } from 'kysely';
 import type { MenuEntry, PermissionAction } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { invalid, notFound } from '../errors.ts';
-import { openApiDocument } from '../openapi.ts';
 import { isMaintenance } from './maintenance.ts';
+
+const PREFERENCE_PARAMS = { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 100 } } };
 
 const ACTIONS: PermissionAction[] = ['list', 'read', 'create', 'update', 'delete'];
 
 export default fp(async (app: FastifyInstance) => {
   const { definitions, config } = app.ctx;
-  const openapi = openApiDocument(definitions, config.appName);
   const headers = new Map([...definitions.resources.values()].filter((d) => d.resource.headers).map((d) => [d.resource.headers!, d.list]));
 
   app.get('/api/health', async (_request, reply) => {
@@ -27,7 +27,8 @@ export default fp(async (app: FastifyInstance) => {
 
   app.get('/api/environment', async () => ({ maintenance: await isMaintenance(app), appName: config.appName, ambiente: config.ambiente }));
 
-  app.get('/api/openapi.json', async () => openapi);
+  // Generated from the registered routes, so it cannot drift from what the server accepts.
+  app.get('/api/openapi.json', { schema: { tags: ['system'], summary: 'Documento OpenAPI 3.1 di questa API' } }, async () => app.swagger());
 
   // Column configuration only, no data: public like the static files of the old product.
   app.get('/headers/:config', async (request) => {
@@ -71,7 +72,6 @@ export default fp(async (app: FastifyInstance) => {
     });
 
     // One per-user store, under the app's path and the spec's (spec 001 §7: POST/GET /api/remote-storage/{key}, {key, value}).
-    const keyParams = { params: { type: 'object', properties: { key: { type: 'string', minLength: 1, maxLength: 100 } } } };
     const readPreference = async (userId: number, key: string) =>
       (await app.ctx.db.selectFrom('user_preference').select('value').where('user_id', '=', userId).where('key', '=', key).executeTakeFirst())?.value ?? null;
     const writePreference = async (userId: number, key: string, body: { value?: unknown } | undefined) => {
@@ -82,24 +82,36 @@ export default fp(async (app: FastifyInstance) => {
                 ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value`.execute(app.ctx.db);
     };
 
-    scoped.get('/api/preferences/:key', { schema: keyParams }, async (request) => {
+    scoped.get('/api/preferences/:key', { schema: { tags: ['preferences'], params: PREFERENCE_PARAMS } }, async (request) => {
       const key = (request.params as { key: string }).key;
       return { data: { value: await readPreference(request.user.id, key) } };
     });
 
-    scoped.put('/api/preferences/:key', { schema: keyParams }, async (request) => {
+    scoped.put('/api/preferences/:key', {
+      schema: {
+        tags: ['preferences'], summary: 'Salva una preferenza dell\'utente',
+        params: PREFERENCE_PARAMS,
+        body: { type: 'object', required: ['value'], properties: { value: {} } },
+      },
+    }, async (request) => {
       const key = (request.params as { key: string }).key;
       const body = request.body as { value?: unknown } | undefined;
       await writePreference(request.user.id, key, body);
       return { message: 'Preferenza salvata.', data: { value: body!.value } };
     });
 
-    scoped.get('/api/remote-storage/:key', { schema: keyParams }, async (request) => {
+    scoped.get('/api/remote-storage/:key', { schema: { tags: ['preferences'], summary: 'Preferenza dell\'utente (spec 001 §7)', params: PREFERENCE_PARAMS } }, async (request) => {
       const key = (request.params as { key: string }).key;
       return { data: { key, value: await readPreference(request.user.id, key) } };
     });
 
-    scoped.post('/api/remote-storage/:key', { schema: keyParams }, async (request) => {
+    scoped.post('/api/remote-storage/:key', {
+      schema: {
+        tags: ['preferences'], summary: 'Salva una preferenza dell\'utente, {key, value} (spec 001 §7)',
+        params: PREFERENCE_PARAMS,
+        body: { type: 'object', required: ['value'], properties: { key: { type: 'string' }, value: {} } },
+      },
+    }, async (request) => {
       const key = (request.params as { key: string }).key;
       const body = request.body as { key?: unknown; value?: unknown } | undefined;
       if (body && typeof body === 'object' && body.key !== undefined && body.key !== key) throw invalid({ key: ['La chiave non corrisponde a quella dell\'indirizzo.'] });
