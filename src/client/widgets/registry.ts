@@ -11,6 +11,7 @@ import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
 import { FixedRowsWidget } from './fixedRows.tsx';
+import { ExpandCell } from './ExpandCell.tsx';
 
 /** What the developer catalogue (/test-component) renders the entry with. */
 export interface WidgetSample {
@@ -63,6 +64,8 @@ const entries: Record<string, RegistryEntry> = {
   checkboxes: { widget: CheckboxesWidget, ownsLabel: true, sample: { schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['email', 'sms'] } }, value: ['email'] } },
   password: { widget: PasswordWidget, sample: text('') },
   chip: { cell: ChipCell, sample: { schema: { type: 'string' }, value: 'v', column: { field: 'colore', headerName: 'Colore', chips: { v: 'verde', g: 'giallo', r: 'rosso' } } } },
+  // A row's nested items and detail fields behind a toggle (the policy list's guarantees and product).
+  expand: { cell: ExpandCell, sample: { schema: { type: 'array' }, value: [{ garanzia: 'RC Auto', importo_lordo: 350 }] } },
 };
 
 export const registry: Readonly<Record<string, RegistryEntry>> = entries;

@@ -9,3 +9,4 @@ import './prodotto_assegnato/index.ts';
 import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
+import './polizza/index.ts';
