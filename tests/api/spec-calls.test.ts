@@ -109,6 +109,7 @@ const SHAPES: Record<string, (body: any) => void> = {
     for (const item of nonEmptyArray(b.data)) expect(typeof item.nome === 'string' && typeof item.codice === 'string').toBe(true);
   },
   'data[]': (b) => nonEmptyArray(b.data),
+  list: (b) => expect(Array.isArray(b.data)).toBe(true),
   counts: (b) => {
     for (const s of nonEmptyArray(b.data)) expect(s).toMatchObject({ id: expect.any(Number), code: expect.any(String), nome: expect.any(String), count: expect.any(Number) });
   },
@@ -144,6 +145,20 @@ async function quotazione(setup: { calcolo?: boolean; stato?: number }): Promise
   return id;
 }
 
+/** A new policy on the same customer, collaborator, companies and product as the first demo policy. */
+async function polizzaFixtures() {
+  const p = await one(sql<Record<string, unknown>>`
+    SELECT cliente_id, collaboratore_id, compagnia_contrattuale_id, fornitore_id, mandato_prodotto_id FROM polizza ORDER BY id LIMIT 1`);
+  return {
+    polizza_fornitore: p.fornitore_id,
+    polizza_contrattuale: p.compagnia_contrattuale_id,
+    polizza_body: {
+      ...p, polizza_numero: 'contratto-1', data_entrata_in_effetto: '2026-01-15', data_scadenza: '2027-01-15', frazionamento_slug: 'TRIMESTRALE',
+      tacito_rinnovo: true, totale_premio_imponibile: 1000, totale_premio_imposte: 222.5, diritti: 10, spese: 5, competenze: 20,
+    },
+  };
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   await seedDemo(t.connection.db, () => {});
@@ -160,6 +175,7 @@ beforeAll(async () => {
     compagnia: (await one(sql<{ id: number }>`SELECT id FROM compagnia ORDER BY id LIMIT 1`)).id,
     compagnia_contrattuale: (await one(sql<{ id: number }>`SELECT id FROM compagnia_contrattuale ORDER BY id LIMIT 1`)).id,
     cognome_cliente_rossi: (await one(sql<{ cognome: string }>`SELECT cognome FROM cliente WHERE collaboratore_id = ${rossi.id} AND attivo ORDER BY id LIMIT 1`)).cognome,
+    ...(await polizzaFixtures()),
     quotazione_body: {
       persona: 'f', sesso: 'M', nome: 'Paolo', cognome: 'Contratto', email: 'paolo.contratto@example.it', telefono: '+39 333 0000000',
       provincia_codice: 'RM', competenze: 25,
