@@ -5,7 +5,10 @@ import { RouterProvider } from 'react-router-dom';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { setApiHandlers } from './api/dataProvider.ts';
+import { registerFeatures } from './features.ts';
 import { router } from './router.tsx';
+
+registerFeatures();
 
 setApiHandlers({
   onSessionExpired: () => {

@@ -4,6 +4,8 @@ import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router-dom';
 import { NotificationsProvider } from './lib/notify.tsx';
 import { PageMetaProvider } from './lib/pageMeta.tsx';
+import { customPage } from './pages/registry.ts';
+import { PagesProvider } from './renderer/pages.tsx';
 import { PageSpinner, RequireAuth, RouteError } from './shell/guards.tsx';
 import { DASHBOARD_SECTIONS } from './shell/sections.ts';
 
@@ -15,6 +17,8 @@ const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
 const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
 const DocumentiPrecontrattuali = lazy(() => import('./pages/documenti/DocumentiPrecontrattuali.tsx'));
+// Developer catalogue of the widget registry (super_admin).
+const TestComponent = lazy(() => import('./shell/TestComponent.tsx'));
 
 function page(Component: ComponentType, fallback: ReactNode = <PageSpinner />) {
   return (
@@ -28,7 +32,9 @@ function Root() {
   return (
     <NotificationsProvider>
       <PageMetaProvider>
-        <Outlet />
+        <PagesProvider value={customPage}>
+          <Outlet />
+        </PagesProvider>
       </PageMetaProvider>
     </NotificationsProvider>
   );
@@ -54,6 +60,7 @@ export const router = createBrowserRouter([
                   { path: '/dashboard', element: page(Dashboard) },
                   ...DASHBOARD_SECTIONS.map((section) => ({ path: section.path, element: page(ComingSoon) })),
                   { path: '/documenti', element: page(DocumentiPrecontrattuali) },
+                  { path: '/test-component', element: page(TestComponent) },
                   { path: '*', element: page(ResourceRoute) },
                 ],
               },

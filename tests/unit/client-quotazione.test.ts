@@ -11,6 +11,10 @@ import { DRAWER_FIELDS, mainFieldNames, resizeModerni, subsetSchema } from '../.
 import { actionEvents } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import type { AvailableEvent } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
+import { registerFeatures } from '../../src/client/features.ts';
+
+// The quotation's widgets are registered by its feature module at start, as main.tsx does.
+registerFeatures();
 import type { FormUi, JsonSchema } from '../../src/client/types.ts';
 
 let schema: JsonSchema;

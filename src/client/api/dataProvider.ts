@@ -54,16 +54,16 @@ function buildUrl(path: string, query: Query | undefined, bust: boolean): string
   return qs ? `${path}?${qs}` : path;
 }
 
-export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends one call with the token and the cache rules; a network failure becomes the catalogue's message. */
+async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   // A FormData body (file upload) sets its own multipart boundary.
   const multipart = typeof FormData !== 'undefined' && options.body instanceof FormData;
   if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
-  let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query, method === 'GET'), {
+    return await fetch(buildUrl(path, options.query, method === 'GET'), {
       method,
       headers,
       body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
@@ -75,33 +75,41 @@ export async function request<T = unknown>(method: string, path: string, options
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new ApiError(0, msg.networkError, {});
   }
-  let body: Record<string, unknown> = {};
-  const text = await response.text();
-  if (text) {
-    try {
-      body = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      body = { message: text };
-    }
-  }
-  if (response.ok) return body as T;
+}
 
+async function bodyOf(response: Response): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { message: text };
+  }
+}
+
+/** The error catalogue of spec 000 §8 for a failed answer. */
+function failure(response: Response, body: Record<string, unknown>, options: RequestOptions): ApiError {
   const message = typeof body.message === 'string' ? body.message : '';
   const errors = (body.errors && typeof body.errors === 'object' ? body.errors : {}) as FieldErrors;
   if (!options.noRedirect && (response.status === 401 || message === 'Unauthenticated.')) {
     endSession({ expired: true });
     handlers.onSessionExpired();
-    throw new ApiError(401, msg.sessionExpired, {}, body);
+    return new ApiError(401, msg.sessionExpired, {}, body);
   }
   if (!options.noRedirect && response.status === 503) {
     handlers.onMaintenance();
-    throw new ApiError(503, message || msg.maintenance, {}, body);
+    return new ApiError(503, message || msg.maintenance, {}, body);
   }
-  if (response.status === 404) {
-    throw new ApiError(404, options.label ? `${options.label}: ${msg.notFound}` : msg.notFound, {}, body);
-  }
-  if (response.status === 403) throw new ApiError(403, message || msg.forbidden, errors, body);
-  throw new ApiError(response.status, message || msg.genericError, errors, body);
+  if (response.status === 404) return new ApiError(404, options.label ? `${options.label}: ${msg.notFound}` : msg.notFound, {}, body);
+  if (response.status === 403) return new ApiError(403, message || msg.forbidden, errors, body);
+  return new ApiError(response.status, message || msg.genericError, errors, body);
+}
+
+export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(method, path, options);
+  const body = await bodyOf(response);
+  if (response.ok) return body as T;
+  throw failure(response, body, options);
 }
 
 /** A stored file (document preview and download): the bytes as a Blob, with the same session and errors. */
@@ -162,10 +170,11 @@ export function create(resource: ResourceConfig, data: RecordData): Promise<Save
   return request<Saved>('POST', resource.api.path, { body: data, label: resource.singular ?? resource.title });
 }
 
-export function update(resource: ResourceConfig, id: string | number, data: RecordData): Promise<Saved> {
+export function update(resource: ResourceConfig, id: string | number, data: RecordData, options: Pick<RequestOptions, 'keepalive'> = {}): Promise<Saved> {
   return request<Saved>('PUT', `${resource.api.path}/${encodeURIComponent(String(id))}`, {
     body: data,
     label: resource.singular ?? resource.title,
+    ...options,
   });
 }
 
@@ -179,6 +188,94 @@ export function remove(resource: ResourceConfig, id: string | number): Promise<{
 export function savedRecord(saved: Saved): RecordData {
   return (saved.data?.model ?? saved.data ?? {}) as RecordData;
 }
+
+/** Records by id in one call (filter[id]=1,2,3), as a map; nothing asked, nothing fetched. */
+export async function getMany(resource: ResourceConfig, ids: unknown[]): Promise<Map<unknown, RecordData>> {
+  const wanted = [...new Set(ids.filter((v) => v !== null && v !== undefined && v !== ''))];
+  if (!wanted.length) return new Map();
+  const page = await getList(resource, { page: 1, perPage: -1, filters: { id: wanted.join(',') } });
+  return new Map(page.data.map((row) => [row.id, row]));
+}
+
+// ---- Custom verbs: every call beyond CRUD goes through one of these, never a URL built in a page ----
+
+export interface ActionAnswer {
+  message?: string;
+  data?: { model?: RecordData } & RecordData;
+}
+
+const labelOf = (resource: ResourceConfig) => resource.singular ?? resource.title;
+const recordPath = (resource: ResourceConfig, id: string | number) => `${resource.api.path}/${encodeURIComponent(String(id))}`;
+
+/** A workflow event's route (POST {path}/{route}/{id}); without an id, the manual form with the id in the body (cambioStato). */
+export function transition(resource: ResourceConfig, route: string, id: string | number | undefined, body: RecordData = {}): Promise<ActionAnswer> {
+  const base = `${resource.api.path}/${route}`;
+  const path = id === undefined ? base : `${base}/${encodeURIComponent(String(id))}`;
+  return request<ActionAnswer>('POST', path, { body, label: labelOf(resource) });
+}
+
+/** The record's workflow: status, events the user may send, warnings, history (GET {path}/{id}/workflow). */
+export function getWorkflow<T = unknown>(resource: ResourceConfig, id: string | number): Promise<T> {
+  return request<T>('GET', `${recordPath(resource, id)}/workflow`, { label: labelOf(resource) });
+}
+
+/** A calculation of the resource (POST {path}/calcolo), stored on the record when the body carries its id. */
+export function calcola<T = ActionAnswer>(resource: ResourceConfig, body: RecordData): Promise<T> {
+  return request<T>('POST', `${resource.api.path}/calcolo`, { body, label: labelOf(resource) });
+}
+
+function formOf(file: Blob, fileField: string, fields: Record<string, string | Blob>, fileName?: string): FormData {
+  const form = new FormData();
+  // Plain fields first: the server may read them before the file streams (e.g. cancella).
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (fileName) form.append(fileField, file, fileName);
+  else form.append(fileField, file);
+  return form;
+}
+
+/** A file imported into the resource (POST {path}/import, multipart: file plus fields). */
+export function importFile<T = { message: string }>(resource: ResourceConfig, file: Blob, fields: Record<string, string> = {}): Promise<T> {
+  return request<T>('POST', `${resource.api.path}/import`, { body: formOf(file, 'file', fields), label: labelOf(resource) });
+}
+
+/** A document uploaded to an upload endpoint (multipart: the file in `fileField`, default "file", plus fields). */
+export function upload<T = ActionAnswer>(path: string, file: Blob, fields: Record<string, string> = {}, fileField = 'file', fileName?: string): Promise<T> {
+  return request<T>('POST', path, { body: formOf(file, fileField, fields, fileName) });
+}
+
+/** A file from the server with the session's token: its bytes and the name of Content-Disposition. */
+export async function download(path: string, query?: Query): Promise<{ blob: Blob; filename?: string }> {
+  const options: RequestOptions = { query };
+  const response = await send('GET', path, options);
+  if (!response.ok) throw failure(response, await bodyOf(response), options);
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
+  const filename = match ? decodeURIComponent(match[1] ?? match[2] ?? '') : undefined;
+  return { blob: await response.blob(), filename };
+}
+
+/** Every row of a list with its search and filters (per_page -1), e.g. to export what the user sees. */
+export function exportList(resource: ResourceConfig, params: Omit<ListParams, 'page' | 'perPage'>): Promise<Page> {
+  return getList(resource, { ...params, page: 1, perPage: -1 });
+}
+
+/** The data layer in one object (react-admin's dataProvider): CRUD verbs and the custom ones. */
+export const dataProvider = {
+  getList,
+  getOne,
+  getMany,
+  create,
+  update,
+  remove,
+  transition,
+  workflow: getWorkflow,
+  calcola,
+  importFile,
+  upload,
+  download,
+  export: exportList,
+  lookup: <T>(path: string, query: Query = {}, signal?: AbortSignal) => request<{ data: T[] }>('GET', path, { query, signal }),
+};
 
 // ---- Shell calls ----
 

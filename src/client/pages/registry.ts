@@ -1,16 +1,9 @@
 // Named custom pages that definitions reference ("ui:page", a tab's "page", "ui:listActions") for screens the generic renderer cannot draw.
 import { lazy } from 'react';
 import type { ComponentType, LazyExoticComponent } from 'react';
-import type { RecordData, ResourceDef } from '../types.ts';
+import type { CustomPageProps } from '../renderer/pages.tsx';
 
-export interface CustomPageProps {
-  def: ResourceDef;
-  /** Record id in edit mode; undefined while adding. */
-  id?: string;
-  record?: RecordData;
-  /** The page changed records its host shows (a list toolbar action refreshes the list). */
-  onChanged?: () => void;
-}
+export type { CustomPageProps };
 
 type Page = LazyExoticComponent<ComponentType<CustomPageProps>>;
 

@@ -1,5 +1,6 @@
 // List toolbar pieces: debounced search, per-column filters, column chooser and pager.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useDebouncedCallback } from 'use-debounce';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Dropdown from 'react-bootstrap/Dropdown';
@@ -17,22 +18,18 @@ export const FILTER_DEBOUNCE_MS = 1000;
 /** Text typed now, applied after a pause; follows the URL when it changes (back button). */
 function useDebouncedText(value: string, apply: (text: string) => void, delay = FILTER_DEBOUNCE_MS) {
   const [text, setText] = useState(value);
-  const applyRef = useRef(apply);
-  applyRef.current = apply;
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => setText(value), [value]);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const debounced = useDebouncedCallback((next: string) => {
+    if (next !== value) apply(next);
+  }, delay);
   const change = (next: string) => {
     setText(next);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      if (next !== value) applyRef.current(next);
-    }, delay);
+    debounced(next);
   };
   // Enter applies at once.
   const flush = () => {
-    clearTimeout(timer.current);
-    if (text !== value) applyRef.current(text);
+    debounced.cancel();
+    if (text !== value) apply(text);
   };
   return { text, change, flush };
 }

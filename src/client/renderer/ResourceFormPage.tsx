@@ -3,7 +3,6 @@ import { Suspense } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { customPage } from '../pages/registry.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice, Spinner } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
@@ -11,6 +10,7 @@ import type { RecordData, ResourceDef } from '../types.ts';
 import { LeaveGuard } from './FormParts.tsx';
 import { ResourceFormBody } from './ResourceFormBody.tsx';
 import { useResourceForm } from './useResourceForm.ts';
+import { usePages } from './pages.tsx';
 
 interface TabConfig {
   title: string;
@@ -22,7 +22,7 @@ interface TabConfig {
 
 /** A named page from the custom pages registry, or an honest notice while it does not exist yet. */
 function NamedPage({ name, def, id, record }: { name: string; def: ResourceDef; id?: string; record?: RecordData }) {
-  const Page = customPage(name);
+  const Page = usePages()(name);
   if (!Page) {
     return (
       <Notice variant="secondary" role="status">
@@ -44,6 +44,7 @@ export default function ResourceFormPage({ def, id }: { def: ResourceDef; id?: s
 }
 
 function WholePage({ name, def, id }: { name: string; def: ResourceDef; id?: string }) {
+  const customPage = usePages();
   // A registered page sets its own title (its effect would otherwise race with this one).
   if (customPage(name)) return <NamedPage name={name} def={def} id={id} />;
   return <MissingPage name={name} def={def} id={id} />;

@@ -4,8 +4,7 @@ import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
 import type { CellKeyDownEvent, ColDef, ColumnState, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
-import Button from 'react-bootstrap/Button';
-import { Icon } from '../lib/Icon.tsx';
+import { RowActions as RowActionButtons } from '../lib/RowActions.tsx';
 import { cellRenderer } from '../widgets/registry.ts';
 import type { JsonSchema, ListColumn, RecordData } from '../types.ts';
 import { formatSort, parseSort } from './listParams.ts';
@@ -22,24 +21,20 @@ export interface RowActions {
   edit?: (row: RecordData) => void;
   remove?: (row: RecordData) => void;
   describe: (row: RecordData) => string;
+  /** Per row: whether this row offers the action (a status may forbid deleting). */
+  allows?: (row: RecordData, action: 'edit' | 'remove') => boolean;
 }
 
 function ActionsCell({ data, context }: CustomCellRendererProps<RecordData, unknown, RowActions>) {
   if (!data) return null;
-  const name = context.describe(data);
+  const offers = (action: 'edit' | 'remove') => Boolean(context[action]) && context.allows?.(data, action) !== false;
   return (
-    <div className="d-flex gap-1 align-items-center h-100">
-      {context.edit && (
-        <Button size="sm" variant="outline-primary" className="py-0 px-1" aria-label={`Modifica ${name}`} title="Modifica" onClick={() => context.edit!(data)}>
-          <Icon name="edit" size={16} />
-        </Button>
-      )}
-      {context.remove && (
-        <Button size="sm" variant="outline-danger" className="py-0 px-1" aria-label={`Elimina ${name}`} title="Elimina" onClick={() => context.remove!(data)}>
-          <Icon name="trash" size={16} />
-        </Button>
-      )}
-    </div>
+    <RowActionButtons
+      name={context.describe(data)}
+      className="d-flex gap-1 align-items-center h-100"
+      onEdit={offers('edit') ? () => context.edit!(data) : undefined}
+      onDelete={offers('remove') ? () => context.remove!(data) : undefined}
+    />
   );
 }
 

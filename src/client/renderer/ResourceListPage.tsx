@@ -1,5 +1,5 @@
 // Generic list screen for any resource: toolbar (and named actions), filters, AG Grid page, pager, delete confirmation, form dialog.
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type { GridApi } from 'ag-grid-community';
 import Button from 'react-bootstrap/Button';
@@ -7,7 +7,8 @@ import { ApiError } from '../api/dataProvider.ts';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
 import { fillTemplate } from '../lib/format.ts';
 import { Icon } from '../lib/Icon.tsx';
-import { useNotify } from '../lib/notify.tsx';
+import { can } from '../lib/access.ts';
+import { useConfirmDelete } from '../lib/useConfirmDelete.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
@@ -18,14 +19,14 @@ import type { RowActions, SavedColumn } from './ResourceGrid.tsx';
 import { useColumnPreferences, useResourceList } from './useResourceList.ts';
 import { extraFilters } from './listParams.ts';
 import { StatusChips, statusFilterField, withStatusTitles } from './StatusChips.tsx';
-import { customPage } from '../pages/registry.ts';
+import { usePages } from './pages.tsx';
 
 // Loaded only when a resource edits in a dialog ("ui:dialog" in form.ui.json), so plain lists stay without rjsf.
 const ResourceFormDialog = lazy(() => import('./ResourceFormDialog.tsx').then((m) => ({ default: m.ResourceFormDialog })));
 
 /** A named toolbar action of form.ui.json "ui:listActions" (e.g. an import), from the custom pages registry. */
 function ListAction({ name, def, onChanged }: { name: string; def: ResourceDef; onChanged: () => void }) {
-  const Action = customPage(name);
+  const Action = usePages()(name);
   if (!Action) throw new Error(`Configurazione non valida: azione "${name}" sconosciuta in ${def.name}/form.ui.json#/ui:listActions.`);
   return (
     <Suspense fallback={null}>
@@ -35,20 +36,17 @@ function ListAction({ name, def, onChanged }: { name: string; def: ResourceDef; 
 }
 
 export default function ResourceListPage({ def }: { def: ResourceDef }) {
-  const { resource, list, can } = def;
+  const { resource, list } = def;
   // Workflow statuses show by name in cells and filters.
   const schema = useMemo(() => withStatusTitles(def), [def]);
   const statusField = statusFilterField(def);
   const filterColumns = useMemo(() => [...list.columns, ...extraFilters(list)], [list]);
   usePageMeta({ title: resource.title, icon: resource.icon });
   const navigate = useNavigate();
-  const notify = useNotify();
   const ctl = useResourceList(def);
   const prefs = useColumnPreferences<SavedColumn[]>(`list.${def.name}`);
   const [gridApi, setGridApi] = useState<GridApi | undefined>();
   const [hidden, setHidden] = useState<Set<string> | undefined>();
-  const [toDelete, setToDelete] = useState<RecordData | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const [showFilters, setShowFilters] = useState(() => Object.keys(ctl.state.filters).length > 0);
   const listActions = list.actions ?? ['add', 'edit', 'delete'];
   const editPath = resource.routes?.edit?.path;
@@ -58,35 +56,31 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
   // The record open in the form dialog: {} adds one.
   const [dialog, setDialog] = useState<{ id?: string } | null>(null);
 
+  const describe = useCallback(
+    (row: RecordData) => fillTemplate(resource.recordTitle ?? '', row) || `${resource.singular ?? resource.title} ${String(row.id)}`,
+    [resource],
+  );
+  const remover = useConfirmDelete<RecordData>(resource, (row) => row.id as number, {
+    done: 'Elemento eliminato',
+    question: (row) => `${list.deleteConfirm ?? msg.confirmDeleteText} (${describe(row)})`,
+  });
+  const ask = remover.ask;
   const actions = useMemo<RowActions>(
     () => ({
-      describe: (row) => fillTemplate(resource.recordTitle ?? '', row) || `${resource.singular ?? resource.title} ${String(row.id)}`,
+      describe,
       edit:
-        list.actions?.includes('edit') !== false && (inDialog || editPath) && (can.update || can.read)
+        list.actions?.includes('edit') !== false && (inDialog || editPath) && can(def, 'read')
           ? (row) => (inDialog ? setDialog({ id: String(row.id) }) : navigate(generatePath(editPath!, { id: String(row.id) })))
           : undefined,
-      remove: list.actions?.includes('delete') !== false && can.delete ? (row) => setToDelete(row) : undefined,
+      // Offered on every row the user may delete: a status that forbids it answers with the reason (spec 001 §2).
+      remove: list.actions?.includes('delete') !== false && can(def, 'delete') ? (row) => ask(row) : undefined,
     }),
-    [resource, list.actions, inDialog, editPath, can.update, can.read, can.delete, navigate],
+    [def, describe, list.actions, inDialog, editPath, navigate, ask],
   );
 
   // Until the user toggles a column: what the preferences say, else what list.json hides.
   const hiddenColumns =
     hidden ?? new Set(prefs.value ? prefs.value.filter((c) => c.hide).map((c) => c.colId) : list.columns.filter((c) => c.hide).map((c) => c.field));
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    try {
-      const result = await ctl.removeRow(toDelete);
-      notify('success', result.message || 'Elemento eliminato');
-      setToDelete(null);
-    } catch (err) {
-      notify('danger', err instanceof Error ? err.message : msg.genericError);
-    } finally {
-      setDeleting(false);
-    }
-  };
 
   const errorText = ctl.error instanceof ApiError || ctl.error instanceof Error ? ctl.error.message : undefined;
   return (
@@ -116,7 +110,7 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
           {toolbar.map((name) => (
             <ListAction key={name} name={name} def={def} onChanged={() => void ctl.refresh()} />
           ))}
-          {listActions.includes('add') && can.create && (inDialog || newPath) && (
+          {listActions.includes('add') && can(def, 'create') && (inDialog || newPath) && (
             <Button variant="primary" onClick={() => (inDialog ? setDialog({}) : navigate(newPath!))}>
               <Icon name="plus" size={16} /> {resource.feminine ? 'Nuova' : 'Nuovo'} {resource.singular ?? ''}
             </Button>
@@ -153,15 +147,7 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
         />
       )}
       <Pager page={ctl.state.page} lastPage={ctl.lastPage} total={ctl.total} perPage={ctl.state.perPage} onPage={ctl.setPage} onPerPage={ctl.setPerPage} />
-      <ConfirmDialog
-        show={toDelete !== null}
-        title={msg.confirmDelete}
-        text={toDelete ? `${list.deleteConfirm ?? msg.confirmDeleteText} (${actions.describe(toDelete)})` : ''}
-        confirmLabel="Elimina"
-        busy={deleting}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
-      />
+      <ConfirmDialog {...remover.dialog} />
       {dialog && (
         <Suspense fallback={null}>
           <ResourceFormDialog

@@ -1,4 +1,5 @@
 // The generic form: rjsf (react-bootstrap theme) with the Italian validator, our templates and the widget registry.
+import { useDebouncedCallback } from 'use-debounce';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Ref } from 'react';
 import Form from '@rjsf/core';
@@ -15,7 +16,9 @@ import { formValidator } from './validator.ts';
 import { computedProperties, staleComputed } from '../../shared/rules.ts';
 
 const templates = { ...Theme.templates, ...formTemplates };
-const widgets = { ...Theme.widgets, ...rjsfWidgets() };
+// Built at first render, after the feature modules registered their widgets.
+let widgets: ReturnType<typeof rjsfWidgets> | undefined;
+const allWidgets = () => (widgets ??= { ...Theme.widgets, ...rjsfWidgets() });
 
 const italian: Partial<Record<TranslatableString, string>> = {
   [TranslatableString.AddButton]: 'Aggiungi',
@@ -99,21 +102,17 @@ export function SchemaForm(props: SchemaFormProps) {
     () => (errors: RJSFValidationError[]) => (submitted.current ? errors : errors.filter((e) => touched.current.has(topField(e.property)))),
     [],
   );
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
   // Counting errors on every keystroke would cost the typing latency; a short pause is enough for the chip.
+  const countValidity = useDebouncedCallback(() => {
+    const { errors } = formValidator.validateFormData(latest.current, prepared.schema, undefined, undefined, prepared.uiSchema);
+    onValidity?.(errors.length + countErrors(extraErrors));
+  }, 250);
   const scheduleValidity = (data: RecordData) => {
     latest.current = data;
-    if (!onValidity) return;
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      const { errors } = formValidator.validateFormData(latest.current, prepared.schema, undefined, undefined, prepared.uiSchema);
-      onValidity(errors.length + countErrors(extraErrors));
-    }, 250);
+    if (onValidity) countValidity();
   };
   useEffect(() => {
     scheduleValidity(latest.current);
-    return () => clearTimeout(timer.current);
     // Recount when the schema or the server's errors change; data changes schedule their own count.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [prepared, extraErrors]);
@@ -130,7 +129,7 @@ export function SchemaForm(props: SchemaFormProps) {
         initialFormData={initialData}
         validator={formValidator}
         templates={templates}
-        widgets={widgets}
+        widgets={allWidgets()}
         formContext={formContext}
         extraErrors={extraErrors}
         disabled={disabled}

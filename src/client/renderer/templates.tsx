@@ -1,4 +1,5 @@
 // rjsf templates: labelled fields with errors tied to inputs, and the root object laid out in sections.
+import { RequiredMark } from '../lib/RequiredMark.tsx';
 import { cloneElement, isValidElement } from 'react';
 import type { ReactElement } from 'react';
 import Col from 'react-bootstrap/Col';
@@ -21,12 +22,7 @@ function FieldTemplate(props: FieldTemplateProps) {
       {displayLabel && !ownsLabel && (
         <label htmlFor={id} className="form-label">
           {label}
-          {required && (
-            <span className="text-danger" aria-hidden="true">
-              {' '}
-              *
-            </span>
-          )}
+          <RequiredMark required={required} />
         </label>
       )}
       {children}

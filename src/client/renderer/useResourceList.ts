@@ -1,8 +1,10 @@
 // Headless list controller: URL-held params, server page via the data provider, delete, column preferences.
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import useSWR from 'swr';
-import { api, getList, remove } from '../api/dataProvider.ts';
+import { useDebouncedCallback } from 'use-debounce';
+import { api, remove } from '../api/dataProvider.ts';
+import { useGetList } from '../api/hooks.ts';
 import type { ListParams } from '../api/dataProvider.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
 import { readListState, writeListState } from './listParams.ts';
@@ -12,12 +14,7 @@ export type ListState = Required<ListParams>;
 export function useResourceList(def: ResourceDef) {
   const [query, setQuery] = useSearchParams();
   const state = useMemo(() => readListState(query, def.list), [query, def.list]);
-  const key = useMemo(() => ['list', def.resource.api.path, JSON.stringify(state)], [def.resource.api.path, state]);
-  const { data, error, isLoading, isValidating, mutate } = useSWR(key, () => getList(def.resource, state), {
-    keepPreviousData: true,
-    revalidateOnFocus: false,
-    shouldRetryOnError: false,
-  });
+  const { data, error, isLoading, isValidating, mutate } = useGetList(def.resource, state, { keepPreviousData: true });
 
   // Each change is a history entry, so the back button walks through searches, sorts and pages.
   const apply = useCallback(
@@ -75,25 +72,7 @@ export function useColumnPreferences<T>(key: string) {
     revalidateOnFocus: false,
     shouldRetryOnError: false,
   });
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const pending = useRef<{ value: T } | undefined>(undefined);
-  const flush = useCallback(() => {
-    clearTimeout(timer.current);
-    if (!pending.current) return;
-    const { value } = pending.current;
-    pending.current = undefined;
-    api.putPreference(key, value).catch(() => undefined);
-  }, [key]);
-  // Leaving the page must not lose a change still waiting for its debounce.
-  useEffect(() => flush, [flush]);
-  const save = useCallback(
-    (value: T) => {
-      // Dragging a column fires many events: store once it settles.
-      pending.current = { value };
-      clearTimeout(timer.current);
-      timer.current = setTimeout(flush, 500);
-    },
-    [flush],
-  );
+  // Dragging a column fires many events: store once it settles; leaving the page stores what still waits.
+  const save = useDebouncedCallback((value: T) => void api.putPreference(key, value).catch(() => undefined), 500, { flushOnExit: true });
   return { value: data, loaded: !isLoading, save };
 }

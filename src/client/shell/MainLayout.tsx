@@ -5,7 +5,7 @@ import { SWRConfig } from 'swr';
 import Badge from 'react-bootstrap/Badge';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { api } from '../api/dataProvider.ts';
-import { can, endSession } from '../api/session.ts';
+import { endSession } from '../api/session.ts';
 import { useDefinitions } from '../lib/definitions.ts';
 import { Icon } from '../lib/Icon.tsx';
 import { useCurrentPageMeta } from '../lib/pageMeta.tsx';
@@ -14,13 +14,14 @@ import { APP_NAME } from '../messages.ts';
 import AccountDialog from './AccountDialog.tsx';
 import { useSession } from './guards.tsx';
 import { visibleMenu } from './menu.ts';
+import { canOpen } from '../lib/access.ts';
 import { Logo } from './PlainLayout.tsx';
 
 const COLLAPSE_KEY = 'menu-collapsed';
 
 function SideMenu({ collapsed }: { collapsed: boolean }) {
   const { definitions, error } = useDefinitions();
-  const entries = visibleMenu(definitions?.menu, can);
+  const entries = visibleMenu(definitions?.menu, (_permission, entry) => canOpen(entry, definitions?.resources ?? []));
   return (
     <nav id="menu-rapido" className={`side-menu border-end bg-body-tertiary${collapsed ? ' collapsed' : ''}`} aria-labelledby="menu-rapido-title">
       <div className="px-3 pt-3 pb-2">

@@ -1,6 +1,7 @@
 // Resolves list/new/edit paths of every resource in /api/definitions (aliases included) to the generic screens.
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'react-router-dom';
+import { can } from '../lib/access.ts';
 import { useDefinitions } from '../lib/definitions.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice } from '../lib/ui.tsx';
@@ -28,7 +29,7 @@ export default function ResourceRoute() {
   const found = matchResource(definitions?.resources ?? [], pathname);
   if (!found) return <Message title={msg.pageNotFound} text={`${msg.pageNotFound}: ${pathname}`} />;
   const { def, mode, id } = found;
-  const allowed = mode === 'list' ? def.can.list : mode === 'new' ? def.can.create : def.can.read;
+  const allowed = can(def, mode === 'list' ? 'list' : mode === 'new' ? 'create' : 'read');
   if (!allowed) return <Message title={def.resource.title} text={msg.noPermission} />;
   return (
     <Suspense fallback={<PageSpinner />}>

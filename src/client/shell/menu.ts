@@ -3,8 +3,8 @@ import { matchPath } from 'react-router-dom';
 import type { MenuEntry, ResourceDef } from '../types.ts';
 
 /** Entries the server sent, filtered again on the client; no permission means hidden (deny by default). */
-export function visibleMenu(menu: MenuEntry[] | undefined, allowed: (permission: string) => boolean): MenuEntry[] {
-  return [...(menu ?? [])].filter((entry) => allowed(entry.permission)).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+export function visibleMenu(menu: MenuEntry[] | undefined, allowed: (permission: string, entry: MenuEntry) => boolean): MenuEntry[] {
+  return [...(menu ?? [])].filter((entry) => allowed(entry.permission, entry)).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
 }
 
 export interface ResourceMatch {

@@ -1,4 +1,5 @@
 // Accessible combobox (WAI-ARIA 1.2 pattern) behind the 'comune' and 'reference' widgets; degrades to typed input.
+import { useDebounce } from 'use-debounce';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import Form from 'react-bootstrap/Form';
@@ -83,41 +84,36 @@ export function Autocomplete(props: AutocompleteProps) {
     return () => controller.abort();
   }, [value, unavailable, describe]);
 
-  // Debounced look-up while typing.
+  // Look-up once the typing pauses (spec 000 §9: 300 ms).
+  const [term] = useDebounce(text.trim(), debounceMs);
   useEffect(() => {
     if (!typing.current || unavailable) return;
-    const term = text.trim();
     if (term.length < minChars || term === label) {
       setOptions([]);
       setOpen(false);
       return;
     }
     const controller = new AbortController();
-    const timer = setTimeout(() => {
-      search(term, controller.signal)
-        .then((found) => {
-          if (controller.signal.aborted) return;
-          setOptions(found);
-          setOpen(true);
-          setActive(found.length ? 0 : -1);
-          setStatus(found.length ? `${found.length} risultati disponibili` : 'Nessun risultato');
-        })
-        .catch((err: unknown) => {
-          if (controller.signal.aborted) return;
-          if (err instanceof LookupUnavailable || (err instanceof ApiError && (err.status === 404 || err.status === 403))) {
-            setUnavailable(true);
-            setStatus(fallback.hint);
-          } else {
-            setStatus(err instanceof Error ? err.message : 'Ricerca non riuscita');
-          }
-          setOpen(false);
-        });
-    }, debounceMs);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [text, unavailable, minChars, debounceMs, search, label, fallback.hint]);
+    search(term, controller.signal)
+      .then((found) => {
+        if (controller.signal.aborted) return;
+        setOptions(found);
+        setOpen(true);
+        setActive(found.length ? 0 : -1);
+        setStatus(found.length ? `${found.length} risultati disponibili` : 'Nessun risultato');
+      })
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        if (err instanceof LookupUnavailable || (err instanceof ApiError && (err.status === 404 || err.status === 403))) {
+          setUnavailable(true);
+          setStatus(fallback.hint);
+        } else {
+          setStatus(err instanceof Error ? err.message : 'Ricerca non riuscita');
+        }
+        setOpen(false);
+      });
+    return () => controller.abort();
+  }, [term, unavailable, minChars, search, label, fallback.hint]);
 
   const choose = (option: Option) => {
     typing.current = false;

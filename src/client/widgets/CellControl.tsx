@@ -1,5 +1,22 @@
-// A small input for a table cell with its message underneath, tied to it for screen readers.
+// A small input for a table cell with its message underneath, tied to it for screen readers, and the text
+// state of a decimal cell (comma as the decimal point).
+import { useEffect, useState } from 'react';
 import Form from 'react-bootstrap/Form';
+import { parseDecimal } from '../lib/format.ts';
+
+const decimalText = (value: unknown) => (value === null || value === undefined || value === '' ? '' : String(value).replace('.', ','));
+
+/**
+ * The text of a decimal cell: "12,5" for 12.5, following a value set from outside (record reloaded)
+ * unless it is what the text already says (so "12," being typed is not rewritten).
+ */
+export function useDecimalText(value: unknown): [string, (text: string) => void] {
+  const [text, setText] = useState(() => decimalText(value));
+  useEffect(() => {
+    setText((current) => (parseDecimal(current) === value ? current : decimalText(value)));
+  }, [value]);
+  return [text, setText];
+}
 
 export interface CellControlProps {
   id: string;

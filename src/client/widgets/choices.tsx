@@ -1,4 +1,5 @@
 // Choice widgets: a switch for booleans (it renders its own label) and a select for enums (oneOf const/title).
+import { RequiredMark } from '../lib/RequiredMark.tsx';
 import Form from 'react-bootstrap/Form';
 import type { WidgetProps } from '@rjsf/utils';
 import { describedBy } from './aria.ts';
@@ -82,12 +83,7 @@ export function CheckboxesWidget({ id, value, label, options, disabled, readonly
     <fieldset id={id} aria-describedby={describedBy(id, { error: invalid })} aria-invalid={invalid || undefined}>
       <legend className="form-label fs-6 mb-1">
         {label}
-        {required && (
-          <span className="text-danger" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        )}
+        <RequiredMark required={required} />
       </legend>
       {enumOptions.map((option, i) => (
         <Form.Check

@@ -1,4 +1,5 @@
 // 'lookup' widget: a combobox fed by a look-up endpoint named in form.ui.json ("ui:options": {"path": "/api/autocomplete/...{id}"}).
+import { can } from '../lib/access.ts';
 import { useCallback, useMemo } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { api, getOne } from '../api/dataProvider.ts';
@@ -41,7 +42,7 @@ export function EndpointLookupWidget(props: WidgetProps) {
     async (value: string | number, signal: AbortSignal) => {
       const offered = (await api.lookup<LookupItem>(path, {}, signal)).data?.find((item) => String(item.id) === String(value));
       if (offered) return offered.label;
-      if (target?.can.read) return fillTemplate(target.resource.recordTitle ?? '{id}', await getOne(target.resource, value));
+      if (can(target, 'read')) return fillTemplate(target!.resource.recordTitle ?? '{id}', await getOne(target!.resource, value));
       return undefined;
     },
     [path, target],

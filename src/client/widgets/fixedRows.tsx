@@ -1,12 +1,12 @@
 // 'fixedRows' widget: an array of objects with one row per declared key (e.g. one commission per sector), the other item fields editable in columns.
-import { useEffect, useState } from 'react';
+import { RequiredMark } from '../lib/RequiredMark.tsx';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import type { WidgetProps } from '@rjsf/utils';
 import { parseDecimal } from '../lib/format.ts';
 import { ajvMessages } from '../messages.ts';
 import type { JsonSchema } from '../types.ts';
-import { CellControl } from './CellControl.tsx';
+import { CellControl, useDecimalText } from './CellControl.tsx';
 import { describedBy } from './aria.ts';
 
 type Item = Record<string, unknown>;
@@ -42,12 +42,7 @@ function rangeError(prop: JsonSchema, value: unknown): string | undefined {
 
 function NumberCell(props: { id: string; label: string; value: unknown; prop: JsonSchema; disabled: boolean; onChange: (v: unknown) => void }) {
   const { id, label, value, prop, disabled, onChange } = props;
-  const shown = (v: unknown) => (isEmpty(v) ? '' : String(v).replace('.', ','));
-  const [text, setText] = useState(() => shown(value));
-  // Follow a value set from outside (record reloaded) unless it is what the text already says.
-  useEffect(() => {
-    setText((current) => (parseDecimal(current) === value ? current : shown(value)));
-  }, [value]);
+  const [text, setText] = useDecimalText(value);
   const error = rangeError(prop, value);
   return (
     <CellControl
@@ -91,12 +86,7 @@ export function FixedRowsWidget({ id, value, schema, options, label, required, d
     >
       <legend className="form-label fs-6 mb-1">
         {label}
-        {required && (
-          <span className="text-danger" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        )}
+        <RequiredMark required={required} />
       </legend>
       <Table size="sm" className="align-middle mb-0 fixed-rows" style={{ maxWidth: 640 }}>
         <thead>

@@ -1,4 +1,5 @@
 // Look-up widgets: 'comune' (ISTAT municipality autocomplete) and 'reference' (a record of another resource via x-ref).
+import { can } from '../lib/access.ts';
 import { useCallback, useMemo } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { api, ApiError, getOne } from '../api/dataProvider.ts';
@@ -85,7 +86,7 @@ export function ReferenceWidget(props: WidgetProps) {
     [target, titleOf],
   );
   const describe = useCallback(
-    async (value: string | number) => (target?.can.read ? titleOf(await getOne(target.resource, value)) : undefined),
+    async (value: string | number) => (can(target, 'read') ? titleOf(await getOne(target!.resource, value)) : undefined),
     [target, titleOf],
   );
   const integer = props.schema.type === 'integer' || props.schema.type === 'number';
@@ -97,5 +98,5 @@ export function ReferenceWidget(props: WidgetProps) {
     }),
     [integer, target, ref],
   );
-  return <Autocomplete {...commonProps(props)} search={search} describe={describe} fallback={fallback} unavailable={!target || !target.can.list} />;
+  return <Autocomplete {...commonProps(props)} search={search} describe={describe} fallback={fallback} unavailable={!target || !can(target, 'list')} />;
 }

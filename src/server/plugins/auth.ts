@@ -11,6 +11,7 @@ import { initials, type AuthUser } from '../auth/user.ts';
 import { isMaintenance } from './maintenance.ts';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
+export const API_TOKEN_REFUSED = "Il token nell'indirizzo (api_token) non è accettato: invia il token nell'intestazione Authorization (Authorization: Bearer <token>).";
 
 function environmentFlags(app: FastifyInstance) {
   return {
@@ -38,6 +39,9 @@ function bearer(request: FastifyRequest): string | undefined {
 export default fp(async (app: FastifyInstance) => {
   app.decorateRequest('user', null as unknown as AuthUser);
   app.decorate('authenticate', async (request: FastifyRequest) => {
+    // Spec 002 §7.4 sends api_token in the query: a token in a URL leaks into logs and Referer headers
+    // (OWASP ASVS 3.1.1), so it is refused even beside a valid header, and the answer says what to do.
+    if (Object.hasOwn((request.query ?? {}) as object, 'api_token')) throw new HttpError(401, API_TOKEN_REFUSED);
     const token = bearer(request);
     if (!token || token === 'undefined') throw unauthenticated();
     const user = await userForToken(app.ctx.db, token);

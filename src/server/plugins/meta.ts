@@ -71,10 +71,20 @@ export default fp(async (app: FastifyInstance) => {
       return { resources, menu };
     });
 
+    // One per-user store, under the app's path and the spec's (spec 001 §7: POST/GET /api/remote-storage/{key}, {key, value}).
+    const readPreference = async (userId: number, key: string) =>
+      (await app.ctx.db.selectFrom('user_preference').select('value').where('user_id', '=', userId).where('key', '=', key).executeTakeFirst())?.value ?? null;
+    const writePreference = async (userId: number, key: string, body: { value?: unknown } | undefined) => {
+      if (!body || typeof body !== 'object' || !('value' in body)) throw invalid({ value: ['Campo Obbligatorio.'] });
+      const text = JSON.stringify(body.value ?? null);
+      if (text.length > 100_000) throw invalid({ value: ['Preferenza troppo grande.'] });
+      await sql`INSERT INTO user_preference (user_id, key, value) VALUES (${userId}, ${key}, ${text}::jsonb)
+                ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value`.execute(app.ctx.db);
+    };
+
     scoped.get('/api/preferences/:key', { schema: { tags: ['preferences'], params: PREFERENCE_PARAMS } }, async (request) => {
       const key = (request.params as { key: string }).key;
-      const row = await app.ctx.db.selectFrom('user_preference').select('value').where('user_id', '=', request.user.id).where('key', '=', key).executeTakeFirst();
-      return { data: { value: row?.value ?? null } };
+      return { data: { value: await readPreference(request.user.id, key) } };
     });
 
     scoped.put('/api/preferences/:key', {
@@ -86,12 +96,27 @@ export default fp(async (app: FastifyInstance) => {
     }, async (request) => {
       const key = (request.params as { key: string }).key;
       const body = request.body as { value?: unknown } | undefined;
-      if (!body || !('value' in body)) throw invalid({ value: ['Campo Obbligatorio.'] });
-      const text = JSON.stringify(body.value);
-      if (text.length > 100_000) throw invalid({ value: ['Preferenza troppo grande.'] });
-      await sql`INSERT INTO user_preference (user_id, key, value) VALUES (${request.user.id}, ${key}, ${text}::jsonb)
-                ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value`.execute(app.ctx.db);
-      return { message: 'Preferenza salvata.', data: { value: body.value } };
+      await writePreference(request.user.id, key, body);
+      return { message: 'Preferenza salvata.', data: { value: body!.value } };
+    });
+
+    scoped.get('/api/remote-storage/:key', { schema: { tags: ['preferences'], summary: 'Preferenza dell\'utente (spec 001 §7)', params: PREFERENCE_PARAMS } }, async (request) => {
+      const key = (request.params as { key: string }).key;
+      return { data: { key, value: await readPreference(request.user.id, key) } };
+    });
+
+    scoped.post('/api/remote-storage/:key', {
+      schema: {
+        tags: ['preferences'], summary: 'Salva una preferenza dell\'utente, {key, value} (spec 001 §7)',
+        params: PREFERENCE_PARAMS,
+        body: { type: 'object', required: ['value'], properties: { key: { type: 'string' }, value: {} } },
+      },
+    }, async (request) => {
+      const key = (request.params as { key: string }).key;
+      const body = request.body as { key?: unknown; value?: unknown } | undefined;
+      if (body && typeof body === 'object' && body.key !== undefined && body.key !== key) throw invalid({ key: ['La chiave non corrisponde a quella dell\'indirizzo.'] });
+      await writePreference(request.user.id, key, body);
+      return { message: 'Preferenza salvata.', data: { key, value: body!.value } };
     });
   });
 }, { name: 'meta', dependencies: ['auth'] });

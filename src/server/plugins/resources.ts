@@ -4,10 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PermissionAction, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { forbidden, invalid, notFoundFor } from '../errors.ts';
-import { ResourceRepository, type ListQuery } from '../resources/repository.ts';
+import { ResourceRepository, directedSort, type ListQuery } from '../resources/repository.ts';
 import { streamAll } from '../resources/stream.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
+import { registerAutocomplete } from '../resources/autocomplete.ts';
 
 const MAX_PER_PAGE = 500;
 
@@ -20,6 +21,9 @@ const LIST_QUERY = {
     per_page: { type: 'integer', minimum: -1, maximum: MAX_PER_PAGE, description: '-1 = tutti' },
     sort: { type: 'string', maxLength: 300, description: 'campi separati da virgola, - per discendente' },
     search: { type: 'string', maxLength: 200 },
+    // The spec's client sends sort plus sortDesc (true/false, one per sort key; also as sortDesc[]).
+    sortDesc: { anyOf: [{ type: 'string', maxLength: 300 }, { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 10 } }], description: 'true = discendente' },
+    'sortDesc[]': { anyOf: [{ type: 'string', maxLength: 300 }, { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 10 } }] },
   },
   // filter[campo], filter[campo][from], filter[campo][to]
   patternProperties: { '^filter\\[': FILTER_VALUE },
@@ -61,7 +65,9 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   if (page < 1) errors.page = ['Il valore minimo è 1'];
   if (perPage !== -1 && (perPage < 1 || perPage > MAX_PER_PAGE)) errors.per_page = [`Deve essere tra 1 e ${MAX_PER_PAGE}, oppure -1 per tutti`];
   const sortRaw = typeof query.sort === 'string' && query.sort ? query.sort : def.list.defaultSort ?? '-id';
-  const sort = sortRaw.split(',').map((s) => s.trim()).filter(Boolean);
+  const directed = directedSort(sortRaw.split(',').map((s) => s.trim()).filter(Boolean), query.sortDesc ?? query['sortDesc[]']);
+  const sort = Array.isArray(directed) ? directed : [];
+  if (!Array.isArray(directed)) Object.assign(errors, directed);
   const filters: ListQuery['filters'] = [];
   for (const [key, value] of Object.entries(query)) {
     if (!key.startsWith('filter[')) continue;
@@ -131,10 +137,13 @@ function registerWorkflowRoutes(
         stato: { anyOf: [{ type: 'integer', minimum: 0, maximum: 1000 }, { type: 'string', pattern: '^[0-9]{1,4}$' }] },
       },
     };
-    scoped.post(`${base}/${meta.route}/:id`, {
-      preHandler: allow('read'), schema: { tags, summary: meta.label, params: ID_PARAMS, body, response: actionResponse },
-    }, async (request) =>
-      run(request, type, parseId((request.params as { id: string }).id, def), (request.body ?? {}) as Record<string, unknown>));
+    // The spec's second spellings of an event's route (meta.paths) are served once, beside the primary path.
+    for (const path of [`${base}/${meta.route}`, ...(base === def.resource.api.path ? meta.paths ?? [] : [])]) {
+      scoped.post(`${path}/:id`, {
+        preHandler: allow('read'), schema: { tags, summary: meta.label, params: ID_PARAMS, body, response: actionResponse },
+      }, async (request) =>
+        run(request, type, parseId((request.params as { id: string }).id, def), (request.body ?? {}) as Record<string, unknown>));
+    }
     if (meta.kind === 'manual') {
       // The spec's form: POST /api/quotazioni/cambioStato with id and stato_quotazione_id in the body.
       const withId = { ...body, required: ['id'], properties: { ...body.properties, id: { anyOf: [{ type: 'integer', minimum: 1, maximum: 999_999_999 }, { type: 'string', pattern: '^[0-9]{1,9}$' }] } } };
@@ -211,6 +220,7 @@ export default fp(async (app: FastifyInstance) => {
         });
         if (workflow) registerWorkflowRoutes(scoped, base, def, repo, workflow, allow);
       }
+      registerAutocomplete(scoped, () => app.ctx.db, def, repo, allow('list'));
       if (workflow && def.resource.workflow?.countsPath) {
         scoped.get(def.resource.workflow.countsPath, {
           preHandler: allow('list'),

@@ -41,6 +41,29 @@ export interface WriteResult {
   warnings: FieldErrors;
 }
 
+/**
+ * The spec's client sends `sort=field&sortDesc=true` (Vuetify's sortBy/sortDesc, also as repeated or
+ * `sortDesc[]` parameters, one flag per sort key; a single flag applies to every key). An explicit flag
+ * sets the direction; without one the `-field` form decides. Returns the sort keys or the field error.
+ */
+export function directedSort(sort: string[], sortDesc: unknown): string[] | { sortDesc: string[] } {
+  if (sortDesc === undefined || sortDesc === '') return sort;
+  const raw = (Array.isArray(sortDesc) ? sortDesc : [sortDesc]).flatMap((v) => String(v).split(','));
+  const flags: boolean[] = [];
+  for (const value of raw) {
+    const v = value.trim().toLowerCase();
+    if (v === 'true' || v === '1') flags.push(true);
+    else if (v === 'false' || v === '0') flags.push(false);
+    else return { sortDesc: ['Deve essere true o false'] };
+  }
+  return sort.map((key, i) => {
+    const desc = flags.length === 1 ? flags[0] : flags[i];
+    if (desc === undefined) return key;
+    const name = key.replace(/^-/, '');
+    return desc ? `-${name}` : name;
+  });
+}
+
 /** Every resource a repository was built for, so references can consult the row scope of what they point at. */
 const knownDefinitions = new Map<string, ResourceDefinition>();
 

@@ -236,6 +236,10 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
     const field = def.fields.find((f) => f.name === name);
     if (!field || field.kind !== 'text') throw new DefinitionError(rf, `/search/${i}`, `"${name}" is not a text property`);
   }
+  for (const [i, name] of (resource.autocomplete?.label ?? []).entries()) {
+    const field = def.fields.find((f) => f.name === name);
+    if (!field || field.writeOnly || field.readPermission || field.filterPermission) throw new DefinitionError(rf, `/autocomplete/label/${i}`, `"${name}" is not a readable property`);
+  }
   if (resource.rowScope && !fieldNames.has(resource.rowScope.field)) {
     throw new DefinitionError(rf, '/rowScope/field', `unknown property "${resource.rowScope.field}"`);
   }

@@ -63,6 +63,16 @@ export const resourceMetaSchema = {
       properties: { machine: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, countsPath: { type: 'string', pattern: '^/api/' } },
     },
     search: { type: 'array', items: { type: 'string' } },
+    // GET {path}?search= answers {data: [{id, label}]} with the resource's permission and row scope.
+    autocomplete: {
+      type: 'object',
+      required: ['path', 'label'],
+      additionalProperties: false,
+      properties: {
+        path: { type: 'string', pattern: '^/api/autocomplete/[a-z_]+$' },
+        label: { type: 'array', minItems: 1, items: { type: 'string' } },
+      },
+    },
     activeField: { type: 'string' },
     headers: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
     // Files the records own: collections with their limits, the API paths, the workflow events that allow changes.

@@ -25,6 +25,8 @@ export interface ResourceConfig {
   /** Status workflow: the machine under workflows/ and where the per-status counts are served. */
   workflow?: { machine: string; countsPath?: string };
   search?: string[];
+  /** An {id, label} picker at `path`; the label joins these fields, which also order it. */
+  autocomplete?: { path: string; label: string[] };
   activeField?: string;
   headers?: string;
   media?: MediaConfig;

@@ -5,6 +5,8 @@ import { evaluateGuard, workflowGuards, type GuardRef, type WorkflowContext, typ
 export interface EventMeta {
   label: string;
   route?: string;
+  /** Other full paths (without /{id}) that send the same event, e.g. the spec's /api/v1/goold/quotations/directConfirm. */
+  paths?: string[];
   kind?: 'update' | 'field' | 'delete' | 'manual';
   fields?: string[];
   confirm?: string;

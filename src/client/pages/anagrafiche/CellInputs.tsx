@@ -1,6 +1,6 @@
 // Inputs for tables edited in place: a percentage (0-100, comma as decimal point) and an Italian date (GG/MM/AAAA).
 import { useEffect, useState } from 'react';
-import { CellControl } from '../../widgets/CellControl.tsx';
+import { CellControl, useDecimalText } from '../../widgets/CellControl.tsx';
 import { formatDate, parseDecimal, parseItalianDate } from '../../lib/format.ts';
 import { ajvMessages, formatMessages } from '../../messages.ts';
 
@@ -17,8 +17,6 @@ export function percentError(text: string, optional = false): string | null {
   return null;
 }
 
-const percentText = (value: unknown) => (value === null || value === undefined ? '' : String(value).replace('.', ','));
-
 interface CellInputProps {
   id: string;
   label: string;
@@ -33,10 +31,7 @@ interface CellInputProps {
 
 /** Reports only values the server would accept; a wrong one stays on screen with its message. */
 export function PercentInput({ id, label, value, disabled, serverError, optional, onValue }: CellInputProps) {
-  const [text, setText] = useState(() => percentText(value));
-  useEffect(() => {
-    setText((current) => (parseDecimal(current) === value ? current : percentText(value)));
-  }, [value]);
+  const [text, setText] = useDecimalText(value);
   const error = percentError(text, optional) ?? serverError;
   return (
     <div style={{ minWidth: 90 }}>

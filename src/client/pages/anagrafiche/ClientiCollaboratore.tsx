@@ -1,23 +1,26 @@
 // 'collaboratore-clienti' page, the Clienti tab of a collaborator (spec 000 §2.6): its customers, with the passive commission edited in place.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { ApiError, getList, getOne } from '../../api/dataProvider.ts';
+import { ApiError, getOne } from '../../api/dataProvider.ts';
 import type { ListParams } from '../../api/dataProvider.ts';
+import { useGetList } from '../../api/hooks.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
+import { can } from '../../lib/access.ts';
 import { fillTemplate } from '../../lib/format.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { Icon } from '../../lib/Icon.tsx';
 import { useNotify } from '../../lib/notify.tsx';
+import { RowActions } from '../../lib/RowActions.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
+import { useConfirmDelete } from '../../lib/useConfirmDelete.ts';
 import { msg } from '../../messages.ts';
 import { Pager, SearchBox } from '../../renderer/ListControls.tsx';
 import type { Page, RecordData } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { PercentInput } from './CellInputs.tsx';
 import { putPatch, useRowSaves } from './useRowSaves.ts';
-import { useConfirmedDelete } from './useConfirmedDelete.ts';
 
 const PER_PAGE = 15;
 /** Typing in a commission waits this long before saving, as the mandate rows do. */
@@ -29,15 +32,25 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
   const notify = useNotify();
   const clienti = findResource(definitions, 'cliente');
   const [params, setParams] = useState<ListParams>({ page: 1, perPage: PER_PAGE, sort: 'cognome,nome', search: '' });
-  const [page, setPage] = useState<Page>();
-  const [error, setError] = useState<string>();
   const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
+  const list = useGetList(clienti?.resource, id ? { ...params, filters: { collaboratore_id: id } } : null, {
+    keepPreviousData: true,
+    // Rows of a (re)loaded page save from the version the server holds.
+    onSuccess: (loaded) => {
+      for (const row of loaded.data) saves.setVersion(row.id as number, row.version);
+    },
+  });
+  const page = list.data;
+  const error = list.error instanceof Error ? list.error.message : list.error ? msg.genericError : undefined;
+  /** The cached page with one row replaced, without asking the server again. */
+  const replaceRow = (rowId: unknown, next: (row: RecordData) => RecordData) =>
+    void list.mutate((current: Page | undefined) => current && { ...current, data: current.data.map((row) => (row.id === rowId ? next(row) : row)) }, { revalidate: false });
 
   const saves = useRowSaves({
     delay: SAVE_DELAY_MS,
     send: (rowId, patch, version) => putPatch(clienti!.resource)(rowId, patch, version),
     onSaved: (rowId, saved) => {
-      setPage((current) => current && { ...current, data: current.data.map((row) => (row.id === rowId ? { ...row, ...saved } : row)) });
+      replaceRow(rowId, (row) => ({ ...row, ...saved }));
       setRowErrors(({ [String(rowId)]: _, ...rest }) => rest);
     },
     onError: (rowId, err) => {
@@ -49,29 +62,25 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
         getOne(clienti.resource, rowId)
           .then((fresh) => {
             saves.setVersion(rowId, fresh.version, { force: true });
-            setPage((current) => current && { ...current, data: current.data.map((row) => (row.id === rowId ? fresh : row)) });
+            replaceRow(rowId, () => fresh);
           })
           .catch(() => undefined);
       }
     },
   });
 
-  const load = useCallback(async () => {
-    if (!clienti || !id) return;
-    const result = await getList(clienti.resource, { ...params, filters: { collaboratore_id: id } });
-    for (const row of result.data) saves.setVersion(row.id as number, row.version);
-    setPage(result);
-    setError(undefined);
-  }, [clienti, id, params, saves]);
+  const describe = (row: RecordData) => fillTemplate(clienti?.resource.recordTitle ?? '{id}', row) || `Cliente ${String(row.id)}`;
+  const remover = useConfirmDelete<RecordData>(clienti?.resource, (row) => row.id as number, {
+    done: 'Cliente eliminato',
+    question: (row) => `${msg.confirmDeleteText} (${describe(row)})`,
+    before: (row) => saves.cancel(row.id as number),
+  });
 
-  useEffect(() => {
-    load().catch((err: unknown) => setError(err instanceof Error ? err.message : msg.genericError));
+  const changeParams = (next: ListParams) => {
     // Rows of the page being left are saved before the next page shows.
-    return () => saves.flushAll();
-  }, [load, saves]);
-
-  const { toDelete, setToDelete, deleting, confirmDelete } = useConfirmedDelete<RecordData>(
-    clienti?.resource, (row) => row.id as number, 'Cliente eliminato', load, (row) => saves.cancel(row.id as number));
+    saves.flushAll();
+    setParams(next);
+  };
 
   if (!clienti) {
     return (
@@ -80,7 +89,6 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
       </Notice>
     );
   }
-  const describe = (row: RecordData) => fillTemplate(clienti.resource.recordTitle ?? '{id}', row) || `Cliente ${String(row.id)}`;
   const editPath = clienti.resource.routes?.edit?.path;
   const newPath = clienti.resource.routes?.new?.path;
 
@@ -91,7 +99,7 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
         <h2 id="clienti-collaboratore-title" className="h5 mb-0 me-auto">
           Clienti del collaboratore
         </h2>
-        {clienti.can.create && newPath && (
+        {can(clienti, 'create') && newPath && (
           <Button variant="primary" onClick={() => navigate(newPath)}>
             <Icon name="plus" size={16} /> Nuovo Cliente
           </Button>
@@ -101,7 +109,7 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
         La percentuale di provvigione passiva è una sola per cliente: il valore inserito vale per tutti i collaboratori del cliente.
       </p>
       <div className="mb-2" style={{ maxWidth: 420 }}>
-        <SearchBox value={params.search ?? ''} onSearch={(search) => setParams({ ...params, search, page: 1 })} label="Cerca tra i clienti del collaboratore" />
+        <SearchBox value={params.search ?? ''} onSearch={(search) => changeParams({ ...params, search, page: 1 })} label="Cerca tra i clienti del collaboratore" />
       </div>
       {error && (
         <Notice variant="danger" role="alert">
@@ -138,23 +146,11 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
                   return (
                     <tr key={String(row.id)} data-testid="cliente-row">
                       <td className="text-nowrap" style={{ width: 90 }}>
-                        {editPath && (
-                          <Button
-                            size="sm"
-                            variant="outline-primary"
-                            className="py-0 px-1 me-1"
-                            aria-label={`Modifica ${name}`}
-                            title="Modifica"
-                            onClick={() => navigate(generatePath(editPath, { id: String(row.id) }))}
-                          >
-                            <Icon name="edit" size={16} />
-                          </Button>
-                        )}
-                        {clienti.can.delete && (
-                          <Button size="sm" variant="outline-danger" className="py-0 px-1" aria-label={`Elimina ${name}`} title="Elimina" onClick={() => setToDelete(row)}>
-                            <Icon name="trash" size={16} />
-                          </Button>
-                        )}
+                        <RowActions
+                          name={name}
+                          onEdit={editPath && can(clienti, 'read', row) ? () => navigate(generatePath(editPath, { id: String(row.id) })) : undefined}
+                          onDelete={can(clienti, 'delete', row) ? () => remover.ask(row) : undefined}
+                        />
                       </td>
                       <th scope="row" className="fw-normal">
                         {name}
@@ -167,7 +163,7 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
                           label={`% Provvigione passiva ${name}`}
                           value={row.perc_provvigione_passiva}
                           optional
-                          disabled={!clienti.can.update}
+                          disabled={!can(clienti, 'update', row)}
                           serverError={rowErrors[String(row.id)]}
                           onValue={(value) => saves.edit(row.id as number, { perc_provvigione_passiva: value })}
                         />
@@ -183,20 +179,12 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
             lastPage={page.last_page}
             total={page.total}
             perPage={params.perPage}
-            onPage={(n) => setParams({ ...params, page: n })}
-            onPerPage={(n) => setParams({ ...params, perPage: n, page: 1 })}
+            onPage={(n) => changeParams({ ...params, page: n })}
+            onPerPage={(n) => changeParams({ ...params, perPage: n, page: 1 })}
           />
         </>
       )}
-      <ConfirmDialog
-        show={toDelete !== null}
-        title={msg.confirmDelete}
-        text={toDelete ? `${msg.confirmDeleteText} (${describe(toDelete)})` : ''}
-        confirmLabel="Elimina"
-        busy={deleting}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
-      />
+      <ConfirmDialog {...remover.dialog} />
     </section>
   );
 }

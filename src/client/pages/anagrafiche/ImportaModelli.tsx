@@ -1,11 +1,12 @@
 // 'importa-modelli' list action (spec 000 §2.9): uploads a CSV/XLSX of historic-car models, optionally wiping the old ones, and reports the outcome.
+import { can } from '../../lib/access.ts';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
-import { ApiError, request } from '../../api/dataProvider.ts';
+import { ApiError, importFile } from '../../api/dataProvider.ts';
 import { Icon } from '../../lib/Icon.tsx';
 import { useNotify } from '../../lib/notify.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
@@ -28,7 +29,7 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
   const [cancella, setCancella] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  if (!def.can.create) return null;
+  if (!can(def, 'create')) return null;
 
   const fieldTitle = (field: string | undefined) => (field ? ((def.schema.properties?.[field]?.title as string | undefined) ?? field) : '');
 
@@ -42,13 +43,10 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!file || busy) return;
-    const body = new FormData();
-    body.append('cancella', cancella ? '1' : '0');
-    body.append('file', file);
     setBusy(true);
     setOutcome(null);
     try {
-      const result = await request<{ message: string; imported: number; deleted: number }>('POST', `${def.resource.api.path}/import`, { body });
+      const result = await importFile<{ message: string; imported: number; deleted: number }>(def.resource, file, { cancella: cancella ? '1' : '0' });
       setOutcome({ ok: true, message: result.message, imported: result.imported, deleted: result.deleted });
       notify('success', result.message);
       onChanged?.();

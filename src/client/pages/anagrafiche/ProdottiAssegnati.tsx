@@ -1,27 +1,21 @@
 // 'collaboratore-prodotti' page, the Prodotti Assegnati tab: the mandate products assigned to a collaborator, named through their mandate rows.
-import { useCallback, useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { getList } from '../../api/dataProvider.ts';
+import { useGetList, useGetMany, useInvalidate } from '../../api/hooks.ts';
+import { can } from '../../lib/access.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { Icon } from '../../lib/Icon.tsx';
+import { RowActions } from '../../lib/RowActions.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
+import { useConfirmDelete } from '../../lib/useConfirmDelete.ts';
 import { msg } from '../../messages.ts';
 import { ResourceFormDialog } from '../../renderer/ResourceFormDialog.tsx';
 import type { RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
-import { useConfirmedDelete } from './useConfirmedDelete.ts';
 
 const percent = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
-
-/** Records of a resource by id, in one call (filter[id]=1,2,3); nothing when the user may not list it. */
-async function byIds(def: ResourceDef | undefined, ids: unknown[]): Promise<Map<unknown, RecordData>> {
-  const wanted = [...new Set(ids.filter((v) => v !== null && v !== undefined))];
-  if (!def?.can.list || !wanted.length) return new Map();
-  const page = await getList(def.resource, { page: 1, perPage: -1, filters: { id: wanted.join(',') } });
-  return new Map(page.data.map((row) => [row.id, row]));
-}
 
 interface Line {
   assegnato: RecordData;
@@ -30,45 +24,52 @@ interface Line {
   contrattuale?: RecordData;
 }
 
+/** The resource to read names from, only when the user may list it (otherwise the rows show ids). */
+const listable = (def: ResourceDef | undefined) => (can(def, 'list') ? def!.resource : undefined);
+
 export default function ProdottiAssegnati({ id }: CustomPageProps) {
   const { definitions } = useDefinitions();
   const assegnati = findResource(definitions, 'prodotto_assegnato');
   const prodotti = findResource(definitions, 'categoria_prodotto');
   const fornitori = findResource(definitions, 'compagnia');
   const contrattuali = findResource(definitions, 'compagnia_contrattuale');
-  const [lines, setLines] = useState<Line[]>();
-  const [error, setError] = useState<string>();
   const [dialog, setDialog] = useState<{ id?: string } | null>(null);
+  const invalidate = useInvalidate();
 
-  const load = useCallback(async () => {
-    if (!assegnati || !id) return;
-    const page = await getList(assegnati.resource, { page: 1, perPage: -1, sort: 'id', filters: { collaboratore_id: id } });
-    const prodottiById = await byIds(prodotti, page.data.map((r) => r.categoria_prodotto_id));
-    const rows = [...prodottiById.values()];
-    const [fornitoriById, contrattualiById] = await Promise.all([
-      byIds(fornitori, rows.map((r) => r.compagnia_fornitore_id)),
-      byIds(contrattuali, rows.map((r) => r.compagnia_contrattuale_id)),
-    ]);
-    setLines(
-      page.data.map((assegnato) => {
-        const prodotto = prodottiById.get(assegnato.categoria_prodotto_id);
-        return {
-          assegnato,
-          prodotto,
-          fornitore: prodotto && fornitoriById.get(prodotto.compagnia_fornitore_id),
-          contrattuale: prodotto && contrattualiById.get(prodotto.compagnia_contrattuale_id),
-        };
-      }),
-    );
-    setError(undefined);
-  }, [assegnati, prodotti, fornitori, contrattuali, id]);
+  const list = useGetList(assegnati?.resource, id ? { page: 1, perPage: -1, sort: 'id', filters: { collaboratore_id: id } } : null);
+  const prodottiById = useGetMany(listable(prodotti), list.data?.data.map((r) => r.categoria_prodotto_id));
+  const products = prodottiById.data ? [...prodottiById.data.values()] : undefined;
+  const fornitoriById = useGetMany(listable(fornitori), products?.map((r) => r.compagnia_fornitore_id));
+  const contrattualiById = useGetMany(listable(contrattuali), products?.map((r) => r.compagnia_contrattuale_id));
+  const failure = list.error ?? prodottiById.error ?? fornitoriById.error ?? contrattualiById.error;
+  const error = failure instanceof Error ? failure.message : failure ? msg.genericError : undefined;
+  // The table shows once the names it needs are in (or cannot be read by this user).
+  const settled = (reader: { data?: unknown; error?: unknown }, wanted: unknown) => !wanted || reader.data !== undefined || reader.error !== undefined;
+  const ready =
+    list.data !== undefined &&
+    settled(prodottiById, listable(prodotti)) &&
+    (!products?.length || (settled(fornitoriById, listable(fornitori)) && settled(contrattualiById, listable(contrattuali))));
+  const lines = useMemo<Line[] | undefined>(
+    () =>
+      ready
+        ? list.data!.data.map((assegnato) => {
+            const prodotto = prodottiById.data?.get(assegnato.categoria_prodotto_id);
+            return {
+              assegnato,
+              prodotto,
+              fornitore: prodotto && fornitoriById.data?.get(prodotto.compagnia_fornitore_id),
+              contrattuale: prodotto && contrattualiById.data?.get(prodotto.compagnia_contrattuale_id),
+            };
+          })
+        : undefined,
+    [ready, list.data, prodottiById.data, fornitoriById.data, contrattualiById.data],
+  );
 
-  useEffect(() => {
-    load().catch((err: unknown) => setError(err instanceof Error ? err.message : msg.genericError));
-  }, [load]);
-
-  const { toDelete, setToDelete, deleting, confirmDelete } = useConfirmedDelete<Line>(
-    assegnati?.resource, (line) => line.assegnato.id as number, 'Assegnazione eliminata', load);
+  const productName = (line: Line) => (line.prodotto ? String(line.prodotto.nome) : `Prodotto n. ${String(line.assegnato.categoria_prodotto_id)}`);
+  const remover = useConfirmDelete<Line>(assegnati?.resource, (line) => line.assegnato.id as number, {
+    done: 'Assegnazione eliminata',
+    question: (line) => `Togliere al collaboratore il prodotto «${productName(line)}»?`,
+  });
 
   if (!assegnati) {
     return (
@@ -80,8 +81,6 @@ export default function ProdottiAssegnati({ id }: CustomPageProps) {
   const settori = new Map(
     (((prodotti?.schema.properties?.settore_id?.oneOf ?? []) as Array<{ const: unknown; title?: string }>) ?? []).map((o) => [o.const, o.title ?? String(o.const)]),
   );
-  const productName = (line: Line) => (line.prodotto ? String(line.prodotto.nome) : `Prodotto n. ${String(line.assegnato.categoria_prodotto_id)}`);
-
 
   return (
     <section aria-labelledby="prodotti-assegnati-title">
@@ -89,7 +88,7 @@ export default function ProdottiAssegnati({ id }: CustomPageProps) {
         <h2 id="prodotti-assegnati-title" className="h5 mb-0 me-auto">
           Prodotti assegnati al collaboratore
         </h2>
-        {assegnati.can.create && (
+        {can(assegnati, 'create') && (
           <Button variant="primary" onClick={() => setDialog({})}>
             <Icon name="plus" size={16} /> Assegna prodotto
           </Button>
@@ -128,23 +127,11 @@ export default function ProdottiAssegnati({ id }: CustomPageProps) {
                 return (
                   <tr key={String(line.assegnato.id)} data-testid="prodotto-assegnato">
                     <td className="text-nowrap" style={{ width: 90 }}>
-                      {(assegnati.can.update || assegnati.can.read) && (
-                        <Button
-                          size="sm"
-                          variant="outline-primary"
-                          className="py-0 px-1 me-1"
-                          aria-label={`Modifica ${name}`}
-                          title="Modifica"
-                          onClick={() => setDialog({ id: String(line.assegnato.id) })}
-                        >
-                          <Icon name="edit" size={16} />
-                        </Button>
-                      )}
-                      {assegnati.can.delete && (
-                        <Button size="sm" variant="outline-danger" className="py-0 px-1" aria-label={`Elimina ${name}`} title="Elimina" onClick={() => setToDelete(line)}>
-                          <Icon name="trash" size={16} />
-                        </Button>
-                      )}
+                      <RowActions
+                        name={name}
+                        onEdit={can(assegnati, 'read', line.assegnato) ? () => setDialog({ id: String(line.assegnato.id) }) : undefined}
+                        onDelete={can(assegnati, 'delete', line.assegnato) ? () => remover.ask(line) : undefined}
+                      />
                     </td>
                     <th scope="row" className="fw-normal">
                       {name}
@@ -171,19 +158,11 @@ export default function ProdottiAssegnati({ id }: CustomPageProps) {
           onClose={() => setDialog(null)}
           onSaved={() => {
             setDialog(null);
-            void load();
+            void invalidate(assegnati.resource);
           }}
         />
       )}
-      <ConfirmDialog
-        show={toDelete !== null}
-        title={msg.confirmDelete}
-        text={toDelete ? `Togliere al collaboratore il prodotto «${productName(toDelete)}»?` : ''}
-        confirmLabel="Elimina"
-        busy={deleting}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
-      />
+      <ConfirmDialog {...remover.dialog} />
     </section>
   );
 }

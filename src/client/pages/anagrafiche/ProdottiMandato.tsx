@@ -5,8 +5,11 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
-import { api, ApiError, create, getList, getOne, remove, savedRecord } from '../../api/dataProvider.ts';
+import { api, ApiError, create, getList, getOne, savedRecord } from '../../api/dataProvider.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
+import { can } from '../../lib/access.ts';
+import { RowActions } from '../../lib/RowActions.tsx';
+import { useConfirmDelete } from '../../lib/useConfirmDelete.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { Icon } from '../../lib/Icon.tsx';
 import { useNotify } from '../../lib/notify.tsx';
@@ -65,11 +68,9 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
   const [newError, setNewError] = useState<string>();
   const [adding, setAdding] = useState(false);
   const [addCompany, setAddCompany] = useState(false);
-  const [toDelete, setToDelete] = useState<RecordData | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const settori = useOptions('/api/autocomplete/settore');
   const rami = useOptions('/api/autocomplete/ramo');
-  const canEdit = Boolean(prodotti?.can.update);
+  const canEdit = can(prodotti, 'update');
 
   const loadCompanies = useCallback(async () => {
     if (!contrattuali) return;
@@ -168,22 +169,12 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
     }
   };
 
-  const confirmDelete = async () => {
-    if (!toDelete || !prodotti) return;
-    setDeleting(true);
-    const rowId = toDelete.id as number;
-    try {
-      saves.cancel(rowId);
-      const result = await remove(prodotti.resource, rowId);
-      setRows((list) => list?.filter((row) => row.id !== rowId));
-      notify('success', result.message || 'Prodotto eliminato');
-      setToDelete(null);
-    } catch (err) {
-      notify('danger', err instanceof Error ? err.message : msg.genericError);
-    } finally {
-      setDeleting(false);
-    }
-  };
+  const remover = useConfirmDelete<RecordData>(prodotti?.resource, (row) => row.id as number, {
+    done: 'Prodotto eliminato',
+    question: (row) => `Eliminare il prodotto a mandato «${String(row.nome)}»? L’operazione non si può annullare.`,
+    before: (row) => saves.cancel(row.id as number),
+    after: (row) => setRows((list) => list?.filter((r) => r.id !== row.id)),
+  });
 
   const visibleRows = useMemo(
     () =>
@@ -236,7 +227,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
                 </option>
               ))}
             </Form.Select>
-            {contrattuali.can.create && (
+            {can(contrattuali, 'create') && (
               <Button variant="outline-primary" onClick={() => setAddCompany(true)}>
                 <Icon name="plus" size={16} /> Aggiungi Nuova Compagnia Contrattuale
               </Button>
@@ -251,7 +242,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
         </Notice>
       ) : (
         <>
-          {prodotti.can.create && (
+          {can(prodotti, 'create') && (
             <fieldset className="border rounded p-3 mb-3">
               <legend className="fs-6 fw-semibold float-none w-auto px-1 mb-0">Aggiungi categoria / prodotto a {String(selected?.nome ?? '')}</legend>
               <Form
@@ -466,11 +457,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
                             />
                           </td>
                           <td>
-                            {prodotti.can.delete && (
-                              <Button size="sm" variant="outline-danger" className="py-0 px-1" aria-label={`Elimina ${name}`} title="Elimina" onClick={() => setToDelete(row)}>
-                                <Icon name="trash" size={16} />
-                              </Button>
-                            )}
+                            <RowActions name={name} onDelete={can(prodotti, 'delete', row) ? () => remover.ask(row) : undefined} />
                           </td>
                         </tr>
                         {open && (
@@ -525,15 +512,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
           }}
         />
       )}
-      <ConfirmDialog
-        show={toDelete !== null}
-        title={msg.confirmDelete}
-        text={toDelete ? `Eliminare il prodotto a mandato «${String(toDelete.nome)}»? L’operazione non si può annullare.` : ''}
-        confirmLabel="Elimina"
-        busy={deleting}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
-      />
+      <ConfirmDialog {...remover.dialog} />
     </section>
   );
 }

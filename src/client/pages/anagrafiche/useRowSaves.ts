@@ -1,6 +1,6 @@
 // React side of RowSaves: one queue per table, flushed when the table unmounts (navigation) and when the page unloads.
 import { useEffect, useRef } from 'react';
-import { ApiError, request } from '../../api/dataProvider.ts';
+import { ApiError, update } from '../../api/dataProvider.ts';
 import type { ResourceConfig } from '../../types.ts';
 import { RowSaves } from './rowSaves.ts';
 import type { Patch, RowId, RowSavesOptions, SendResult } from './rowSaves.ts';
@@ -12,11 +12,7 @@ import type { Patch, RowId, RowSavesOptions, SendResult } from './rowSaves.ts';
 export function putPatch(resource: ResourceConfig) {
   return async (id: RowId, patch: Patch, version: number | undefined): Promise<SendResult> => {
     const body = version === undefined ? patch : { ...patch, version };
-    const saved = await request<{ data: { model?: Record<string, unknown> } & Record<string, unknown> }>(
-      'PUT',
-      `${resource.api.path}/${encodeURIComponent(String(id))}`,
-      { body, keepalive: true, label: resource.singular ?? resource.title },
-    );
+    const saved = await update(resource, id, body, { keepalive: true });
     return { record: (saved.data?.model ?? saved.data ?? {}) as SendResult['record'] };
   };
 }

@@ -4,7 +4,7 @@ import { generatePath, useNavigate } from 'react-router-dom';
 import type Form from '@rjsf/core';
 import { getDefaultFormState } from '@rjsf/utils';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import { ApiError, create, getOne, request, savedRecord, update } from '../../api/dataProvider.ts';
+import { ApiError, calcola, create, getOne, getWorkflow, savedRecord, transition, update } from '../../api/dataProvider.ts';
 import type { Saved } from '../../api/dataProvider.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { msg } from '../../messages.ts';
@@ -147,7 +147,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
   const loadHistory = useCallback(async () => {
     if (!id) return;
     try {
-      const answer = await request<WorkflowAnswer>('GET', `${resource.api.path}/${encodeURIComponent(id)}/workflow`, { label: resource.singular });
+      const answer = await getWorkflow<WorkflowAnswer>(resource, id);
       setHistory(answer.data.storico);
     } catch (err) {
       // A record that cannot be read says so once, where it is loaded.
@@ -300,7 +300,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     const run = async () => {
       setBusy('calcolo');
       try {
-        const answer = await request<{ message?: string; data?: { model?: RecordData } }>('POST', `${resource.api.path}/calcolo`, { body: { id: Number(id) } });
+        const answer = await calcola(resource, { id: Number(id) });
         setCalcErrors([]);
         setSaveWarnings({});
         notify('success', answer.message || 'Calcolo eseguito.');
@@ -327,15 +327,12 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
       new Promise((resolve) => {
         const run = async () => {
           setBusy(event.type);
-          const base = resource.api.path;
           const noteField = event.meta.noteField ?? 'nota';
           try {
             const answer =
               event.meta.kind === 'manual'
-                ? await request<{ message?: string }>('POST', `${base}/${event.meta.route}`, { body: { id: Number(id), [workflow.statusField]: options.stato } })
-                : await request<{ message?: string }>('POST', `${base}/${event.meta.route}/${encodeURIComponent(id!)}`, {
-                    body: options.nota?.trim() ? { [noteField]: options.nota.trim() } : {},
-                  });
+                ? await transition(resource, event.meta.route!, undefined, { id: Number(id), [workflow.statusField]: options.stato })
+                : await transition(resource, event.meta.route!, id!, options.nota?.trim() ? { [noteField]: options.nota.trim() } : {});
             notify('success', answer.message || event.meta.label);
             resolve(undefined);
           } catch (err) {

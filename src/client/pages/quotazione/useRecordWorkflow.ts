@@ -2,10 +2,11 @@
 import { useMemo } from 'react';
 import { createActor } from 'xstate';
 import { useSelector } from '@xstate/react';
-import { getSessionData } from '../../api/session.ts';
-import { Workflow } from '../../../shared/workflow/machine.ts';
-import type { EventMeta, Status, WorkflowDefinition } from '../../../shared/workflow/machine.ts';
-import type { WorkflowUser } from '../../../shared/workflow/guards.ts';
+import { sessionUser, workflowOf } from '../../lib/workflow.ts';
+import type { EventMeta, Status, Workflow, WorkflowDefinition } from '../../../shared/workflow/machine.ts';
+
+// The machine cache and the session's user moved to lib/workflow.ts (shared with the access check).
+export { sessionUser, workflowOf };
 import type { RecordData } from '../../types.ts';
 
 export interface AvailableEvent {
@@ -28,19 +29,6 @@ export interface RecordWorkflow {
 /** Buttons of the action bar: events with a route of their own (manual change, edits and later features excluded). */
 export function actionEvents(events: AvailableEvent[]): AvailableEvent[] {
   return events.filter((e) => e.meta.route && !e.meta.later && !e.meta.public && !e.meta.kind);
-}
-
-export function sessionUser(): WorkflowUser {
-  const session = getSessionData();
-  return { permissions: session?.permissions ?? [], roles: session?.roles ?? [], kind: 'staff' };
-}
-
-/** One Workflow per definition: building the XState machine is not free. */
-const cache = new WeakMap<WorkflowDefinition, Workflow>();
-export function workflowOf(definition: WorkflowDefinition): Workflow {
-  let found = cache.get(definition);
-  if (!found) cache.set(definition, (found = new Workflow(definition)));
-  return found;
 }
 
 /**

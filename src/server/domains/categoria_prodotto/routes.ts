@@ -111,6 +111,12 @@ registerDomainRoutes('categoria_prodotto', async (app) => {
     return { ...result, data: result.data.map(withMandato) };
   });
 
+  // Spec 000 §7: "GET search on /api/categoria_prodotto" with filter[...] parameters (a company's categories).
+  app.get(`${def.resource.api.path}/search`, { preHandler: requirePermission(permissions.list) }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return repo.list(app.ctx.db, request.user, parseListQuery(def, mapFilters(request.query as Record<string, unknown>)));
+  });
+
   app.get(`${PATH}/:id`, { preHandler: requirePermission(permissions.read) }, async (request, reply) => {
     const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, what));
     etag(reply, record);

@@ -7,15 +7,18 @@ import { notFound } from '../../errors.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import { collaboratoreLabel, subNetworkIds } from './network.ts';
+import { autocompleteSearch } from '../../resources/autocomplete.ts';
 
 const MAX_ITEMS = 20;
 const MAX_WORDS = 5;
 
 function searchWords(query: unknown): string[] {
-  const raw = (query as { search?: unknown } | undefined)?.search;
-  if (typeof raw !== 'string') return [];
-  return raw.trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
+  const { search } = autocompleteSearch(query);
+  return search ? search.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS) : [];
 }
+
+/** The search starts above 2 characters: a shorter one answers an empty list. */
+const tooShort = (query: unknown) => autocompleteSearch(query).tooShort;
 
 /** Every word must appear in the name or surname: "rossi mario" finds MARIO ROSSI. */
 function wordsCondition(words: string[]): Expression<SqlBool>[] {
@@ -46,6 +49,7 @@ registerDomainRoutes('collaboratore/autocomplete', async (app: FastifyInstance) 
   const pickers = { preHandler: requirePermission('show_collaboratori|show_suoi_clienti') };
   for (const path of ['/api/autocomplete/collaboratore', '/api/autocomplete/collaboratori']) {
     app.get(path, pickers, async (request) => {
+      if (tooShort(request.query)) return { data: [] };
       const scope = scopeCondition(request.user);
       return activeCollaborators(app, [...(scope ? [scope] : []), ...wordsCondition(searchWords(request.query))], MAX_ITEMS);
     });
@@ -53,13 +57,15 @@ registerDomainRoutes('collaboratore/autocomplete', async (app: FastifyInstance) 
 
   // The collaborator form's selector: without an id (a collaborator not saved yet) every active one qualifies.
   const superiors = { preHandler: requirePermission('show_collaboratori|gestione_collaboratori') };
-  app.get('/api/autocomplete/punto_vendita_superiore', superiors, async (request) => activeCollaborators(app, wordsCondition(searchWords(request.query))));
+  app.get('/api/autocomplete/punto_vendita_superiore', superiors, async (request) =>
+    (tooShort(request.query) ? { data: [] } : activeCollaborators(app, wordsCondition(searchWords(request.query)))));
   app.get('/api/autocomplete/punto_vendita_superiore/:id', superiors, async (request) => {
     const raw = (request.params as { id: string }).id;
     if (!/^\d{1,9}$/.test(raw)) throw notFound('Collaboratore');
     const id = Number(raw);
     const exists = await sql`SELECT 1 FROM collaboratore WHERE id = ${id}`.execute(app.ctx.db);
     if (!exists.rows.length) throw notFound('Collaboratore');
+    if (tooShort(request.query)) return { data: [] };
     // Neither itself nor anyone below it: choosing one of those would close a cycle.
     return activeCollaborators(app, [
       sql<SqlBool>`id <> ${id}`,

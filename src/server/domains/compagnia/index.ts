@@ -1,7 +1,3 @@
-// Issue 4 (suppliers, contractual companies, mandate rows, assigned products): one import in domains/index.ts loads all four domains.
+// Suppliers (issue 4); the contractual companies, mandate rows and assigned products load from domains/index.ts.
 import './hooks.ts';
 import './routes.ts';
-import '../compagnia_contrattuale/hooks.ts';
-import '../categoria_prodotto/hooks.ts';
-import '../categoria_prodotto/routes.ts';
-import '../prodotto_assegnato/hooks.ts';

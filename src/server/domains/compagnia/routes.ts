@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
+import { autocompleteSearch } from '../../resources/autocomplete.ts';
 
 const RESOURCE = 'compagnia';
 // Enough for a selector; a search narrows it down (the client asks from 3 characters on).
@@ -11,13 +12,13 @@ registerDomainRoutes('compagnia', async (app) => {
   const def = app.ctx.definitions.resources.get(RESOURCE);
   if (!def) return;
   app.get('/api/autocomplete/fornitore', { preHandler: requirePermission(def.resource.permissions.list) }, async (request, reply) => {
-    const raw = (request.query as { search?: unknown }).search;
-    const search = typeof raw === 'string' ? raw.trim() : '';
+    reply.header('cache-control', 'no-store');
+    const { search, tooShort } = autocompleteSearch(request.query);
+    if (tooShort) return { data: [] };
     const match = search ? sql`AND "ragioneSociale" ILIKE ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : sql``;
     const rows = await sql<{ id: number; label: string }>`
       SELECT id, "ragioneSociale" AS label FROM ${sql.table(RESOURCE)}
       WHERE attivo ${match} ORDER BY "ragioneSociale", id LIMIT ${MAX_ITEMS}`.execute(app.ctx.db);
-    reply.header('cache-control', 'no-store');
     return { data: rows.rows };
   });
 });

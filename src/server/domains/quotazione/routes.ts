@@ -1,4 +1,4 @@
-// Quotation routes beyond CRUD and workflow events: the calculation, stored on the quotation when an id is given.
+// Quotation routes beyond CRUD and workflow events: the status list and the calculation, stored on the quotation when an id is given.
 import type { FastifyInstance } from 'fastify';
 import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
@@ -26,6 +26,15 @@ registerDomainRoutes('quotazione', async (app: FastifyInstance) => {
   const def = app.ctx.definitions.resources.get('quotazione')!;
   const workflow = app.ctx.workflows.get(def.resource.workflow!.machine);
   const repo = new ResourceRepository(def, app.ctx.ajv, undefined, workflow);
+
+  // Spec 001 §7: the status list (id, code, name, in the machine's order), without the counts of /api/stati_quotazione.
+  app.get('/api/v1/goold/states/quotation', {
+    preHandler: requirePermission(def.resource.permissions.list),
+    schema: { tags: ['quotazione'], summary: 'Elenco degli stati della quotazione (spec 001 §7)' },
+  }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { data: workflow!.statuses.map(({ id, code, nome }) => ({ id, code, nome })) };
+  });
 
   app.post('/api/quotazioni/calcolo', {
     preHandler: requirePermission('show_sue_quotazioni'),

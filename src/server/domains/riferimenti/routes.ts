@@ -5,7 +5,7 @@ import { registerDomainRoutes } from '../registry.ts';
 import { notFound } from '../../errors.ts';
 import { searchKey } from './sources.ts';
 
-// Spec 000 §9: the search needs more than 2 characters.
+// Spec 000 §9: the search needs more than 2 characters (a shorter one answers an empty list, as every picker).
 const MIN_SEARCH = 3;
 const MAX_COMUNI = 20;
 
@@ -73,6 +73,7 @@ registerDomainRoutes('riferimenti', async (app: FastifyInstance) => {
 
   app.get('/api/autocomplete/nazione', async (request, reply) => {
     const search = searchOf(request.query);
+    if (search && search.length < MIN_SEARCH) return { data: [] };
     // Countries in force only: a ceased one (URSS, Jugoslavia) stays known to the codice fiscale checks.
     const rows = await sql<{ id: string; label: string; iso3166: string | null }>`
       SELECT codice_catastale AS id, nome AS label, iso3166 FROM ref_nazione
@@ -84,11 +85,12 @@ registerDomainRoutes('riferimenti', async (app: FastifyInstance) => {
 
   app.get('/api/autocomplete/province', async (request, reply) => {
     const search = searchOf(request.query);
+    if (search && search.length < MIN_SEARCH) return { data: [] };
     const rows = await sql<{ id: string; label: string; regione: string }>`
       SELECT sigla AS id, nome AS label, regione FROM ref_provincia ORDER BY nome`.execute(db);
     cacheable(reply);
     // 107 rows: filtering here keeps one search form ("forli" finds Forlì-Cesena) without a stored search column.
-    return { data: search ? rows.rows.filter((r) => searchKey(r.label).includes(search) || r.id.toLowerCase() === search) : rows.rows };
+    return { data: search ? rows.rows.filter((r) => searchKey(r.label).includes(search)) : rows.rows };
   });
 
   const rami = async () => (await sql<{ id: number; codice: string; nome: string; settore_id: number }>`

@@ -1,0 +1,68 @@
+// SWR hooks over the data layer: pages read with useGetList/useGetOne/useGetMany and write with useMutation,
+// never with useState/useEffect fetching. Keys name the resource's path, so a write revalidates its readers.
+import { useCallback, useState } from 'react';
+import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
+import { getList, getMany, getOne, type ListParams } from './dataProvider.ts';
+import type { Page, RecordData, ResourceConfig } from '../types.ts';
+
+const READ_DEFAULTS: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
+
+/** The cache key of a list page; the generic list screen and custom pages share it. */
+export function listKey(resource: ResourceConfig, params: ListParams): [string, string, string] {
+  return ['list', resource.api.path, JSON.stringify(params)];
+}
+
+/** A page of a resource; nothing is fetched while `resource` or `params` is missing (no permission, no id yet). */
+export function useGetList(resource: ResourceConfig | undefined, params: ListParams | null | undefined, config: SWRConfiguration<Page> = {}) {
+  return useSWR<Page>(resource && params ? listKey(resource, params) : null, () => getList(resource!, params!), { ...READ_DEFAULTS, ...config });
+}
+
+/** One record of a resource by id. */
+export function useGetOne(resource: ResourceConfig | undefined, id: string | number | undefined, config: SWRConfiguration<RecordData> = {}) {
+  return useSWR<RecordData>(resource && id !== undefined ? ['one', resource.api.path, String(id)] : null, () => getOne(resource!, id!), {
+    ...READ_DEFAULTS,
+    ...config,
+  });
+}
+
+/** Records of a resource by id, in one call, as a map (e.g. the names behind the foreign keys of a table). */
+export function useGetMany(resource: ResourceConfig | undefined, ids: unknown[] | undefined) {
+  const wanted = ids ? [...new Set(ids.filter((v) => v !== null && v !== undefined && v !== '').map(String))].sort() : undefined;
+  return useSWR<Map<unknown, RecordData>>(resource && wanted ? ['many', resource.api.path, wanted.join(',')] : null, () => getMany(resource!, wanted!.map(Number)), READ_DEFAULTS);
+}
+
+/** Revalidates every list, record and map of these resources. */
+export function useInvalidate() {
+  const { mutate } = useSWRConfig();
+  return useCallback(
+    (...resources: ResourceConfig[]) => {
+      const paths = new Set(resources.map((r) => r.api.path));
+      return mutate((key) => Array.isArray(key) && ['list', 'one', 'many'].includes(String(key[0])) && paths.has(String(key[1])));
+    },
+    [mutate],
+  );
+}
+
+/**
+ * A write through the data layer: `run(call)` marks busy, awaits the call, then revalidates the readers of the
+ * resources it touches. Errors are rethrown for the caller's message (422 fields, 409 conflicts).
+ */
+export function useMutation(...touches: Array<ResourceConfig | undefined>) {
+  const invalidate = useInvalidate();
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(
+    async <T>(call: () => Promise<T>): Promise<T> => {
+      setBusy(true);
+      try {
+        const result = await call();
+        await invalidate(...touches.filter((r): r is ResourceConfig => r !== undefined));
+        return result;
+      } finally {
+        setBusy(false);
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the touched resources are compared by path
+    [invalidate, touches.map((r) => r?.api.path).join('|')],
+  );
+  return { run, busy };
+}

@@ -1,0 +1,3 @@
+// The categoria_prodotto domain: hooks, routes.
+import './hooks.ts';
+import './routes.ts';

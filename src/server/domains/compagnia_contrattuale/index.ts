@@ -1,0 +1,2 @@
+// The compagnia_contrattuale domain: hooks.
+import './hooks.ts';

@@ -1,0 +1,2 @@
+// The prodotto_assegnato domain: hooks.
+import './hooks.ts';

@@ -1,0 +1,350 @@
+// The specification's calls as a contract (tests/contract/spec-calls.json): every `served` call answers with its
+// shape and permissions on the demo data, every `pending` one is really not served yet. Then the rules of issue 21.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ROOT, createTestApp, type TestApp } from './helpers.ts';
+import { seedDemo } from '../../src/server/seed/demo.ts';
+
+interface SpecCall {
+  spec: string;
+  method: string;
+  path: string;
+  status: string;
+  call?: string;
+  who: { as: string; refused?: string; refusedCode?: number; hidden?: string };
+  answer?: string;
+  code?: number;
+  body?: unknown;
+  multipart?: Record<string, string>;
+  save?: string;
+  fresh_token?: boolean;
+  quotazione?: { calcolo?: boolean; stato?: number };
+}
+
+const table = JSON.parse(await readFile(path.join(ROOT, 'tests', 'contract', 'spec-calls.json'), 'utf8')) as { calls: SpecCall[] };
+const served = table.calls.filter((c) => c.status === 'served');
+const pending = table.calls.filter((c) => c.status !== 'served');
+
+const DEMO = {
+  staff: { email: 'staff@demo.broker.it', password: 'Demo-Staff-2026' },
+  collaboratore: { email: 'mario.rossi@demo.broker.it', password: 'Demo-Collab-2026' },
+  collaboratore2: { email: 'laura.verdi@demo.broker.it', password: 'Demo-Collab2-2026' },
+  approvatore: { email: 'approvatore@demo.broker.it', password: 'Demo-Approva-2026' },
+};
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+const fixtures: Record<string, unknown> = {};
+
+const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.connection.db)).rows[0]!;
+
+function fill(template: string, encode: boolean): string {
+  return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    if (!(name in fixtures)) throw new Error(`no fixture for {${name}}`);
+    const value = String(fixtures[name]);
+    return encode ? encodeURIComponent(value) : value;
+  });
+}
+
+/** Strings that are exactly "{name}" become the fixture itself (a number stays a number); others are filled in. */
+function resolve(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const whole = /^\{(\w+)\}$/.exec(value);
+    if (whole) {
+      if (!(whole[1]! in fixtures)) throw new Error(`no fixture for ${value}`);
+      return fixtures[whole[1]!];
+    }
+    return fill(value, false);
+  }
+  if (Array.isArray(value)) return value.map(resolve);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+  return value;
+}
+
+async function multipart(fields: Record<string, string>) {
+  const boundary = `----contratto${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [name, file] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${path.basename(file)}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    chunks.push(await readFile(path.join(ROOT, file)));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** "/api/x/{id}/y" → "/api/x/:id/y", the router's spelling. */
+const pattern = (specPath: string) => specPath.split('?')[0]!.replace(/\{(\w+)\}/g, ':$1');
+
+const nonEmptyArray = (value: unknown) => {
+  expect(Array.isArray(value)).toBe(true);
+  expect((value as unknown[]).length).toBeGreaterThan(0);
+  return value as Array<Record<string, unknown>>;
+};
+
+const SHAPES: Record<string, (body: any) => void> = {
+  session: (b) => {
+    expect(typeof b.token).toBe('string');
+    expect(Array.isArray(b.permissions) && Array.isArray(b.roles)).toBe(true);
+  },
+  message: (b) => expect(typeof b.message).toBe('string'),
+  page: (b) => {
+    expect(Array.isArray(b.data)).toBe(true);
+    for (const key of ['current_page', 'last_page', 'per_page', 'total']) expect(typeof b[key], key).toBe('number');
+  },
+  record: (b) => expect(typeof b.data?.id).toBe('number'),
+  model: (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(typeof b.data?.model?.id).toBe('number');
+  },
+  'id-label': (b) => {
+    for (const item of nonEmptyArray(b.data)) {
+      expect(item.id).toBeDefined();
+      expect(typeof item.label === 'string' && item.label.length > 0).toBe(true);
+    }
+  },
+  comuni: (b) => {
+    for (const item of nonEmptyArray(b.data)) expect(typeof item.nome === 'string' && typeof item.codice === 'string').toBe(true);
+  },
+  'data[]': (b) => nonEmptyArray(b.data),
+  list: (b) => expect(Array.isArray(b.data)).toBe(true),
+  counts: (b) => {
+    for (const s of nonEmptyArray(b.data)) expect(s).toMatchObject({ id: expect.any(Number), code: expect.any(String), nome: expect.any(String), count: expect.any(Number) });
+  },
+  statuses: (b) => {
+    for (const s of nonEmptyArray(b.data)) expect(s).toMatchObject({ id: expect.any(Number), code: expect.any(String), nome: expect.any(String) });
+  },
+  calcolo: (b) => {
+    expect(['v', 'g', 'r']).toContain(b.colore);
+    expect(typeof b.premio).toBe('number');
+  },
+  transition: (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(typeof b.data?.model?.stato_quotazione_id).toBe('number');
+  },
+  'key-value': (b) => {
+    expect(typeof b.data?.key).toBe('string');
+    expect('value' in (b.data ?? {})).toBe(true);
+  },
+  columns: (b) => nonEmptyArray(b.columns),
+  'api-token-refused': (b) => expect(b.message).toMatch(/Authorization/),
+};
+
+/** A fresh quotation of the collaborator, calculated and moved to a status when the call needs it. */
+async function quotazione(setup: { calcolo?: boolean; stato?: number }): Promise<number> {
+  const created = await t.call('POST', '/api/quotazioni', { token: tokens.collaboratore, body: fixtures.quotazione_body });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.data.model.id as number;
+  if (setup.calcolo) expect((await t.call('POST', '/api/quotazioni/calcolo', { token: tokens.collaboratore, body: { id } })).status).toBe(200);
+  if (setup.stato) {
+    const moved = await t.call('POST', '/api/quotazioni/cambioStato', { token: tokens.admin, body: { id, stato_quotazione_id: setup.stato } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  }
+  return id;
+}
+
+/** A new policy on the same customer, collaborator, companies and product as the first demo policy. */
+async function polizzaFixtures() {
+  const p = await one(sql<Record<string, unknown>>`
+    SELECT cliente_id, collaboratore_id, compagnia_contrattuale_id, fornitore_id, mandato_prodotto_id FROM polizza ORDER BY id LIMIT 1`);
+  return {
+    polizza_fornitore: p.fornitore_id,
+    polizza_contrattuale: p.compagnia_contrattuale_id,
+    polizza_body: {
+      ...p, polizza_numero: 'contratto-1', data_entrata_in_effetto: '2026-01-15', data_scadenza: '2027-01-15', frazionamento_slug: 'TRIMESTRALE',
+      tacito_rinnovo: true, totale_premio_imponibile: 1000, totale_premio_imposte: 222.5, diritti: 10, spese: 5, competenze: 20,
+    },
+  };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedDemo(t.connection.db, () => {});
+  tokens.admin = await t.login(ADMIN.email, ADMIN.password);
+  for (const [role, user] of Object.entries(DEMO)) tokens[role] = await t.login(user.email, user.password);
+  const rossi = await one(sql<{ id: number }>`SELECT id FROM collaboratore WHERE email = ${DEMO.collaboratore.email}`);
+  const modello = await one(sql<{ id: number; marca: string; modello: string; anno: number | null; anno_da: number | null }>`
+    SELECT id, marca, modello, anno, anno_da FROM autostoriche ORDER BY id LIMIT 1`);
+  Object.assign(fixtures, {
+    staff_email: DEMO.staff.email,
+    staff_password: DEMO.staff.password,
+    token: tokens.collaboratore,
+    collaboratore_rossi: rossi.id,
+    compagnia: (await one(sql<{ id: number }>`SELECT id FROM compagnia ORDER BY id LIMIT 1`)).id,
+    compagnia_contrattuale: (await one(sql<{ id: number }>`SELECT id FROM compagnia_contrattuale ORDER BY id LIMIT 1`)).id,
+    cognome_cliente_rossi: (await one(sql<{ cognome: string }>`SELECT cognome FROM cliente WHERE collaboratore_id = ${rossi.id} AND attivo ORDER BY id LIMIT 1`)).cognome,
+    ...(await polizzaFixtures()),
+    quotazione_body: {
+      persona: 'f', sesso: 'M', nome: 'Paolo', cognome: 'Contratto', email: 'paolo.contratto@example.it', telefono: '+39 333 0000000',
+      provincia_codice: 'RM', competenze: 25,
+      veicoli_storici: [{ auto_storica_id: modello.id, marca: modello.marca, modello: modello.modello, anno: modello.anno ?? modello.anno_da ?? 1970, tipologia_ania: 'A', targa: 'RM654321', tipologia_targa: 'V' }],
+    },
+  });
+}, 180_000);
+afterAll(() => t?.close());
+
+describe('the table of spec calls', () => {
+  it('lists every call once, each served or pending on a feature issue', () => {
+    const keys = table.calls.map((c) => `${c.method} ${c.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const c of table.calls) {
+      expect(c.status, `${c.method} ${c.path}`).toMatch(/^(served|pending: (12|13|14|15|16|17))$/);
+      expect(['000 §7', '001 §7', '002 §7']).toContain(c.spec);
+      if (c.status === 'served') expect(SHAPES[c.answer ?? ''], `${c.method} ${c.path}: answer`).toBeDefined();
+    }
+    // The figure the issue's note reports.
+    console.log(`spec calls served: ${served.length} / ${table.calls.length}`);
+  });
+});
+
+describe('served calls answer with their shape and permissions', () => {
+  for (const c of served) {
+    it(`${c.method} ${c.path} (spec ${c.spec})`, async () => {
+      if (c.quotazione) fixtures.quotazione = await quotazione(c.quotazione);
+      const url = fill(c.call ?? c.path, true);
+      const body = c.multipart ? undefined : resolve(c.body);
+      const send = async (token?: string) => {
+        const headers: Record<string, string> = {};
+        if (c.method === 'PUT') {
+          // The record's version, as a client that read it first would send it.
+          const current = await t.call('GET', url, { token: tokens.admin });
+          headers['if-match'] = `"${String(current.body.data?.version)}"`;
+        }
+        if (c.multipart) {
+          const form = await multipart(c.multipart);
+          return t.call(c.method, url, { token, body: form.body, headers: { ...headers, ...form.headers } });
+        }
+        return t.call(c.method, url, { token, body, headers });
+      };
+      if (c.who.as !== 'public') expect((await send()).status, 'without a token').toBe(401);
+      if (c.who.refused) expect((await send(tokens[c.who.refused])).status, `as ${c.who.refused}`).toBe(c.who.refusedCode ?? 403);
+      if (c.who.hidden) expect((await send(tokens[c.who.hidden])).status, `as ${c.who.hidden} (row scope)`).toBe(404);
+      const token = c.who.as === 'public' ? undefined : c.fresh_token ? await t.login(DEMO[c.who.as as keyof typeof DEMO].email, DEMO[c.who.as as keyof typeof DEMO].password) : tokens[c.who.as];
+      const res = await send(token);
+      expect(res.status, JSON.stringify(res.body)).toBe(c.code ?? 200);
+      SHAPES[c.answer!]!(res.body);
+      if (c.save) fixtures[c.save] = res.body.data.model.id;
+    });
+  }
+});
+
+describe('pending calls are not served yet (mark them served when their issue lands)', () => {
+  for (const c of pending) {
+    it(`${c.method} ${c.path} (${c.status})`, async () => {
+      expect(t.app.hasRoute({ method: c.method as 'GET', url: pattern(c.path) })).toBe(false);
+      const res = await t.call(c.method, c.path.replace(/\{\w+\}/g, '1'), { token: tokens.admin, body: c.method === 'GET' || c.method === 'DELETE' ? undefined : {} });
+      expect(res.status).toBe(404);
+    });
+  }
+});
+
+describe('list sorting: sortDesc beside the -field form', () => {
+  const ids = (body: { data: Array<{ id: number }> }) => body.data.map((r) => r.id);
+  it('orders quotations and customers by sort plus sortDesc', async () => {
+    const desc = await t.call('GET', '/api/quotazioni?sort=id&sortDesc=true', { token: tokens.staff });
+    expect(desc.status).toBe(200);
+    const all = ids(desc.body);
+    expect(all.length).toBeGreaterThan(2);
+    expect(all).toEqual([...all].sort((a, b) => b - a));
+    const asc = await t.call('GET', '/api/quotazioni?sort=id&sortDesc=false', { token: tokens.staff });
+    expect(ids(asc.body)).toEqual([...all].reverse());
+    expect(ids((await t.call('GET', '/api/quotazioni?sort=-id', { token: tokens.staff })).body)).toEqual(all);
+    // Vuetify's array form, one flag per key.
+    const arrays = await t.call('GET', '/api/quotazioni?sort=id&sortDesc[]=true', { token: tokens.staff });
+    expect(ids(arrays.body)).toEqual(all);
+    const clienti = await t.call('GET', '/api/cliente?sort=cognome&sortDesc=true&per_page=100', { token: tokens.staff });
+    const cognomi = clienti.body.data.map((r: { cognome: string }) => r.cognome);
+    expect(cognomi).toEqual([...cognomi].sort((a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)));
+  });
+
+  it('refuses a sortDesc that is not true or false at that field', async () => {
+    const bad = await t.call('GET', '/api/cliente?sort=id&sortDesc=forse', { token: tokens.staff });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.sortDesc).toEqual(['Deve essere true o false']);
+  });
+});
+
+describe('autocompletes', () => {
+  it('lists only the customers in the user\'s row scope, active ones, from 3 characters', async () => {
+    const rossi = fixtures.collaboratore_rossi as number;
+    const mine = new Set((await sql<{ id: number }>`SELECT id FROM cliente WHERE collaboratore_id = ${rossi} AND attivo`.execute(t.connection.db)).rows.map((r) => r.id));
+    const others = (await sql<{ id: number; cognome: string }>`SELECT id, cognome FROM cliente WHERE collaboratore_id IS DISTINCT FROM ${rossi} AND attivo ORDER BY id`.execute(t.connection.db)).rows;
+    const seen = await t.call('GET', '/api/autocomplete/cliente', { token: tokens.collaboratore });
+    expect(seen.body.data.length).toBeGreaterThan(0);
+    for (const item of seen.body.data) expect(mine.has(item.id)).toBe(true);
+    const other = others[0]!;
+    const foreign = await t.call('GET', `/api/autocomplete/cliente?search=${encodeURIComponent(other.cognome)}`, { token: tokens.collaboratore });
+    expect(foreign.body.data.map((i: { id: number }) => i.id)).not.toContain(other.id);
+    const staff = await t.call('GET', `/api/autocomplete/cliente?search=${encodeURIComponent(other.cognome)}`, { token: tokens.staff });
+    expect(staff.body.data.map((i: { id: number }) => i.id)).toContain(other.id);
+    const inactive = await one(sql<{ id: number; cognome: string }>`SELECT id, cognome FROM cliente WHERE NOT attivo ORDER BY id LIMIT 1`);
+    const withInactive = await t.call('GET', `/api/autocomplete/cliente?search=${encodeURIComponent(inactive.cognome)}`, { token: tokens.staff });
+    expect(withInactive.body.data.map((i: { id: number }) => i.id)).not.toContain(inactive.id);
+  });
+
+  it('answers an empty list to a search of 1 or 2 characters on every searchable picker', async () => {
+    for (const url of ['/api/autocomplete/cliente', '/api/autocomplete/compagnia_contrattuale', '/api/autocomplete/fornitore', '/api/autocomplete/collaboratore',
+      '/api/autocomplete/collaboratori', '/api/autocomplete/comune', '/api/autocomplete/nazione', '/api/autocomplete/province', '/api/autocomplete/punto_vendita_superiore']) {
+      const res = await t.call('GET', `${url}?search=ro`, { token: tokens.admin });
+      expect(res.status, url).toBe(200);
+      expect(res.body.data, url).toEqual([]);
+    }
+    const three = await t.call('GET', '/api/autocomplete/compagnia_contrattuale?search=ass', { token: tokens.staff });
+    for (const item of three.body.data) expect(item.label.toLowerCase()).toContain('ass');
+  });
+
+  it('refuses the contractual companies to a collaborator, as their list', async () => {
+    expect((await t.call('GET', '/api/autocomplete/compagnia_contrattuale', { token: tokens.collaboratore })).status).toBe(403);
+  });
+
+  it('refuses a token in the URL even beside a valid Authorization header', async () => {
+    for (const url of [`/api/autocomplete/cliente?api_token=${tokens.staff}`, `/api/cliente?api_token=${tokens.staff}`]) {
+      const res = await t.call('GET', url, { token: tokens.staff });
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe("Il token nell'indirizzo (api_token) non è accettato: invia il token nell'intestazione Authorization (Authorization: Bearer <token>).");
+    }
+  });
+});
+
+describe('the spec\'s second spellings share one implementation', () => {
+  it('directConfirm and confermaDiretta move a draft the same way, with the same history', async () => {
+    const a = await quotazione({ calcolo: true });
+    const b = await quotazione({ calcolo: true });
+    const viaApp = await t.call('POST', `/api/quotazioni/confermaDiretta/${a}`, { token: tokens.collaboratore, body: {} });
+    const viaSpec = await t.call('POST', `/api/v1/goold/quotations/directConfirm/${b}`, { token: tokens.collaboratore, body: {} });
+    expect(viaApp.status).toBe(200);
+    expect(viaSpec.status).toBe(200);
+    expect(viaSpec.body.message).toBe(viaApp.body.message);
+    expect(viaSpec.body.data.model.stato_quotazione_id).toBe(12);
+    expect(viaApp.body.data.model.stato_quotazione_id).toBe(12);
+    const history = async (id: number) => (await t.call('GET', `/api/quotazioni/${id}/workflow`, { token: tokens.collaboratore })).body.data.storico
+      .map((h: Record<string, unknown>) => [h.event, h.from_status, h.to_status]);
+    expect(await history(b)).toEqual(await history(a));
+    expect((await history(b)).at(-1)).toEqual(['CONFERMA_DIRETTA', 1, 12]);
+    // Refused the same way once done.
+    expect((await t.call('POST', `/api/v1/goold/quotations/directConfirm/${b}`, { token: tokens.collaboratore, body: {} })).status).toBe(409);
+  });
+
+  it('the status list is the counts list without counts', async () => {
+    const states = (await t.call('GET', '/api/v1/goold/states/quotation', { token: tokens.collaboratore })).body.data;
+    const counts = (await t.call('GET', '/api/stati_quotazione', { token: tokens.collaboratore })).body.data;
+    expect(states).toEqual(counts.map(({ id, code, nome }: Record<string, unknown>) => ({ id, code, nome })));
+  });
+
+  it('remote-storage and preferences are one per-user store', async () => {
+    const saved = await t.call('PUT', '/api/preferences/colonne_clienti', { token: tokens.collaboratore, body: { value: ['id', 'cognome'] } });
+    expect(saved.status).toBe(200);
+    expect((await t.call('GET', '/api/remote-storage/colonne_clienti', { token: tokens.collaboratore })).body.data).toEqual({ key: 'colonne_clienti', value: ['id', 'cognome'] });
+    await t.call('POST', '/api/remote-storage/colonne_clienti', { token: tokens.collaboratore, body: { key: 'colonne_clienti', value: ['nome'] } });
+    expect((await t.call('GET', '/api/preferences/colonne_clienti', { token: tokens.collaboratore })).body.data.value).toEqual(['nome']);
+    expect((await t.call('GET', '/api/remote-storage/colonne_clienti', { token: tokens.collaboratore2 })).body.data.value).toBeNull();
+    const mismatch = await t.call('POST', '/api/remote-storage/colonne_clienti', { token: tokens.collaboratore, body: { key: 'altra', value: 1 } });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.body.errors.key).toBeDefined();
+    const missing = await t.call('POST', '/api/remote-storage/colonne_clienti', { token: tokens.collaboratore, body: { key: 'colonne_clienti' } });
+    expect(missing.status).toBe(422);
+    expect((await t.call('GET', '/api/preferences/colonne_clienti', { token: tokens.collaboratore })).body.data.value).toEqual(['nome']);
+  });
+});
