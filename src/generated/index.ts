@@ -8,4 +8,5 @@ export type { CompagniaContrattuale } from './compagnia_contrattuale.ts';
 export type { EmailOutbox } from './email_outbox.ts';
 export type { ProdottoAssegnato } from './prodotto_assegnato.ts';
 export type { Quotazione } from './quotazione.ts';
+export type { QuotazioniRca } from './quotazioni_rca.ts';
 export type { Utente } from './utente.ts';

@@ -124,31 +124,33 @@ export default fp(async (app: FastifyInstance) => {
         if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
       };
       const what = def.resource.singular ?? 'Record';
-      const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
+      const own = { creat: def.resource.messages?.created, aggiornat: def.resource.messages?.updated, eliminat: def.resource.messages?.deleted };
+      const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => own[verb] ?? `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
+      const serves = (op: PermissionAction) => !def.resource.api.operations || def.resource.api.operations.includes(op);
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
-        scoped.get(base, { preHandler: allow('list') }, async (request, reply) => {
+        if (serves('list')) scoped.get(base, { preHandler: allow('list') }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
           return repo.list(app.ctx.db, request.user, parseListQuery(def, request.query as Record<string, unknown>));
         });
-        scoped.get(`${base}/:id`, { preHandler: allow('read') }, async (request, reply) => {
+        if (serves('read')) scoped.get(`${base}/:id`, { preHandler: allow('read') }, async (request, reply) => {
           const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           etag(reply, record);
           reply.header('cache-control', 'no-store');
           return { data: record };
         });
-        scoped.post(base, { preHandler: allow('create') }, async (request, reply) => {
+        if (serves('create')) scoped.post(base, { preHandler: allow('create') }, async (request, reply) => {
           const { model, warnings } = await repo.create(app.ctx.db, request.user, request.body);
           etag(reply, model);
           reply.code(201);
           return { message: done('creat'), data: { model }, ...withWarnings(warnings) };
         });
-        scoped.put(`${base}/:id`, { preHandler: allow('update') }, async (request, reply) => {
+        if (serves('update')) scoped.put(`${base}/:id`, { preHandler: allow('update') }, async (request, reply) => {
           const id = parseId((request.params as { id: string }).id, def);
           const { model, warnings } = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
           etag(reply, model);
           return { message: done('aggiornat'), data: { model }, ...withWarnings(warnings) };
         });
-        scoped.delete(`${base}/:id`, { preHandler: allow('delete') }, async (request) => {
+        if (serves('delete')) scoped.delete(`${base}/:id`, { preHandler: allow('delete') }, async (request) => {
           await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           return { message: done('eliminat') };
         });

@@ -272,19 +272,34 @@ export class ResourceRepository {
   }
 
   async create(db: Database, user: AuthUser, body: unknown): Promise<WriteResult> {
+    const record = await this.prepareCreate(db, user, body);
+    return translate('write', () => db.transaction().execute((trx) => this.insertPrepared(trx, user, record)));
+  }
+
+  /** The same create inside a transaction the caller owns (a domain writing two records at once, all or nothing). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async createWithin(trx: Transaction<any>, user: AuthUser, body: unknown): Promise<WriteResult> {
+    const record = await this.prepareCreate(trx, user, body);
+    return translate('write', () => this.insertPrepared(trx, user, record));
+  }
+
+  private async prepareCreate(db: Database, user: AuthUser, body: unknown): Promise<Record<string, unknown>> {
     const input = this.cleanInput(body, user);
     const record = { ...this.defaults(), ...input };
     if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
     await this.applyScopeOnWrite(db, user, record, input);
     this.validateRecord(record);
+    return record;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private async insertPrepared(trx: Transaction<any>, user: AuthUser, record: Record<string, unknown>): Promise<WriteResult> {
     const hooks = hooksFor(this.def.name);
-    return translate('write', () => db.transaction().execute(async (trx) => {
-      await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
-      const values = await this.columnValues(record);
-      const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
-      await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
-      return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx, user) };
-    }));
+    await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
+    const values = await this.columnValues(record);
+    const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
+    await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
+    return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx, user) };
   }
 
   private defaults(): Record<string, unknown> {

@@ -174,7 +174,9 @@ export function verifica(list: CoverageSel[] | undefined, category: string): Vio
     }
     for (const x of g.Excludes) if (codes.has(x)) out.push({ code: c.code, message: `La garanzia ${label(c.code)} esclude ${label(x)}.` });
     const limits = massimali(c.code, category);
-    if (limits.length && !limits.some((m) => m.value === c.value)) {
+    // A fixed limit (Tutela Legale 15.000, Infortuni 100.000) needs no choice: no value means that one.
+    const fixed = limits.length === 1 && (c.value === undefined || c.value === null);
+    if (limits.length && !fixed && !limits.some((m) => m.value === c.value)) {
       out.push({ code: c.code, message: `Massimale non ammesso per la garanzia ${label(c.code)}: scegli tra ${limits.map((m) => m.label).join('; ')}.` });
     }
   }
