@@ -24,7 +24,7 @@ export function useMotorInsurer(insurer: MotorInsurer | undefined): void {
 
 registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
   if (!app.ctx.definitions.resources.has(RESOURCE)) return;
-  const service = new QuotazioniRcaService(app, insurerOverride ?? motorInsurerFromEnv());
+  const service = new QuotazioniRcaService(app.ctx, insurerOverride ?? motorInsurerFromEnv());
   const perms = service.def.resource.permissions;
   const read = { preHandler: requirePermission(perms.read) };
   const write = { preHandler: requirePermission(perms.create) };

@@ -1,7 +1,7 @@
 // Fast quotation: request checked (schema, catalogue rules) before any pricing, insurer called behind the adapter, stored in one transaction.
 import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Database } from '../../db/connection.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
@@ -31,18 +31,18 @@ export class QuotazioniRcaService {
   private readonly requestSchema: JsonSchema;
   private readonly validateRequest: (data: unknown) => FieldErrors | null;
 
-  constructor(private readonly app: FastifyInstance, private readonly insurer: MotorInsurer) {
-    const resources = app.ctx.definitions.resources;
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'definitions' | 'ajv'>, private readonly insurer: MotorInsurer) {
+    const resources = ctx.definitions.resources;
     this.def = resources.get(RESOURCE)!;
     const titleOf = (table: string) => resources.get(table)?.resource.title ?? table;
-    this.repo = new ResourceRepository(this.def, app.ctx.ajv, titleOf);
-    this.clienti = new ResourceRepository(resources.get('cliente')!, app.ctx.ajv, titleOf);
+    this.repo = new ResourceRepository(this.def, ctx.ajv, titleOf);
+    this.clienti = new ResourceRepository(resources.get('cliente')!, ctx.ajv, titleOf);
     this.requestSchema = this.def.schema.properties!.quotation_request!;
-    this.validateRequest = compileValidator(app.ctx.ajv, this.requestSchema);
+    this.validateRequest = compileValidator(ctx.ajv, this.requestSchema);
   }
 
   private get db(): Database {
-    return this.app.ctx.db;
+    return this.ctx.db;
   }
 
   /** Canonical request, or 422 at the field that caused it; coverages breaking a catalogue rule are refused naming the coverage. */
