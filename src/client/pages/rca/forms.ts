@@ -42,22 +42,37 @@ export function stepForms(entity: JsonSchema, gender: unknown): StepForms {
       addressType: { ...addressType, oneOf: (addressType.oneOf as Array<{ const: string }>).filter((o) => allowed.has(o.const)) },
     },
   };
-  return { dati, persona: fast.properties!.personData!, indirizzo, contatto: request.properties!.contacts!.items! };
+  const contact = request.properties!.contacts!.items!;
+  // The contact form shows the Email only; its type and the unused principal flag ride along in the data.
+  const contatto: JsonSchema = { ...contact, additionalProperties: true, properties: { value: contact.properties!.value! }, required: ['value'] };
+  return { dati, persona: personaSchema(fast.properties!.personData!, gender), indirizzo, contatto };
+}
+
+/** The person form of one kind: a legal person has name (Ragione Sociale) and Partita IVA, others the rest. */
+export function personaSchema(person: JsonSchema, gender: unknown): JsonSchema {
+  const juridic = gender === 'Juridic';
+  const keep = Object.keys(person.properties ?? {}).filter((f) => (juridic ? !HIDDEN_JURIDIC.includes(f) : f !== 'vatNumber'));
+  const branch = (juridic ? person.then : person.else) as JsonSchema | undefined;
+  const { if: _if, then: _then, else: _else, ...rest } = person;
+  return {
+    ...rest,
+    // Values typed before a switch of kind stay in the data; personaPulita leaves them out when sending.
+    additionalProperties: true,
+    properties: Object.fromEntries(keep.map((f) => [f, person.properties![f]!])),
+    required: [...(person.required ?? []), ...(branch?.required ?? [])],
+  };
 }
 
 /** Person form switches: a legal person shows 'Ragione Sociale' and Partita IVA only; others the reverse. */
 export function personaUi(gender: unknown): FormUi {
   const juridic = gender === 'Juridic';
-  const ui: FormUi = {
+  return {
     gender: { 'ui:widget': 'radio' },
     name: { 'ui:title': juridic ? 'Ragione Sociale' : 'Nome' },
-    vatNumber: juridic ? {} : { 'ui:widget': 'hidden' },
   };
-  for (const f of HIDDEN_JURIDIC) ui[f] = juridic ? { 'ui:widget': 'hidden' } : {};
-  return ui;
 }
 
-export const contattoUi: FormUi = { type: { 'ui:widget': 'hidden' }, isPrincipal: { 'ui:widget': 'hidden' } };
+export const contattoUi: FormUi = {};
 
 /** Values a hidden field may still hold after a switch of person kind are not sent. */
 export function personaPulita(p: Record<string, unknown>): Record<string, unknown> {
