@@ -1,7 +1,7 @@
 // Motor-liability fast quotation (spec 002 §2.4, §2.5): existing customer to a priced, updated and confirmed quotation; a new client from step 1 to 4.
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { appUrl, demoUsers, login } from './helpers.ts';
+import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 import { computeCodiceFiscale } from '../../src/shared/validators/codiceFiscale.ts';
 
 const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
@@ -31,9 +31,9 @@ test('existing customer with a daily-use car: P05 pulls in P03 and P04, P14 drop
   await expect(page.getByLabel(/GA123BC - Fiat Panda/)).toBeChecked();
   await page.getByRole('button', { name: 'Vai Avanti' }).click();
 
-  await expect(page.locator('#rca-dati').getByLabel('Targa Veicolo', { exact: true })).toHaveValue('GA123BC');
+  await expect(page.locator('#rca-dati').getByLabel(/^Targa Veicolo( \*)?$/)).toHaveValue('GA123BC');
   await expect(stepMarker(page, 1)).toHaveAttribute('data-done', 'true');
-  await expect(page.locator('#rca-persona').getByLabel('Cognome', { exact: true })).toHaveValue('GRECO');
+  await expect(page.locator('#rca-persona').getByLabel(/^Cognome( \*)?$/)).toHaveValue('GRECO');
   await page.getByRole('button', { name: 'Continua' }).click();
 
   await expect(selected(page)).toHaveCount(1);
@@ -73,6 +73,7 @@ test('existing customer with a daily-use car: P05 pulls in P03 and P04, P14 drop
 });
 
 test('a new client from step 1 to step 4: person switches, insurer error with details, priced and confirmed as a new customer', async ({ page }) => {
+  const cognome = uniqueSurname('FONTANA');
   await login(page, MARIO.email, MARIO.password);
   await page.goto(appUrl('/new/quotazioni_rca'));
   await page.getByText('Nuovo cliente', { exact: true }).click();
@@ -84,25 +85,25 @@ test('a new client from step 1 to step 4: person switches, insurer error with de
   await expect(dati.getByLabel('Categoria Veicolo')).toHaveValue(/.+/);
   // Person form: a legal person shows Ragione Sociale and Partita IVA only.
   await persona.getByLabel('Persona Giuridica').check();
-  await expect(persona.getByLabel('Ragione Sociale', { exact: true })).toBeVisible();
-  await expect(persona.getByLabel('Partita IVA', { exact: true })).toBeVisible();
-  await expect(persona.getByLabel('Codice Fiscale', { exact: true })).toHaveCount(0);
+  await expect(persona.getByLabel(/^Ragione Sociale( \*)?$/)).toBeVisible();
+  await expect(persona.getByLabel(/^Partita IVA( \*)?$/)).toBeVisible();
+  await expect(persona.getByLabel(/^Codice Fiscale( \*)?$/)).toHaveCount(0);
   await persona.getByLabel('Maschio').check();
-  await expect(persona.getByLabel('Codice Fiscale', { exact: true })).toBeVisible();
-  await expect(persona.getByLabel('Partita IVA', { exact: true })).toHaveCount(0);
+  await expect(persona.getByLabel(/^Codice Fiscale( \*)?$/)).toBeVisible();
+  await expect(persona.getByLabel(/^Partita IVA( \*)?$/)).toHaveCount(0);
 
-  await dati.getByLabel('Targa Veicolo', { exact: true }).fill('ER000ER');
-  await dati.getByLabel('Data di Nascita', { exact: true }).fill('14/02/1985');
-  await persona.getByLabel('Nome', { exact: true }).fill('Tommaso');
-  await persona.getByLabel('Cognome', { exact: true }).fill('Fontana');
-  await persona.getByLabel('Data di Nascita', { exact: true }).fill('14/02/1985');
-  await persona.getByLabel('Codice Fiscale', { exact: true }).fill(computeCodiceFiscale({ cognome: 'Fontana', nome: 'Tommaso', dataNascita: '1985-02-14', sesso: 'M', codiceCatastale: 'H501' }));
-  await indirizzo.getByLabel('Indirizzo', { exact: true }).fill('Nazionale');
-  await indirizzo.getByLabel('Civico', { exact: true }).fill('50');
-  await indirizzo.getByLabel('Comune', { exact: true }).fill('Roma');
-  await page.getByRole('option', { name: /^ROMA \(RM\)/ }).click();
-  await indirizzo.getByLabel('Cap', { exact: true }).fill('00184');
-  await page.locator('#rca-contatto').getByLabel('Email', { exact: true }).fill('tommaso.fontana@esempio.it');
+  await dati.getByLabel(/^Targa Veicolo( \*)?$/).fill('ER000ER');
+  await dati.getByLabel(/^Data di Nascita( \*)?$/).fill('14/02/1985');
+  await persona.getByLabel(/^Nome( \*)?$/).fill('Tommaso');
+  await persona.getByLabel(/^Cognome( \*)?$/).fill(cognome);
+  await persona.getByLabel(/^Data di Nascita( \*)?$/).fill('14/02/1985');
+  await persona.getByLabel(/^Codice Fiscale( \*)?$/).fill(computeCodiceFiscale({ cognome, nome: 'Tommaso', dataNascita: '1985-02-14', sesso: 'M', codiceCatastale: 'H501' }));
+  await indirizzo.getByLabel(/^Indirizzo( \*)?$/).fill('Nazionale');
+  await indirizzo.getByLabel(/^Civico( \*)?$/).fill('50');
+  await indirizzo.getByLabel(/^Comune( \*)?$/).fill('Roma');
+  await page.getByRole('option', { name: 'Roma (RM)', exact: true }).click();
+  await indirizzo.getByLabel(/^Cap( \*)?$/).fill('00184');
+  await page.locator('#rca-contatto').getByLabel(/^Email( \*)?$/).fill('tommaso.fontana@esempio.it');
   await page.getByRole('button', { name: 'Continua' }).click();
 
   // The sandbox's declared insurer error: the message, and 'Dettagli' opens 'Errori'.
@@ -114,7 +115,7 @@ test('a new client from step 1 to step 4: person switches, insurer error with de
   await dialog.getByRole('button', { name: 'Chiudi' }).last().click();
 
   await page.getByRole('button', { name: 'Indietro' }).click();
-  await dati.getByLabel('Targa Veicolo', { exact: true }).fill('FT 777 RX');
+  await dati.getByLabel(/^Targa Veicolo( \*)?$/).fill('FT 777 RX');
   await page.getByRole('button', { name: 'Continua' }).click();
   await page.getByRole('button', { name: 'Richiedi Preventivo' }).click();
   await expect(page).toHaveURL(/\/modifica\/quotazioni_rca\/\d+$/);
@@ -127,6 +128,6 @@ test('a new client from step 1 to step 4: person switches, insurer error with de
 
   // The new client is now a customer of Mario Rossi.
   await page.goto(appUrl('/cliente'));
-  await page.getByRole('searchbox').first().fill('fontana tommaso');
-  await expect(page.getByRole('gridcell', { name: 'FONTANA' })).toBeVisible();
+  await page.getByRole('searchbox').first().fill(`${cognome} tommaso`);
+  await expect(page.getByRole('gridcell', { name: cognome, exact: true })).toHaveCount(1);
 });

@@ -4,7 +4,7 @@ import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
 import type { CellProps } from './cells.tsx';
 import { CheckboxesWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
-import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
+import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TargaWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
 import { FixedRowsWidget } from './fixedRows.tsx';
@@ -23,6 +23,8 @@ const flag: RegistryEntry = { widget: SwitchWidget, cell: BooleanCell, ownsLabel
 export const registry: Readonly<Record<string, RegistryEntry>> = {
   text: { widget: TextWidget },
   uppercase: { widget: UppercaseWidget },
+  // Vehicle plate with its formatting control: upper case, letters and digits only.
+  targa: { widget: TargaWidget },
   currency: money,
   money,
   date: { widget: DateWidget, cell: DateCell },
