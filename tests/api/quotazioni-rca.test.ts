@@ -265,6 +265,13 @@ describe('list /api/quotazioni_rca', () => {
     expect(filtered.body.data.map((r: { cliente_label: string }) => r.cliente_label)).toEqual(['NERI DARIO']);
     const bySim = await t.call('GET', `/api/quotazioni_rca?filter[simulation_number]=${filtered.body.data[0].simulation_number}`, { token: collab });
     expect(bySim.body.total).toBe(1);
+    const day = filtered.body.data[0].created_at.slice(0, 10);
+    const sameDay = await t.call('GET', `/api/quotazioni_rca?filter[created_at][from]=${day}&filter[created_at][to]=${day}`, { token: collab });
+    expect(sameDay.body.total).toBe(mine.body.total);
+    const validity = await t.call('GET', `/api/quotazioni_rca?filter[validity_date][from]=${todayIso()}&filter[simulation_end_date][to]=2000-01-01`, { token: collab });
+    expect(validity.body.total).toBe(0);
+    const byCollab = await t.call('GET', `/api/quotazioni_rca?filter[collaboratore_id]=${collabId}`, { token: staff });
+    expect(byCollab.body.total).toBe(mine.body.total);
     expect((await t.call('POST', '/api/quotazioni_rca', { token: admin, body: { quotation_request: richiesta() } })).status).toBe(404);
     const id = filtered.body.data[0].id;
     expect((await t.call('DELETE', `/api/quotazioni_rca/${id}`, { token: otherCollab })).status).toBe(404);

@@ -131,6 +131,12 @@ export class ResourceRepository {
         default: return value;
       }
     };
+    // A day given for a timestamp means the whole day: 'to' 2026-05-31 includes the 31st.
+    if (field.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(raw)) {
+      if (op === 'from') return sql<SqlBool>`${ref} >= ${raw}::date`;
+      if (op === 'to') return sql<SqlBool>`${ref} < ${raw}::date + 1`;
+      return sql<SqlBool>`${ref} >= ${raw}::date AND ${ref} < ${raw}::date + 1`;
+    }
     if (op === 'from') return sql<SqlBool>`${ref} >= ${parse(raw)}`;
     if (op === 'to') return sql<SqlBool>`${ref} <= ${parse(raw)}`;
     if (field.kind === 'text' && !field.values) {
