@@ -114,11 +114,22 @@ test('a new client from step 1 to step 4: person switches, insurer error with de
   await expect(dialog).toContainText('VEH-404');
   await dialog.getByRole('button', { name: 'Chiudi' }).last().click();
 
+  // The sandbox's declared tariff refusal: stored, shown as 'Quotazione non disponibile'.
   await page.getByRole('button', { name: 'Indietro' }).click();
-  await dati.getByLabel(/^Targa Veicolo( \*)?$/).fill('FT 777 RX');
+  await dati.getByLabel(/^Targa Veicolo( \*)?$/).fill('nd 000 nd');
   await page.getByRole('button', { name: 'Continua' }).click();
   await page.getByRole('button', { name: 'Richiedi Preventivo' }).click();
   await expect(page).toHaveURL(/\/modifica\/quotazioni_rca\/\d+$/);
+  await expect(page.getByTestId('rca-non-disponibile')).toContainText('Quotazione non disponibile');
+  await page.getByRole('button', { name: 'Continua' }).click();
+  await expect(page.getByText('Richiedi prima il preventivo.')).toBeVisible();
+
+  // Back to step 2 with the formatting control: 'FT 777 RX' becomes FT777RX; the update prices it.
+  await page.getByRole('button', { name: 'Indietro' }).click();
+  await dati.getByLabel(/^Targa Veicolo( \*)?$/).fill('FT 777 RX');
+  await expect(dati.getByLabel(/^Targa Veicolo( \*)?$/)).toHaveValue('FT777RX');
+  await page.getByRole('button', { name: 'Continua' }).click();
+  await page.getByRole('button', { name: 'Aggiorna Preventivo' }).click();
   await expect(page.getByTestId('rca-prezzi').locator('tbody tr')).toHaveCount(1);
   await page.getByRole('button', { name: 'Continua' }).click();
   await expect(page.getByText('(nuovo cliente: sarà registrato alla conferma)')).toBeVisible();
