@@ -55,14 +55,21 @@ test('existing customer with a daily-use car: P05 pulls in P03 and P04, P14 drop
   const totalBefore = (await page.getByTestId('rca-totale').textContent())!;
   expect(first).toMatch(/^SIM\d{10}$/);
 
-  // Update: legal protection added, a new simulation with a higher total.
+  // Update: legal protection added, a new simulation with a higher total; a second click while it runs is refused.
   await addCoverage(page, 'P13');
+  await page.route('**/api/quixa/FastQuotationFlow/*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
   await page.getByRole('button', { name: 'Aggiorna Preventivo' }).click();
+  await page.getByRole('button', { name: 'Aggiorna Preventivo' }).click();
+  await expect(page.getByTestId('notice').filter({ hasText: "Attendere la fine dell'operaione in corso" })).toBeVisible();
   await expect(page.getByTestId('rca-simulazione')).not.toHaveText(first);
   await expect(prices.locator('tbody tr')).toHaveCount(6);
   await expect(page.getByTestId('rca-totale')).not.toHaveText(totalBefore);
   const second = (await page.getByTestId('rca-simulazione').textContent())!;
 
+  await page.unroute('**/api/quixa/FastQuotationFlow/*');
   await page.getByRole('button', { name: 'Continua' }).click();
   await expect(page.getByTestId('rca-conferma-simulazione')).toHaveText(second);
   await page.getByRole('button', { name: 'Conferma Quotazione' }).click();
@@ -92,6 +99,11 @@ test('a new client from step 1 to step 4: person switches, insurer error with de
   await expect(persona.getByLabel(/^Codice Fiscale( \*)?$/)).toBeVisible();
   await expect(persona.getByLabel(/^Partita IVA( \*)?$/)).toHaveCount(0);
 
+  const effetto = dati.getByLabel(/^Data Effetto( \*)?$/);
+  const oggi = await effetto.inputValue();
+  await effetto.fill('01/01/2020');
+  await expect(page.locator('#rca-dati')).toContainText('La data è già passata.');
+  await effetto.fill(oggi);
   await dati.getByLabel(/^Targa Veicolo( \*)?$/).fill('ER000ER');
   await dati.getByLabel(/^Data di Nascita( \*)?$/).fill('14/02/1985');
   await persona.getByLabel(/^Nome( \*)?$/).fill('Tommaso');

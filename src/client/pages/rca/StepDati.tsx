@@ -4,6 +4,7 @@ import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import { useDefinitions } from '../../lib/definitions.ts';
 import type { FormUi, JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import { contattoUi, errorSchemas, personaUi, stepForms } from './forms.ts';
+import { verificaRichiesta } from '../../../shared/rca/richiesta.ts';
 import type { QuotazioneRcaController } from './useQuotazioneRca.ts';
 
 const datiUi: FormUi = { plate: { 'ui:help': 'Lettere e cifre, senza spazi: es. AB123CD' } };
@@ -15,7 +16,9 @@ export function StepDati({ def, ctl }: { def: ResourceDef; ctl: QuotazioneRcaCon
   const gender = r.fastFlowData.personData?.gender;
   const forms = useMemo(() => stepForms(def.schema, gender), [def.schema, gender]);
   const persona = useMemo(() => personaUi(gender), [gender]);
-  const errors = useMemo(() => errorSchemas(ctl.errors), [ctl.errors]);
+  // The rules a schema cannot say (past effect date, address type) show as the user types, with the server's errors.
+  const live = useMemo(() => verificaRichiesta(r as unknown as Record<string, unknown>), [r]);
+  const errors = useMemo(() => errorSchemas({ ...ctl.errors, ...live }), [ctl.errors, live]);
   const resources = definitions?.resources;
   const datiData = useMemo(() => Object.fromEntries(Object.entries(r.fastFlowData).filter(([k]) => k !== 'personData' && k !== 'convention')), [ctl.formKey]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
