@@ -66,6 +66,7 @@ describe('malformed definitions are refused at start-up with file and pointer', 
     ['cliente/resource.json', 'an unknown permission', (d) => { d.permissions.delete = 'elimina_tutto'; }, /^cliente\/resource\.json#\/permissions\/delete: unknown permission "elimina_tutto"/],
     ['cliente/form.ui.json', 'a layout naming a missing field', (d) => { d['ui:layout'][0].fields.push('ghost'); }, /^cliente\/form\.ui\.json#\/ui:layout\/0\/fields\/\d+: unknown property "ghost"/],
     ['cliente/entity.schema.json', 'a reference to an unknown resource', (d) => { d.properties.collaboratore_id['x-ref'] = 'agente'; }, /x-ref: unknown resource "agente"/],
+    ['quotazioni_rca/resource.json', 'an unknown generic operation', (d) => { d.api.operations.push('export'); }, /^quotazioni_rca\/resource\.json#\/api\/operations\/3: must be equal to one of the allowed values/],
   ];
   it.each(cases)('%s with %s', async (file, _what, edit, expected) => {
     const dir = await schemasCopy();

@@ -224,6 +224,11 @@ describe('quotation', () => {
     expect(again.body.message).toBe('Proposta già inviata.');
     const foreign = await t.call('POST', '/api/quixa/Proposal', { token: otherCollab, body: { proposalData: { quotationNumber: simulation } } });
     expect(foreign.status).toBe(404);
+    const unknown = await t.call('POST', '/api/quixa/Proposal', { token: collab, body: { proposalData: { quotationNumber: 'SIM0000000000' } } });
+    expect(unknown).toMatchObject({ status: 404, body: { message: foreign.body.message } });
+    const empty = await t.call('POST', '/api/quixa/Proposal', { token: collab, body: { proposalData: {} } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors['proposalData.quotationNumber']).toEqual(['Campo Obbligatorio.']);
     expect((await t.call('PUT', `/api/quixa/FastQuotationFlow/${id}`, { token: collab, body: richiesta() })).status).toBe(409);
   });
 });

@@ -227,7 +227,8 @@ export class QuotazioniRcaService {
    */
   async propose(user: AuthUser, quotationNumber: string, sendMailToClient: boolean) {
     const found = (await sql<{ id: number }>`SELECT id FROM ${sql.table(RESOURCE)} WHERE simulation_number = ${quotationNumber}`.execute(this.db)).rows[0];
-    if (!found) throw invalid({ 'proposalData.quotationNumber': ['Simulazione non trovata.'] });
+    // Unknown and someone else's answer alike, so simulation numbers of others leak nothing.
+    if (!found) throw notFoundFor(this.def);
     const id = found.id;
     const prepared = await this.db.transaction().execute(async (trx) => {
       await this.busyLock(trx, user);
