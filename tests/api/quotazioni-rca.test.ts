@@ -285,6 +285,17 @@ describe('list /api/quotazioni_rca', () => {
     expect(del.body.message).toBe('Quotazione eliminata con successo');
   });
 
+  it('refuses malformed parameters in Italian at the field', async () => {
+    const q = await t.call('POST', '/api/quixa/FastQuotationFlow?cliente_id=abc', { token: collab, body: richiesta() });
+    expect(q).toMatchObject({ status: 422, body: { errors: { cliente_id: ['Deve essere un numero intero'] } } });
+    const id = await t.call('GET', '/api/quixa/FastQuotationFlow/abc', { token: collab });
+    expect(id).toMatchObject({ status: 422, body: { errors: { id: ['Identificativo non valido.'] } } });
+    const noBody = await t.call('POST', '/api/quixa/FastQuotationFlow', { token: collab, body: [1, 2] });
+    expect(noBody.status).toBe(422);
+    const other = await t.call('POST', `/api/quixa/FastQuotationFlow?cliente_id=${clienteId}`, { token: otherCollab, body: richiesta() });
+    expect(other).toMatchObject({ status: 422, body: { errors: { cliente_id: ['Il cliente indicato non esiste.'] } } });
+  });
+
   it('answers 401 without a token and 403 without the permission', async () => {
     expect((await t.call('POST', '/api/quixa/FastQuotationFlow', { body: richiesta() })).status).toBe(401);
     const approver = await userWithRoles(t, admin, { email: 'approver.rca@test.it', roles: ['approvatore'] });

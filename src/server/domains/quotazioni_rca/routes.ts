@@ -32,8 +32,13 @@ registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
   const schemaErrorsInItalian = {
     attachValidation: true,
   };
-  const refuseInvalid = (request: { validationError?: Error }) => {
-    if (request.validationError) throw invalid({ _: ['Parametri della richiesta non validi.'] });
+  // The field that caused it: the id of the path, cliente_id of the query, or the body as a whole.
+  const refuseInvalid = (request: { validationError?: Error & { validationContext?: string } }) => {
+    const error = request.validationError;
+    if (!error) return;
+    if (error.validationContext === 'params') throw invalid({ id: ['Identificativo non valido.'] });
+    if (error.validationContext === 'querystring') throw invalid({ cliente_id: ['Deve essere un numero intero'] });
+    throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
   };
 
   app.post('/api/quixa/FastQuotationFlow', { ...write, ...schemaErrorsInItalian, schema: { querystring: clienteQuery, body: jsonObject } }, async (request) => {
