@@ -28,10 +28,8 @@ registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
   const perms = service.def.resource.permissions;
   const read = { preHandler: requirePermission(perms.read) };
   const write = { preHandler: requirePermission(perms.create) };
-  // Path ids the schema lets through are digits; anything else never reaches the handlers.
-  const schemaErrorsInItalian = {
-    attachValidation: true,
-  };
+  // Schema failures reach the handler, which answers them in Italian at their field.
+  const ownValidation = { attachValidation: true };
   // The field that caused it: the id of the path, cliente_id of the query, or the body as a whole.
   const refuseInvalid = (request: { validationError?: Error & { validationContext?: string } }) => {
     const error = request.validationError;
@@ -41,23 +39,23 @@ registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
     throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
   };
 
-  app.post('/api/quixa/FastQuotationFlow', { ...write, ...schemaErrorsInItalian, schema: { querystring: clienteQuery, body: jsonObject } }, async (request) => {
+  app.post('/api/quixa/FastQuotationFlow', { ...write, ...ownValidation, schema: { querystring: clienteQuery, body: jsonObject } }, async (request) => {
     refuseInvalid(request);
     return service.create(request.user, request.body, clienteIdOf(request.query));
   });
 
-  app.get('/api/quixa/FastQuotationFlow/:id', { ...read, ...schemaErrorsInItalian, schema: { params: idParams } }, async (request) => {
+  app.get('/api/quixa/FastQuotationFlow/:id', { ...read, ...ownValidation, schema: { params: idParams } }, async (request) => {
     refuseInvalid(request);
     return service.get(request.user, Number((request.params as { id: string }).id));
   });
 
-  app.put('/api/quixa/FastQuotationFlow/:id', { ...write, ...schemaErrorsInItalian, schema: { params: idParams, querystring: clienteQuery, body: jsonObject } }, async (request) => {
+  app.put('/api/quixa/FastQuotationFlow/:id', { ...write, ...ownValidation, schema: { params: idParams, querystring: clienteQuery, body: jsonObject } }, async (request) => {
     refuseInvalid(request);
     return service.update(request.user, Number((request.params as { id: string }).id), request.body, clienteIdOf(request.query));
   });
 
   app.post('/api/adapter/quixa/clienteVeicolo/FastQuotationFlow', {
-    ...write, ...schemaErrorsInItalian,
+    ...write, ...ownValidation,
     schema: { body: { type: 'object', required: ['cliente_id'], properties: { cliente_id: { type: 'integer', minimum: 1 }, veicolo_id: { type: 'string', maxLength: 20 } } } },
   }, async (request) => {
     if (request.validationError) throw invalid({ cliente_id: ['Seleziona un cliente.'] });
@@ -66,7 +64,7 @@ registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
   });
 
   app.post('/api/quixa/Proposal', {
-    ...write, ...schemaErrorsInItalian,
+    ...write, ...ownValidation,
     schema: {
       body: {
         type: 'object', required: ['proposalData'],
@@ -81,7 +79,7 @@ registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
 
   app.get('/api/search/cliente', {
     preHandler: requirePermission(`${app.ctx.definitions.resources.get('cliente')!.resource.permissions.list}&${perms.create}`),
-    ...schemaErrorsInItalian,
+    ...ownValidation,
     schema: { querystring: { type: 'object', properties: { 'filter[cognome_nome]': { type: 'string', maxLength: 100 }, page: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' } } } },
   }, async (request) => {
     if (request.validationError) throw invalid({ 'filter.cognome_nome': ['Valore del filtro non valido'] });
