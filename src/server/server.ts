@@ -1,4 +1,5 @@
 // Starts the whole back office: database (embedded or DATABASE_URL), migration, first admin, HTTP server.
+import { logSerializers } from './http/logging.ts';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { connect, type Connection } from './db/connection.ts';
@@ -69,7 +70,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     db: database.connection.db,
     definitions: database.definitions,
     config: { staticDir: path.resolve(env.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
-    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info' },
+    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info', serializers: logSerializers },
   });
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';
