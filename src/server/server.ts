@@ -36,6 +36,9 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (l
     // On a fresh database every column is new: name them only when an existing table grew.
     const grown = report.added.filter((c) => !report.created.includes(c.split('.')[0]!));
     if (grown.length) log(`columns added: ${grown.join(', ')}`);
+    for (const [what, list] of [['renamed', report.renamed], ['converted', report.converted], ['filled with the default', report.filled], ['dropped', report.dropped], ['migrations applied', report.migrations]] as const) {
+      if (list.length) log(`${what}: ${list.join(', ')}`);
+    }
     for (const warning of report.warnings) log(`warning: ${warning}`);
     await ensureAdmin(connection.db, env.ADMIN_EMAIL ?? 'admin@localhost', env.ADMIN_PASSWORD, log);
   } catch (error) {

@@ -11,6 +11,9 @@ import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
 import { canonicalInput } from '../../shared/canonical.ts';
+import { applyRecordRules } from '../../shared/rules.ts';
+import { computedMismatchMessage } from '../../shared/validation-messages.ts';
+import { formatEuro } from '../../shared/money.ts';
 import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
 import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
@@ -307,6 +310,12 @@ export class ResourceRepository {
     throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
   }
 
+  /** Conditional fields hidden by the record's values are emptied, computed ones filled (or a disagreeing value refused). */
+  private applyRules(record: Record<string, unknown>, input: Record<string, unknown>): void {
+    const errors = applyRecordRules(this.def.schema, record, input, (expected) => computedMismatchMessage(formatEuro(expected)));
+    if (Object.keys(errors).length) throw invalid(errors);
+  }
+
   private validateRecord(record: Record<string, unknown>): void {
     const secretsLeftOut = this.def.fields.filter((f) => f.secret && record[f.name] === undefined).map((f) => f.name);
     const candidate = withoutNulls(record);
@@ -346,6 +355,7 @@ export class ResourceRepository {
     if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
     await this.applyScopeOnWrite(db, user, record, input);
     await this.assertReferencesVisible(db, user, record);
+    this.applyRules(record, record);
     this.validateRecord(record);
     // A record of nothing (every field the server's, or none sent) is no record to create.
     if (!Object.values(input).some((v) => v !== null && v !== undefined)) throw invalid({ body: [EMPTY_BODY] });
@@ -383,6 +393,7 @@ export class ResourceRepository {
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const record = { ...stored, ...input };
+      this.applyRules(record, input);
       const scopeField = this.def.resource.rowScope?.field;
       await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input, true);
       await this.assertReferencesVisible(trx, user, input, before);
@@ -473,7 +484,10 @@ export class ResourceRepository {
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
       this.assertWorkflowAllows(user, before, 'update', changes);
-      return this.present(await this.writeRow(trx, id, await this.columnValues(changes)), user);
+      // Server-written values follow the definition's rules too (e.g. premium lines' x-computed total).
+      const written = { ...changes };
+      this.applyRules({ ...before, ...written }, written);
+      return this.present(await this.writeRow(trx, id, await this.columnValues(written)), user);
     }));
   }
 
