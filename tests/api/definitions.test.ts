@@ -122,9 +122,10 @@ describe('meta routes', () => {
     const collab = await userWithRoles(t, admin, { email: 'menu-collab@test.it', roles: ['collaboratore'] });
     const staff = await userWithRoles(t, admin, { email: 'menu-staff@test.it', roles: ['staff'] });
     const menu = async (token: string) => (await t.call('GET', '/api/definitions', { token })).body.menu.map((m: { title: string }) => m.title);
-    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA']);
-    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA']);
-    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA', 'Utenti', 'Email in uscita']);
+    // show_polizze (staff and collaborators, issue 17) shows Polizze and Titoli; show_sue_quotazioni shows RCA.
+    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA', 'Polizze', 'Titoli']);
+    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA', 'Polizze', 'Titoli']);
+    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA', 'Polizze', 'Titoli', 'Utenti', 'Email in uscita']);
     const cliente = (await t.call('GET', '/api/definitions', { token: collab })).body.resources.find((r: { name: string }) => r.name === 'cliente');
     expect(cliente.can).toEqual({ list: true, read: true, create: true, update: true, delete: false });
   });

@@ -7,3 +7,4 @@ import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
 import './quotazioni_rca/index.ts';
+import './polizza/index.ts';

@@ -5,6 +5,7 @@ import type { PermissionAction, ResourceDefinition } from '../../shared/definiti
 import { hasPermission } from '../../shared/permissions.ts';
 import { forbidden, invalid, notFoundFor } from '../errors.ts';
 import { ResourceRepository, type ListQuery } from '../resources/repository.ts';
+import { streamAll } from '../resources/stream.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 
@@ -180,7 +181,10 @@ export default fp(async (app: FastifyInstance) => {
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
         if (serves('list')) scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: LIST_QUERY, response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
-          return repo.list(app.ctx.db, request.user, parseListQuery(def, request.query as Record<string, unknown>));
+          const query = parseListQuery(def, request.query as Record<string, unknown>);
+          // per_page=-1 means every row: streamed from a cursor rather than capped and held in memory.
+          if (query.perPage === -1) return streamAll(reply, app.ctx.db, repo, request.user, query);
+          return repo.list(app.ctx.db, request.user, query);
         });
         if (serves('read')) scoped.get(`${base}/:id`, { preHandler: allow('read'), schema: { tags, params: ID_PARAMS, response: { 200: recordResponse(def.name), ...errorResponses(401, 403, 404) } } }, async (request, reply) => {
           const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));

@@ -219,7 +219,8 @@ export class ResourceRepository {
     return conditions;
   }
 
-  async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
+  /** The WHERE, ORDER BY and columns of a list query, and how a row is presented: shared by list() and the streamed full list. */
+  async selection(db: Database, user: AuthUser, query: ListQuery) {
     const conditions = await this.listConditions(db, user, query);
     const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
     const order = [...query.sort, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
@@ -230,10 +231,21 @@ export class ResourceRepository {
       // PostgreSQL's default null ordering, so the btree indexes can serve the sort.
       return s.startsWith('-') ? sql`${sql.ref(name)} DESC` : sql`${sql.ref(name)} ASC`;
     }));
+    const columns = sql.join(this.readable.map((c) => sql.ref(c)));
+    return {
+      where,
+      orderBy,
+      columns,
+      select: sql`SELECT ${columns} FROM ${sql.table(this.table)} ${where} ORDER BY ${orderBy}`,
+      present: (row: Record<string, unknown>) => this.present(row, user),
+    };
+  }
+
+  async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
+    const { where, orderBy, columns } = await this.selection(db, user, query);
     const all = query.perPage === -1;
     const perPage = all ? MAX_ALL_ROWS : query.perPage;
     const offset = (query.page - 1) * perPage;
-    const columns = sql.join(this.readable.map((c) => sql.ref(c)));
     // Page and total as two queries on two connections: a window count would make PostgreSQL
     // materialise every matching row before LIMIT could stop the index scan.
     const [rows, counted] = await Promise.all([

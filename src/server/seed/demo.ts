@@ -13,6 +13,7 @@ import '../domains/index.ts';
 import { parse } from 'csv-parse/sync';
 import { seedFornitori } from '../domains/compagnia/demo.ts';
 import { seedQuotazioniRca } from '../domains/quotazioni_rca/demo.ts';
+import { seedPolizze } from '../domains/polizza/demo.ts';
 import { calcola } from '../domains/quotazione/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
 
@@ -112,6 +113,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
   const fornitori = await seedFornitori(db, repo, SYSTEM_USER);
   const models = await seedModelli(db, repo);
   const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!);
+  const polizze = await seedPolizze(db, repo, SYSTEM_USER);
 
   const rca = await seedQuotazioniRca(db, definitions, ajv, collaboratori.get('ROSSI')!);
 
@@ -123,7 +125,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
       ...(u.collaboratore ? { collaboratore_id: collaboratori.get(u.collaboratore) } : {}),
     });
   }
-  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${rca} RCA quotations; users:`);
+  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${polizze} policies, ${rca} RCA quotations; users:`);
   for (const u of users) log(`  ${u.roles.join(',').padEnd(14)} ${u.email}  password: ${u.password}`);
 }
 

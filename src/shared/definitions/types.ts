@@ -36,13 +36,15 @@ export interface ListColumn {
   headerName: string;
   sortable?: boolean;
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
-  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime';
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand';
   width?: number;
   hide?: boolean;
   chips?: Record<string, string>;
   thresholds?: Record<string, [number, number]>;
   itemKey?: string;
   itemValue?: string;
+  /** format 'expand': other fields of the row shown with the nested items. */
+  details?: string[];
 }
 
 export interface ListConfig {
