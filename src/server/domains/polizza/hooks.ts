@@ -36,7 +36,7 @@ async function prodotto(trx: Trx, id: number): Promise<Prodotto | undefined> {
 }
 
 registerHooks('polizza', {
-  async beforeWrite(operation, { trx, user, input, before }) {
+  async beforeWrite(operation, { trx, input, before }) {
     const record: Record<string, unknown> = { ...(before ?? {}), ...input };
     const changed = (field: string) => operation === 'create' || (field in input && !same(input[field], before?.[field]));
     const errors: FieldErrors = {};
