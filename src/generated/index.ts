@@ -9,5 +9,6 @@ export type { EmailOutbox } from './email_outbox.ts';
 export type { Polizza } from './polizza.ts';
 export type { ProdottoAssegnato } from './prodotto_assegnato.ts';
 export type { Quotazione } from './quotazione.ts';
+export type { QuotazioniRca } from './quotazioni_rca.ts';
 export type { Titolo } from './titolo.ts';
 export type { Utente } from './utente.ts';

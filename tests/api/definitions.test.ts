@@ -66,6 +66,7 @@ describe('malformed definitions are refused at start-up with file and pointer', 
     ['cliente/resource.json', 'an unknown permission', (d) => { d.permissions.delete = 'elimina_tutto'; }, /^cliente\/resource\.json#\/permissions\/delete: unknown permission "elimina_tutto"/],
     ['cliente/form.ui.json', 'a layout naming a missing field', (d) => { d['ui:layout'][0].fields.push('ghost'); }, /^cliente\/form\.ui\.json#\/ui:layout\/0\/fields\/\d+: unknown property "ghost"/],
     ['cliente/entity.schema.json', 'a reference to an unknown resource', (d) => { d.properties.collaboratore_id['x-ref'] = 'agente'; }, /x-ref: unknown resource "agente"/],
+    ['quotazioni_rca/resource.json', 'an unknown generic operation', (d) => { d.api.operations.push('export'); }, /^quotazioni_rca\/resource\.json#\/api\/operations\/3: must be equal to one of the allowed values/],
   ];
   it.each(cases)('%s with %s', async (file, _what, edit, expected) => {
     const dir = await schemasCopy();
@@ -121,10 +122,10 @@ describe('meta routes', () => {
     const collab = await userWithRoles(t, admin, { email: 'menu-collab@test.it', roles: ['collaboratore'] });
     const staff = await userWithRoles(t, admin, { email: 'menu-staff@test.it', roles: ['staff'] });
     const menu = async (token: string) => (await t.call('GET', '/api/definitions', { token })).body.menu.map((m: { title: string }) => m.title);
-    // show_polizze (staff and collaborators, issue 17) shows Polizze and Titoli; every user reads the product documents.
-    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Polizze', 'Titoli']);
-    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Polizze', 'Titoli']);
-    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Polizze', 'Titoli', 'Utenti', 'Email in uscita']);
+    // show_polizze (staff and collaborators, issue 17) shows Polizze and Titoli; show_sue_quotazioni shows RCA; every user reads the product documents.
+    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA', 'Documenti', 'Polizze', 'Titoli']);
+    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA', 'Documenti', 'Polizze', 'Titoli']);
+    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'RCA', 'Documenti', 'Polizze', 'Titoli', 'Utenti', 'Email in uscita']);
     const cliente = (await t.call('GET', '/api/definitions', { token: collab })).body.resources.find((r: { name: string }) => r.name === 'cliente');
     expect(cliente.can).toEqual({ list: true, read: true, create: true, update: true, delete: false });
   });

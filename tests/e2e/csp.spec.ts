@@ -5,7 +5,7 @@ import { appUrl, loginAsAdmin } from './helpers.ts';
 const SCREENS = [
   '/dashboard', '/cliente', '/new/cliente', '/modifica/cliente/1', '/collaboratore', '/new/collaboratore', '/compagnia', '/new/compagnia',
   '/modifica/compagnia/1', '/quotazione', '/new/autostoriche', '/auto_storiche', '/new/quotazione', '/modifica/quotazione/1',
-  '/utente', '/new/utente', '/email_outbox',
+  '/utente', '/new/utente', '/email_outbox', '/quotazioni_rca', '/new/quotazioni_rca', '/modifica/quotazioni_rca/1',
 ];
 
 test('no Content-Security-Policy violation on any screen', async ({ page }) => {

@@ -102,3 +102,30 @@ export function CheckboxesWidget({ id, value, label, options, disabled, readonly
     </fieldset>
   );
 }
+
+/** One choice among few (e.g. Male, Female, Juridic): inline radios in a fieldset named by the field label. */
+export function RadioWidget({ id, value, label, options, disabled, readonly, rawErrors, onChange, onBlur, onFocus }: WidgetProps) {
+  const enumOptions = options.enumOptions ?? [];
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  return (
+    <fieldset id={id} aria-describedby={describedBy(id, { error: invalid })}>
+      <legend className="form-label fs-6 mb-1">{label}</legend>
+      {enumOptions.map((option, i) => (
+        <Form.Check
+          key={String(option.value)}
+          inline
+          type="radio"
+          id={`${id}-${i}`}
+          name={id}
+          label={option.label}
+          checked={option.value === value}
+          disabled={disabled || readonly}
+          isInvalid={invalid}
+          onChange={() => onChange(option.value)}
+          onBlur={() => onBlur(id, value)}
+          onFocus={() => onFocus(id, value)}
+        />
+      ))}
+    </fieldset>
+  );
+}

@@ -57,6 +57,16 @@ export const codecs = {
     placeholder: 'es. +39 3331234567',
     autoComplete: 'tel',
   },
+  // Vehicle plate: letters and digits only, upper case, as typed ('ab 123 cd' becomes 'AB123CD').
+  targa: {
+    format: asText,
+    parse: (text: string) => emptyToUndefined(text.toUpperCase().replace(/[^A-Z0-9]/g, '')),
+    clean: (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, ''),
+    className: 'text-uppercase',
+    autoComplete: 'off',
+    // Room for spaces and dashes as typed; the cleaned plate is what the schema's limit checks.
+    maxLength: 12,
+  },
   textarea: { format: asText, parse: emptyToUndefined, multiline: true },
   password: { format: asText, parse: emptyToUndefined, type: 'password', autoComplete: 'new-password' },
 } satisfies Record<string, Codec>;
@@ -127,6 +137,7 @@ const isNumeric = (props: WidgetProps) => props.schema.type === 'number' || prop
 
 export const TextWidget = (props: WidgetProps) => <CodecInput {...props} codec={isNumeric(props) ? codecs.number : codecs.text} />;
 export const UppercaseWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.uppercase} />;
+export const TargaWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.targa} />;
 export const CurrencyWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.currency} />;
 export const DateWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.date} />;
 export const PhoneWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.phone} />;

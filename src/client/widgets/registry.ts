@@ -6,8 +6,8 @@ import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import type { JsonSchema, ListColumn } from '../types.ts';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
 import type { CellProps } from './cells.tsx';
-import { CheckboxesWidget, SelectWidget, SwitchWidget } from './choices.tsx';
-import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
+import { CheckboxesWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
+import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TargaWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
 import { FixedRowsWidget } from './fixedRows.tsx';
@@ -38,6 +38,8 @@ const flag: RegistryEntry = { widget: SwitchWidget, cell: BooleanCell, ownsLabel
 const entries: Record<string, RegistryEntry> = {
   text: { widget: TextWidget, sample: text('Testo di esempio') },
   uppercase: { widget: UppercaseWidget, sample: text('ROSSI') },
+  // Vehicle plate with its formatting control: upper case, letters and digits only.
+  targa: { widget: TargaWidget, sample: text('AB123CD') },
   currency: money,
   money,
   date: { widget: DateWidget, cell: DateCell, sample: { schema: { type: 'string', format: 'date' }, value: '2026-11-23' } },
@@ -62,6 +64,7 @@ const entries: Record<string, RegistryEntry> = {
   textarea: { widget: TextareaWidget, sample: text('Una nota\nsu due righe') },
   select: { widget: SelectWidget, sample: { schema: { type: 'string', oneOf: [{ const: 'A', title: 'Autovettura' }, { const: 'M', title: 'Motocicli' }] }, value: 'A' } },
   checkboxes: { widget: CheckboxesWidget, ownsLabel: true, sample: { schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['email', 'sms'] } }, value: ['email'] } },
+  radio: { widget: RadioWidget, ownsLabel: true, sample: { schema: { type: 'string', oneOf: [{ const: 'si', title: 'Sì' }, { const: 'no', title: 'No' }] }, value: 'si' } },
   password: { widget: PasswordWidget, sample: text('') },
   chip: { cell: ChipCell, sample: { schema: { type: 'string' }, value: 'v', column: { field: 'colore', headerName: 'Colore', chips: { v: 'verde', g: 'giallo', r: 'rosso' } } } },
   // A row's nested items and detail fields behind a toggle (the policy list's guarantees and product).

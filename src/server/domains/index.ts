@@ -9,6 +9,7 @@ import './prodotto_assegnato/index.ts';
 import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
+import './quotazioni_rca/index.ts';
 import './polizza/index.ts';
 import './quotazione/documenti.ts';
 import './categoria_prodotto/documenti.ts';

@@ -184,28 +184,30 @@ export default fp(async (app: FastifyInstance) => {
       const tags = [def.name];
       // The engine validates the body itself (aliases, normalisation, the entity schema); the document shows the whole input.
       const input = { $ref: `${def.name}_input#`, [ENGINE_VALIDATED]: true };
-      const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
+      const own = { creat: def.resource.messages?.created, aggiornat: def.resource.messages?.updated, eliminat: def.resource.messages?.deleted };
+      const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => own[verb] ?? `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
+      const serves = (op: PermissionAction) => !def.resource.api.operations || def.resource.api.operations.includes(op);
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
-        scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: LIST_QUERY, response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
+        if (serves('list')) scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: LIST_QUERY, response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
           const query = parseListQuery(def, request.query as Record<string, unknown>);
           // per_page=-1 means every row: streamed from a cursor rather than capped and held in memory.
           if (query.perPage === -1) return streamAll(reply, app.ctx.db, repo, request.user, query);
           return repo.list(app.ctx.db, request.user, query);
         });
-        scoped.get(`${base}/:id`, { preHandler: allow('read'), schema: { tags, params: ID_PARAMS, response: { 200: recordResponse(def.name), ...errorResponses(401, 403, 404) } } }, async (request, reply) => {
+        if (serves('read')) scoped.get(`${base}/:id`, { preHandler: allow('read'), schema: { tags, params: ID_PARAMS, response: { 200: recordResponse(def.name), ...errorResponses(401, 403, 404) } } }, async (request, reply) => {
           const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           etag(reply, record);
           reply.header('cache-control', 'no-store');
           return { data: record };
         });
-        scoped.post(base, { preHandler: allow('create'), schema: { tags, summary: `Crea ${what}`, body: input, response: { 201: writeResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
+        if (serves('create')) scoped.post(base, { preHandler: allow('create'), schema: { tags, summary: `Crea ${what}`, body: input, response: { 201: writeResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           const { model, warnings } = await repo.create(app.ctx.db, request.user, request.body);
           etag(reply, model);
           reply.code(201);
           return { message: done('creat'), data: { model }, ...withWarnings(warnings) };
         });
-        scoped.put(`${base}/:id`, {
+        if (serves('update')) scoped.put(`${base}/:id`, {
           preHandler: allow('update'),
           schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: input, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
         }, async (request, reply) => {
@@ -214,7 +216,7 @@ export default fp(async (app: FastifyInstance) => {
           etag(reply, model);
           return { message: done('aggiornat'), data: { model }, ...withWarnings(warnings) };
         });
-        scoped.delete(`${base}/:id`, { preHandler: allow('delete'), schema: { tags, params: ID_PARAMS, response: { 200: MESSAGE_RESPONSE, ...errorResponses(401, 403, 404, 409) } } }, async (request) => {
+        if (serves('delete')) scoped.delete(`${base}/:id`, { preHandler: allow('delete'), schema: { tags, params: ID_PARAMS, response: { 200: MESSAGE_RESPONSE, ...errorResponses(401, 403, 404, 409) } } }, async (request) => {
           await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           return { message: done('eliminat') };
         });

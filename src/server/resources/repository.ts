@@ -198,6 +198,12 @@ export class ResourceRepository {
         default: return value;
       }
     };
+    // A day given for a timestamp means the whole day: 'to' 2026-05-31 includes the 31st.
+    if (field.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}$/.test(raw)) {
+      if (op === 'from') return sql<SqlBool>`${ref} >= ${raw}::date`;
+      if (op === 'to') return sql<SqlBool>`${ref} < ${raw}::date + 1`;
+      return sql<SqlBool>`${ref} >= ${raw}::date AND ${ref} < ${raw}::date + 1`;
+    }
     if (op === 'from') return sql<SqlBool>`${ref} >= ${parse(raw)}`;
     if (op === 'to') return sql<SqlBool>`${ref} <= ${parse(raw)}`;
     if (field.kind === 'text' && !field.values) {
@@ -367,6 +373,18 @@ export class ResourceRepository {
   }
 
   async create(db: Database, user: AuthUser, body: unknown): Promise<WriteResult> {
+    const record = await this.prepareCreate(db, user, body);
+    return translate('write', () => db.transaction().execute((trx) => this.insertPrepared(trx, user, record)));
+  }
+
+  /** The same create inside a transaction the caller owns (a domain writing two records at once, all or nothing). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async createWithin(trx: Transaction<any>, user: AuthUser, body: unknown): Promise<WriteResult> {
+    const record = await this.prepareCreate(trx, user, body);
+    return translate('write', () => this.insertPrepared(trx, user, record));
+  }
+
+  private async prepareCreate(db: Database, user: AuthUser, body: unknown): Promise<Record<string, unknown>> {
     const input = this.cleanInput(body, user);
     const record = { ...this.defaults(), ...input };
     if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
@@ -376,14 +394,17 @@ export class ResourceRepository {
     this.validateRecord(record);
     // A record of nothing (every field the server's, or none sent) is no record to create.
     if (!Object.values(input).some((v) => v !== null && v !== undefined)) throw invalid({ body: [EMPTY_BODY] });
+    return record;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private async insertPrepared(trx: Transaction<any>, user: AuthUser, record: Record<string, unknown>): Promise<WriteResult> {
     const hooks = hooksFor(this.def.name);
-    return translate('write', () => db.transaction().execute(async (trx) => {
-      await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
-      const values = await this.columnValues(record);
-      const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
-      await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
-      return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx, user) };
-    }));
+    await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
+    const values = await this.columnValues(record);
+    const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
+    await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
+    return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx, user) };
   }
 
   private defaults(): Record<string, unknown> {

@@ -12,6 +12,7 @@ import { computeCodiceFiscale } from '../../shared/validators/codiceFiscale.ts';
 import '../domains/index.ts';
 import { parse } from 'csv-parse/sync';
 import { seedFornitori } from '../domains/compagnia/demo.ts';
+import { seedQuotazioniRca } from '../domains/quotazioni_rca/demo.ts';
 import { seedPolizze } from '../domains/polizza/demo.ts';
 import { calcola } from '../domains/quotazione/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
@@ -114,6 +115,8 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
   const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!);
   const polizze = await seedPolizze(db, repo, SYSTEM_USER);
 
+  const rca = await seedQuotazioniRca(db, definitions, ajv, collaboratori.get('ROSSI')!);
+
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {
     if (await one('utente', 'email', u.email)) continue;
@@ -122,7 +125,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
       ...(u.collaboratore ? { collaboratore_id: collaboratori.get(u.collaboratore) } : {}),
     });
   }
-  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${polizze} policies; users:`);
+  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${polizze} policies, ${rca} RCA quotations; users:`);
   for (const u of users) log(`  ${u.roles.join(',').padEnd(14)} ${u.email}  password: ${u.password}`);
 }
 

@@ -25,7 +25,18 @@ export const resourceMetaSchema = {
       type: 'object',
       required: ['path'],
       additionalProperties: false,
-      properties: { path: { type: 'string', pattern: '^/api/[a-zA-Z0-9_/]+$' }, aliases: { type: 'array', items: { type: 'string', pattern: '^/api/' } } },
+      properties: {
+        path: { type: 'string', pattern: '^/api/[a-zA-Z0-9_/]+$' },
+        aliases: { type: 'array', items: { type: 'string', pattern: '^/api/' } },
+        // The generic routes served (default all): a resource written only by its domain's routes lists, reads and deletes.
+        operations: { type: 'array', uniqueItems: true, items: { enum: ['list', 'read', 'create', 'update', 'delete'] } },
+      },
+    },
+    // Success messages replacing the generic 'Quotazione eliminata con successo.' ones, when the spec words them otherwise.
+    messages: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { created: { type: 'string' }, updated: { type: 'string' }, deleted: { type: 'string' } },
     },
     routes: { type: 'object', additionalProperties: false, properties: { list: route, new: route, edit: route } },
     menu: {

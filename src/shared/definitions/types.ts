@@ -16,7 +16,9 @@ export interface ResourceConfig {
   newTitle?: string;
   recordTitle?: string;
   icon?: string;
-  api: { path: string; aliases?: string[] };
+  /** `operations`: the generic routes served (default all five). */
+  api: { path: string; aliases?: string[]; operations?: PermissionAction[] };
+  messages?: { created?: string; updated?: string; deleted?: string };
   routes?: { list?: RouteConfig; new?: RouteConfig; edit?: RouteConfig };
   menu?: { title: string; order?: number; icon?: string };
   permissions: Record<PermissionAction, string>;
