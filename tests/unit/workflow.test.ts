@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
 import { lintWorkflow } from '../../src/shared/workflow/lint.ts';
 import { implementedActions } from '../../src/server/workflow/actions.ts';
-import type { WorkflowUser } from '../../src/shared/workflow/guards.ts';
+import { evaluateGuard, type WorkflowUser } from '../../src/shared/workflow/guards.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const definition: WorkflowDefinition = JSON.parse(readFileSync(path.join(root, 'workflows', 'quotazione_auto_storica.json'), 'utf8'));
@@ -180,6 +180,11 @@ describe('workflows/quotazione_auto_storica.json', () => {
     expect(at(11, 'super_admin')).toEqual(['ANTEPRIMA_EMISSIONE', 'EMETTI', 'SALVA_EMISSIONE']);
     expect(at(7, 'collaboratore')).toEqual([]);
     expect(wf.available(9, user('super_admin'), RECORDS.rinnovata).map((e) => e.type)).not.toContain('RINNOVA');
+  });
+
+  it("knows a policy as issued at code above 8 except id 11 (spec 001 §4)", () => {
+    const issued = wf.statuses.filter((s) => evaluateGuard({ type: 'polizzaEmessa' }, { context: { user: user('staff'), record: {}, stato: { id: s.id, code: s.code } }, event: { type: '' } }));
+    expect(issued.map((s) => s.id)).toEqual([9, 10]);
   });
 
   it('every machine under workflows/ passes the lint', () => {
