@@ -312,6 +312,10 @@ describe('renewal, reversal and the Koala resend', () => {
     const second = await t.call('POST', `/api/quotazioni/rinnovo-polizza/${id}`, { token: admin });
     expect(second.status).toBe(409);
     expect((await q('SELECT id FROM quotazione WHERE rinnovo_della_polizza->>\'numero_polizza\' = ?', numero))).toHaveLength(1);
+    // Deleting the renewal draft frees the policy for a new renewal.
+    expect((await t.call('DELETE', `/api/quotazioni/${nuova.id}`, { token: admin })).status).toBe(200);
+    expect((await stato(id)).rinnovo_id).toBeNull();
+    expect((await t.call('POST', `/api/quotazioni/rinnovo-polizza/${id}`, { token: admin })).status).toBe(201);
   });
 
   it('reverses exactly once, super_admin only, marking who and when; then neither renewal nor reversal at 11', async () => {

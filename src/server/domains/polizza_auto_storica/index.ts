@@ -19,4 +19,11 @@ registerHooks('polizza_auto_storica', {
 registerDomainMigration('polizza_auto_storica', [
   `CREATE UNIQUE INDEX IF NOT EXISTS polizza_auto_storica_in_vigore ON polizza_auto_storica (quotazione_id) WHERE stornata IS NOT TRUE`,
   `CREATE UNIQUE INDEX IF NOT EXISTS quotazione_rinnovo_unico ON quotazione ((rinnovo_della_polizza->>'numero_polizza')) WHERE rinnovo_della_polizza IS NOT NULL`,
+  // A deleted renewal draft frees its policy for a new renewal, in the same transaction as the delete.
+  `CREATE OR REPLACE FUNCTION quotazione_rinnovo_eliminato() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     UPDATE quotazione SET rinnovo_id = NULL, version = version + 1, updated_at = now() WHERE rinnovo_id = OLD.id;
+     RETURN OLD;
+   END $$`,
+  `CREATE OR REPLACE TRIGGER quotazione_rinnovo_eliminato AFTER DELETE ON quotazione FOR EACH ROW WHEN (OLD.rinnovo_della_polizza IS NOT NULL) EXECUTE FUNCTION quotazione_rinnovo_eliminato()`,
 ]);
