@@ -81,7 +81,7 @@ test('staff save the issue data, preview, issue, and find the policy number in t
   dialog = staff.getByRole('dialog');
   await expect(dialog).toContainText('Sicuro di voler emettere la polizza?');
   // Only a super_admin may switch off the previous-policy check.
-  await expect(dialog.getByRole('switch')).toHaveCount(0);
+  await expect(dialog.getByLabel('Controlla se la polizza precedente è scaduta')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Emetti' }).click();
   // Back to the list with the insurer's answer.
   await expect(staff).toHaveURL(/\/auto_storiche/);
@@ -133,4 +133,12 @@ test('a super_admin renews a policy (new quotation in Bozza rinnovo with the war
   await expect(panel(page).getByRole('button', { name: 'Storna Polizza' })).toHaveCount(0);
   await expect(panel(page).getByRole('button', { name: 'Rinnova Polizza' })).toHaveCount(0);
   await expect(panel(page).getByRole('button', { name: 'Emetti' })).toBeVisible();
+  // The super_admin may issue without the previous-policy check, and is told so.
+  await panel(page).getByRole('button', { name: 'Emetti' }).click();
+  dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('NON controlla se la polizza precedente è scaduta')).toHaveCount(0);
+  await dialog.getByLabel('Controlla se la polizza precedente è scaduta').uncheck();
+  await expect(dialog.getByText('NON controlla se la polizza precedente è scaduta')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Annulla' }).click();
+  await expect(dialog).toHaveCount(0);
 });
