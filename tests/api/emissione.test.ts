@@ -7,7 +7,8 @@ import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpe
 import { buildApp } from '../../src/server/app.ts';
 import { loadAll } from '../../src/server/bootstrap.ts';
 import { connect } from '../../src/server/db/connection.ts';
-import { impostaGuastiSandbox, polizzeEmesseSandbox } from '../../src/server/adapters/auto-storiche/emissione-sandbox.ts';
+import { impostaGuastiSandbox, polizzeEmesseSandbox, SandboxAutoStoricheEmissione } from '../../src/server/adapters/auto-storiche/emissione-sandbox.ts';
+import { randomUUID } from 'node:crypto';
 import { importazioniKoalaSandbox, koalaNonRaggiungibileSandbox } from '../../src/server/adapters/koala/sandbox.ts';
 
 let t: TestApp;
@@ -257,6 +258,29 @@ describe('exactly one policy, however the insurer behaves', () => {
     expect(retry.body.verti_policy_number).toBe(polizzeEmesseSandbox(`quotazione-${id}`)[0]);
     await coerente(id, 1);
     expect((await chiamate(id)).map((c) => c.stato)).toEqual(['confermata']);
+  });
+
+  it('a process that died after the insurer committed: its call waits out the lease, then is reconciled, never sent again', async () => {
+    const id = await inAttesaDiEmissione('CR100AA');
+    const chiave = randomUUID();
+    const richiesta = {
+      riferimento: `quotazione-${id}`, contraente: { cognome: 'ROSSI', cfisc: 'RSSMRA80A01H501U' }, decorrenza: OGGI, scadenza: OGGI, data_incasso: IERI,
+      veicoli: [{ targa: 'CR100AA', marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A', furto: false }], premio_centesimi: 30000, check_atrc_contract_expiration_date: true,
+    };
+    // The dead process had committed its key and reached the insurer, which issued.
+    const issued = await new SandboxAutoStoricheEmissione().emetti(chiave, richiesta);
+    const utente = JSON.stringify({ id: 0, name: 'processo terminato', email: 'x', permissions: ['emettere_polizza_auto_storica'], roles: [], collaboratore_id: null });
+    await q(`INSERT INTO chiamata_esterna (chiave, sistema, operazione, resource, record_id, stato, richiesta, utente, updated_at)
+      VALUES (?, 'auto_storiche', 'emissione', 'quotazione', ?, 'in_corso', ?::jsonb, ?::jsonb, now())`, chiave, id, JSON.stringify(richiesta), utente);
+    const wait = await emetti(id);
+    expect(wait.status).toBe(409);
+    expect(wait.body.message).toBe("Attendere la fine dell'operaione in corso");
+    await q("UPDATE chiamata_esterna SET updated_at = now() - interval '1 hour' WHERE chiave = ?", chiave);
+    const res = await emetti(id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ result: 0, verti_policy_number: issued.verti_policy_number });
+    await coerente(id, 1);
+    expect(await chiamate(id)).toEqual([{ operazione: 'emissione', stato: 'confermata', tentativi: 0 }]);
   });
 
   it('a duplicate answer is recorded once, whichever delivery arrives first', async () => {

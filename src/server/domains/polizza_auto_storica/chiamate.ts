@@ -89,9 +89,10 @@ async function lockRecord(trx: Trx, resource: string, id: number): Promise<void>
   await sql`SELECT id FROM ${sql.table(resource)} WHERE id = ${id} FOR UPDATE`.execute(trx);
 }
 
-async function aperta(trx: Trx, resource: string, id: number): Promise<ChiamataEsterna | undefined> {
-  const rows = await sql<ChiamataEsterna>`SELECT * FROM chiamata_esterna WHERE resource = ${resource} AND record_id = ${id}
-    AND stato IN ('in_corso', 'incerta') FOR UPDATE`.execute(trx);
+/** The open call of a record; `scaduta` on the database's clock, the same for every app instance. */
+async function aperta(trx: Trx, resource: string, id: number, leaseMs: number): Promise<(ChiamataEsterna & { scaduta: boolean }) | undefined> {
+  const rows = await sql<ChiamataEsterna & { scaduta: boolean }>`SELECT *, now() - updated_at > make_interval(secs => ${leaseMs / 1000}) AS scaduta
+    FROM chiamata_esterna WHERE resource = ${resource} AND record_id = ${id} AND stato IN ('in_corso', 'incerta') FOR UPDATE`.execute(trx);
   return rows.rows[0];
 }
 
@@ -145,16 +146,27 @@ async function riconcilia<R, Out>(db: Database, op: Operazione<R, Out>, chiamata
   return { libera: true };
 }
 
+/** Anything unexpected during or after the call leaves its outcome unknown: the next request reconciles at once. */
+async function dubbia<T>(db: Database, chiamata: ChiamataEsterna, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    await sql`UPDATE chiamata_esterna SET stato = 'incerta', errore = ${String((error as Error).message ?? error)}, updated_at = now()
+      WHERE id = ${chiamata.id} AND stato = 'in_corso'`.execute(db).catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Runs one outside operation exactly once; see the file's first comment. */
 export async function eseguiUnaVolta<R, Out>(db: Database, op: Operazione<R, Out>): Promise<Out> {
-  const lease = op.leaseMs ?? Number(process.env.CHIAMATE_ESTERNE_LEASE_MS ?? 120000);
+  // Longer than the slowest call (timeout × attempts, plus lookups): a live request is never taken for an abandoned one.
+  const lease = op.leaseMs ?? Number(process.env.CHIAMATE_ESTERNE_LEASE_MS ?? 300000);
   for (let round = 0; round < 3; round++) {
     const start = await db.transaction().execute(async (trx): Promise<{ riconcilia: ChiamataEsterna } | { nuova: ChiamataEsterna }> => {
       await lockRecord(trx, op.resource, op.recordId);
-      const open = await aperta(trx, op.resource, op.recordId);
+      const open = await aperta(trx, op.resource, op.recordId, lease);
       if (open) {
-        const abandoned = open.stato === 'incerta' || Date.now() - new Date(open.updated_at).getTime() > lease;
-        if (!abandoned) throw new HttpError(409, IN_CORSO);
+        if (open.stato === 'in_corso' && !open.scaduta) throw new HttpError(409, IN_CORSO);
         return { riconcilia: open };
       }
       const richiesta = await op.prepara(trx);
@@ -174,8 +186,8 @@ export async function eseguiUnaVolta<R, Out>(db: Database, op: Operazione<R, Out
     const attempts = op.tentativi ?? 3;
     for (let attempt = 1; ; attempt++) {
       await sql`UPDATE chiamata_esterna SET tentativi = ${attempt}, updated_at = now() WHERE id = ${chiamata.id}`.execute(db);
-      const answer = await op.chiama(chiamata.chiave, chiamata.richiesta);
-      if ('esito' in answer) return registraRisposta(db, op, op.recordId, chiamata.chiave, answer.esito);
+      const answer = await dubbia(db, chiamata, () => op.chiama(chiamata.chiave, chiamata.richiesta));
+      if ('esito' in answer) return dubbia(db, chiamata, () => registraRisposta(db, op, op.recordId, chiamata.chiave, answer.esito));
       if (!op.cerca) {
         await segna(db, chiamata.id, 'fallita', { errore: answer.incerto });
         throw new HttpError(502, answer.incerto);
@@ -186,7 +198,10 @@ export async function eseguiUnaVolta<R, Out>(db: Database, op: Operazione<R, Out
         await segna(db, chiamata.id, 'incerta', { errore: `${answer.incerto} ${found.incerto}` });
         throw incerta(answer.incerto);
       }
-      if (found.esito.trovata) return registraRisposta(db, op, op.recordId, chiamata.chiave, found.esito.esito);
+      if (found.esito.trovata) {
+        const esito = found.esito.esito;
+        return dubbia(db, chiamata, () => registraRisposta(db, op, op.recordId, chiamata.chiave, esito));
+      }
       if (attempt >= attempts) {
         await segna(db, chiamata.id, 'fallita', { errore: answer.incerto });
         throw new HttpError(502, `${answer.incerto} Nessuna operazione è stata eseguita: si può riprovare.`, undefined, { result: null });

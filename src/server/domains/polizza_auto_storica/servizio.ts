@@ -179,7 +179,8 @@ async function rispostaEmissione(s: Servizio, trx: Trx, user: AuthUser, id: numb
 }
 
 /** Records the insurer's confirmed answer to an issue call: the policy and status 9, a warning, or status 11. */
-async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, chiamata: ChiamataEsterna): Promise<RispostaEmissione> {
+async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, chiamata: ChiamataEsterna, lettore?: AuthUser): Promise<RispostaEmissione> {
+  // Recorded in the name of who made the call; answered to who is asking now (a reconciliation may come from another user).
   const user = utenteDa(chiamata.utente);
   const richiesta = chiamata.richiesta as RichiestaEmissione & { scadenza: string; data_incasso: string };
   const row = await riga(trx, chiamata.record_id);
@@ -202,14 +203,14 @@ async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, c
   } else {
     await transizione(s, trx, user, row, 'ERRORE_EMISSIONE', {}, nota);
   }
-  return rispostaEmissione(s, trx, user, chiamata.record_id, esito);
+  return rispostaEmissione(s, trx, lettore ?? user, chiamata.record_id, esito);
 }
 
-function operazioneEmissione(s: Servizio) {
+function operazioneEmissione(s: Servizio, lettore?: AuthUser) {
   return {
     resource: QUOTAZIONE,
-    registra: (trx: Trx, esito: EsitoEmissione, chiamata: ChiamataEsterna) => registraEmissione(s, trx, esito, chiamata),
-    giaRegistrata: (trx: Trx, chiamata: ChiamataEsterna) => rispostaEmissione(s, trx, utenteDa(chiamata.utente), chiamata.record_id, chiamata.risposta as EsitoEmissione),
+    registra: (trx: Trx, esito: EsitoEmissione, chiamata: ChiamataEsterna) => registraEmissione(s, trx, esito, chiamata, lettore),
+    giaRegistrata: (trx: Trx, chiamata: ChiamataEsterna) => rispostaEmissione(s, trx, lettore ?? utenteDa(chiamata.utente), chiamata.record_id, chiamata.risposta as EsitoEmissione),
   };
 }
 
@@ -225,7 +226,7 @@ export async function emetti(s: Servizio, user: AuthUser, id: number, decorrenza
   const check = controlloAtrc(body, user);
   return eseguiUnaVolta(s.db, {
     sistema: 'auto_storiche', operazione: 'emissione', recordId: id, user,
-    ...operazioneEmissione(s),
+    ...operazioneEmissione(s, user),
     async prepara(trx) {
       const row = await riga(trx, id);
       consenti(s, user, row, 'EMETTI');
@@ -286,10 +287,10 @@ export async function storna(s: Servizio, user: AuthUser, id: number, numero: st
           WHERE id = ${polizza_id}`.execute(trx);
         await transizione(s, trx, u, await riga(trx, id), 'STORNA', {}, `Risposta compagnia (result 0): polizza ${numero} stornata.`);
       }
-      return { esito, model: await s.repo.get(trx as unknown as Database, u, id) };
+      return { esito, model: await s.repo.get(trx as unknown as Database, user, id) };
     },
     async giaRegistrata(trx, chiamata) {
-      return { esito: chiamata.risposta as EsitoStorno, model: await s.repo.get(trx as unknown as Database, utenteDa(chiamata.utente), id) };
+      return { esito: chiamata.risposta as EsitoStorno, model: await s.repo.get(trx as unknown as Database, user, id) };
     },
   });
   if (out.esito.result !== 0) {
