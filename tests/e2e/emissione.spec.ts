@@ -10,6 +10,8 @@ const OGGI = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: '
 async function session(browser: Browser, email: string, password: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await login(page, email, password);
+  // The app lands on the dashboard after login; navigating before that would be overtaken by it.
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   return page;
 }
 
@@ -44,6 +46,25 @@ async function emessa(page: Page, targa: string): Promise<{ id: number; numero: 
   return { id, numero: issued.verti_policy_number as string };
 }
 
+/** Screenshots for a person to look at, only when asked (E2E_SHOTS=folder). */
+async function shot(page: Page, name: string) {
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Opens a quotation; on a machine this loaded a slow answer may send the app through its maintenance page, so try once more. */
+async function apri(page: Page, id: number) {
+  for (let attempt = 0; ; attempt++) {
+    await page.goto(appUrl(`/modifica/quotazione/${id}`));
+    try {
+      await expect(page.getByTestId('intestazione-quotazione')).toContainText(`${id}`, { timeout: 20_000 });
+      await expect(page).toHaveURL(new RegExp(`/modifica/quotazione/${id}$`));
+      return;
+    } catch (error) {
+      if (attempt >= 1) throw error;
+    }
+  }
+}
+
 function panel(page: Page) {
   return page.getByRole('toolbar', { name: 'Azioni di emissione' });
 }
@@ -57,7 +78,7 @@ test('staff save the issue data, preview, issue, and find the policy number in t
   const adminPage = await session(browser, admin().email, admin().password);
   const { id, cognome } = await inAttesaDiEmissione(adminPage, 'EM100AA');
   const staff = await session(browser, STAFF.email, STAFF.password);
-  await staff.goto(appUrl(`/modifica/quotazione/${id}`));
+  await apri(staff, id);
   await expect(staff.getByTestId('stato-quotazione')).toHaveText('In attesa di emissione');
   // Staff may issue: the machine offers Salva Emissione, preview and Emetti, not reversal or Koala.
   await expect(panel(staff).getByRole('button')).toHaveText(['Salva Emissione', 'Preview Emissione', 'Emetti']);
@@ -75,6 +96,7 @@ test('staff save the issue data, preview, issue, and find the policy number in t
   await dialog.getByRole('button', { name: 'Preview Emissione' }).click();
   await expect(dialog.getByTestId('esito-anteprima')).toContainText('nessun rilievo');
   await expect(dialog.getByTestId('esito-anteprima')).toContainText(/Dalle ore 24:00 del \d\d\/\d\d\/\d{4}/);
+  await shot(staff, 'emissione-anteprima');
   await dialog.getByRole('button', { name: 'Annulla' }).click();
 
   await panel(staff).getByRole('button', { name: 'Emetti' }).click();
@@ -87,19 +109,20 @@ test('staff save the issue data, preview, issue, and find the policy number in t
   await expect(staff).toHaveURL(/\/auto_storiche/);
   await expect(staff.getByTestId('notice').filter({ hasText: 'Polizza emessa correttamente' })).toBeVisible();
 
-  await staff.goto(appUrl(`/modifica/quotazione/${id}`));
+  await apri(staff, id);
   await expect(staff.getByTestId('stato-quotazione')).toHaveText('In attesa di firma');
   await expect(header(staff)).toContainText(/Numero polizza\s*AS\d{9}/);
   await expect(header(staff)).toContainText('Infodrive id');
   await expect(header(staff)).toContainText(cognome);
   await expect(panel(staff).getByRole('button', { name: 'Emetti' })).toHaveCount(0);
+  await shot(staff, 'emissione-emessa');
 });
 
 test('a super_admin renews a policy (new quotation in Bozza rinnovo with the warning), reverses another and resends it to Koala', async ({ browser }) => {
   test.setTimeout(120_000);
   const page = await session(browser, admin().email, admin().password);
   const daRinnovare = await emessa(page, 'RN200AA');
-  await page.goto(appUrl(`/modifica/quotazione/${daRinnovare.id}`));
+  await apri(page, daRinnovare.id);
   await expect(panel(page).getByRole('button')).toHaveText(['Salva Emissione', 'Rinnova Polizza', 'Storna Polizza', 'Reinvia dati a Koala', 'Rigenera documenti']);
   await panel(page).getByRole('button', { name: 'Rinnova Polizza' }).click();
   let dialog = page.getByRole('dialog');
@@ -110,12 +133,12 @@ test('a super_admin renews a policy (new quotation in Bozza rinnovo with the war
   await expect(page.getByTestId('avviso-workflow')).toContainText('Attenzione controllare se sono stati esclusi o inclusi dei veicoli rispetto alla polizza precedente');
   await expect(header(page)).toContainText(`Rinnovo della polizza${daRinnovare.numero} (quotazione n. ${daRinnovare.id})`);
   // The original now links to its renewal and offers no second one.
-  await page.goto(appUrl(`/modifica/quotazione/${daRinnovare.id}`));
+  await apri(page, daRinnovare.id);
   await expect(header(page)).toContainText('Rinnovoquotazione n.');
   await expect(panel(page).getByRole('button', { name: 'Rinnova Polizza' })).toHaveCount(0);
 
   const daStornare = await emessa(page, 'ST200AA');
-  await page.goto(appUrl(`/modifica/quotazione/${daStornare.id}`));
+  await apri(page, daStornare.id);
   await panel(page).getByRole('button', { name: 'Reinvia dati a Koala' }).click();
   dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('dati duplicati');
@@ -129,6 +152,7 @@ test('a super_admin renews a policy (new quotation in Bozza rinnovo with the war
   await expect(page.getByTestId('notice').filter({ hasText: 'Polizza stornata correttamente' })).toBeVisible();
   await expect(page.getByTestId('stato-quotazione')).toHaveText('Conclusa con errore');
   await expect(header(page)).toContainText(`${daStornare.numero} (stornata da`);
+  await shot(page, 'emissione-stornata');
   // At 11 neither renewal nor reversal; issuing again is possible.
   await expect(panel(page).getByRole('button', { name: 'Storna Polizza' })).toHaveCount(0);
   await expect(panel(page).getByRole('button', { name: 'Rinnova Polizza' })).toHaveCount(0);

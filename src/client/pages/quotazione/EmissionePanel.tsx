@@ -1,5 +1,5 @@
 // Issue, renewal, reversal and Koala resend of a historic-car quotation (spec 001 §2, §4): the machine's dialog events as buttons and dialogs.
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import useSWR from 'swr';
 import Button from 'react-bootstrap/Button';
@@ -160,7 +160,13 @@ function EmissioneDialog({ event, record, onClose, onDone }: { event: AvailableE
   const texts = event.meta.texts ?? {};
   const anteprima = event.meta.dialog === 'anteprima';
   const superAdmin = can('super_admin');
-  const [decorrenza, setDecorrenza] = useState(decorrenzaProposta(record));
+  const proposta = decorrenzaProposta(record);
+  const [decorrenza, setDecorrenza] = useState(proposta);
+  const touched = useRef(false);
+  // The record may still be reloading after 'Salva Emissione': follow it until the user picks a date.
+  useEffect(() => {
+    if (!touched.current) setDecorrenza(proposta);
+  }, [proposta]);
   const [controllo, setControllo] = useState(true);
   const [esito, setEsito] = useState<Esito>();
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -201,7 +207,7 @@ function EmissioneDialog({ event, record, onClose, onDone }: { event: AvailableE
         {!anteprima && event.meta.confirm && <p>{event.meta.confirm}</p>}
         <Form.Group controlId={`${uid}-decorrenza`} className="mb-3">
           <Form.Label>Decorrenza</Form.Label>
-          <Form.Control type="date" value={decorrenza} min={typeof record.data_incasso === 'string' ? record.data_incasso : undefined} onChange={(e) => setDecorrenza(e.target.value)} />
+          <Form.Control type="date" value={decorrenza} min={typeof record.data_incasso === 'string' ? record.data_incasso : undefined} onChange={(e) => { touched.current = true; setDecorrenza(e.target.value); }} />
           <Form.Text>{texts.decorrenza ?? 'La polizza decorre dalle ore 24:00 del giorno di incasso del premio'}
             {record.data_incasso ? ` (${formatDate(record.data_incasso)}).` : '.'}</Form.Text>
         </Form.Group>
