@@ -113,6 +113,7 @@ describe('meta routes', () => {
     expect(res.body.paths['/api/cliente/{id}'].put.responses).toHaveProperty('409');
     expect(res.body.components.schemas.cliente.properties.cf.format).toBe('codice-fiscale');
     expect(res.body.components.schemas.cliente_input.properties).not.toHaveProperty('id');
+    expect(res.body.components.schemas.cliente_input.properties).toHaveProperty('version');
   });
 
   it('gives each user only the definitions and menu entries they may see', async () => {

@@ -81,6 +81,8 @@ export interface FieldDefinition {
   readPermission?: string;
   /** Only holders filter or sort by it ("x-filter-permission"), e.g. a value others see only in part. */
   filterPermission?: string;
+  /** The column's former name ("x-renamed-from"): migration renames it, the API accepts the old name as an alias. */
+  renamedFrom?: string;
 }
 
 export interface ResourceDefinition {
@@ -90,6 +92,8 @@ export interface ResourceDefinition {
   list: ListConfig;
   form: Record<string, unknown>;
   fields: FieldDefinition[];
+  /** Properties marked "x-removed": true: gone from schema and API, their columns dropped by the migration. */
+  removed?: string[];
 }
 
 export interface MenuEntry {
