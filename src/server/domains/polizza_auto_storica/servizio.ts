@@ -7,7 +7,10 @@ import type { AuthUser } from '../../auth/user.ts';
 import type { ResourceDefinition } from '../../../shared/definitions/types.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
-import { fromCents, toCents } from '../../../shared/money.ts';
+import { formatEuro, fromCents, toCents } from '../../../shared/money.ts';
+import { applyRecordRules } from '../../../shared/rules.ts';
+import { computedMismatchMessage } from '../../../shared/validation-messages.ts';
+import { calcola, type CalcoloInput } from '../quotazione/calcolo.ts';
 import { canonicalInput } from '../../../shared/canonical.ts';
 import { normalizeInput, withoutNulls } from '../../../shared/validation.ts';
 import { HttpError, invalid, notFound } from '../../errors.ts';
@@ -430,14 +433,30 @@ export async function salvaEmissione(
     consenti(s, user, before, 'SALVA_EMISSIONE');
     const stored: Row = {};
     for (const f of s.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
-    const invalidi = valida(withoutNulls({ ...stored, ...clean }));
+    // The definition's conditional and computed rules, as every other write follows them.
+    const record = { ...stored, ...clean };
+    const regole = applyRecordRules(s.def.schema, record, clean, (expected) => computedMismatchMessage(formatEuro(expected)));
+    if (Object.keys(regole).length) throw invalid(regole);
+    const invalidi = valida(withoutNulls(record));
     if (invalidi) throw invalid(invalidi);
     await prima(clean, before, trx);
+    // Changed vehicles make the calculation stale (the quotation hook empties it): price them again here, since the
+    // quotation cannot go back to draft to be recalculated; a recalculation empties the forced premium (spec 001 §4).
+    let ricalcolato = false;
+    if (clean.preventivi === null && Array.isArray(before.preventivi) && before.preventivi.length) {
+      const result = await calcola(trx as unknown as Database, { ...stored, ...clean } as CalcoloInput);
+      Object.assign(clean, {
+        colore: result.colore, premio: result.premio, premio_verti: result.premio_verti, preventivi: result.preventivi,
+        veicoli_storici: result.veicoli_storici, premio_forzato: null,
+      });
+      ricalcolato = true;
+    }
     const values: Row = {};
     for (const [key, value] of Object.entries(clean)) values[key] = byName.get(key)!.kind === 'json' && value !== null ? JSON.stringify(value) : value;
     if (Object.keys(values).length) {
       await trx.updateTable(QUOTAZIONE).set({ ...values, version: sql`version + 1`, updated_at: sql`now()` }).where('id', '=', id).execute();
     }
-    return { message: 'Dati per l\'emissione salvati', data: { model: await s.repo.get(trx as unknown as Database, user, id) } };
+    const message = ricalcolato ? "Dati per l'emissione salvati; premio ricalcolato per i veicoli modificati" : "Dati per l'emissione salvati";
+    return { message, ricalcolato, data: { model: await s.repo.get(trx as unknown as Database, user, id) } };
   });
 }
