@@ -198,6 +198,16 @@ describe('definitions that change on a database with rows', () => {
       expect(await dump(database.url, connection)).toBe(before);
     });
 
+    it('an existing field made required while rows lack it, without a default', async () => {
+      before = await dump(database.url, connection);
+      await editCliente(schemasDir, (doc) => {
+        doc.required.push('eta_testo');
+      });
+      const error = await refusal(schemasDir, connection);
+      expect(error.message).toContain('"eta_testo" is required but 1 row of cliente has no value');
+      expect(await dump(database.url, connection)).toBe(before);
+    });
+
     it('a new required field without a default', async () => {
       before = await dump(database.url, connection);
       await editCliente(schemasDir, (doc) => {

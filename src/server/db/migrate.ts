@@ -287,10 +287,15 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
     }
 
     if (changed) {
-      // Required now, with a default: old rows get it. Without one the rows stay and the next edit asks for the value.
-      if (requiredAt >= 0 && fallback !== undefined) {
+      // Required now: old rows without a value get the default; with no default the start is refused, as every such
+      // row would fail validation on its next edit.
+      if (requiredAt >= 0) {
         const missing = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(field.name)} IS NULL`.execute(db);
-        if (Number(missing.rows[0]!.n) > 0) {
+        const count = Number(missing.rows[0]!.n);
+        if (count > 0 && fallback === undefined) {
+          throw new DefinitionError(file, `/required/${requiredAt}`, `"${field.name}" is required but ${count} ${count === 1 ? 'row' : 'rows'} of ${table} ${count === 1 ? 'has' : 'have'} no value: give the property a "default" for them`);
+        }
+        if (count > 0) {
           await step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
           report.filled.push(`${table}.${field.name}`);
         }
