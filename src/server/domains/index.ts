@@ -13,3 +13,4 @@ import './quotazioni_rca/index.ts';
 import './polizza/index.ts';
 import './quotazione/documenti.ts';
 import './categoria_prodotto/documenti.ts';
+import './polizza_auto_storica/index.ts';

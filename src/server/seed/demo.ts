@@ -16,6 +16,7 @@ import { seedQuotazioniRca } from '../domains/quotazioni_rca/demo.ts';
 import { seedPolizze } from '../domains/polizza/demo.ts';
 import { calcola } from '../domains/quotazione/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
+import { seedQuotazioniPerStato } from '../domains/polizza_auto_storica/demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -112,7 +113,8 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
 
   const fornitori = await seedFornitori(db, repo, SYSTEM_USER);
   const models = await seedModelli(db, repo);
-  const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!);
+  const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!)
+    + await seedQuotazioniPerStato(db, definitions, ajv, SYSTEM_USER, collaboratori.get('ROSSI')!);
   const polizze = await seedPolizze(db, repo, SYSTEM_USER);
 
   const rca = await seedQuotazioniRca(db, definitions, ajv, collaboratori.get('ROSSI')!);

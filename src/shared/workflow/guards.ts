@@ -49,6 +49,8 @@ export const workflowGuards: Record<string, Guard> = {
   statoCodice: ({ context }, params) => context.stato.code === String(params?.code),
   attoreCliente: ({ context }) => context.user.kind === 'cliente',
   senzaRinnovo: ({ context }) => !context.record.rinnovo_id,
+  // 'Policy issued successfully' is code above 8 and id not 11 (spec 001 §4).
+  polizzaEmessa: ({ context }) => Number(context.stato.code) > 8 && context.stato.id !== 11,
   all: (args, params) => (params?.guards as GuardRef[]).every((g) => evaluateGuard(g, args)),
   any: (args, params) => (params?.guards as GuardRef[]).some((g) => evaluateGuard(g, args)),
 };

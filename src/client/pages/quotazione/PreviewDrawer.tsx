@@ -12,6 +12,7 @@ import type { FormUi, RecordData } from '../../types.ts';
 import { withDerivedValues } from '../../../shared/rules.ts';
 import type { JsonSchema } from '../../types.ts';
 import { actionEvents } from './useRecordWorkflow.ts';
+import { dialogEvents } from './EmissionePanel.tsx';
 import type { AvailableEvent, RecordWorkflow } from './useRecordWorkflow.ts';
 import type { useQuotazione } from './useQuotazione.ts';
 import { DRAWER_FIELDS } from './useQuotazione.ts';
@@ -191,7 +192,7 @@ export function PreviewDrawer({ ctl, wf, canSave, canPremio, formId, onEvent }: 
         {canPremio && <p className="form-text mt-0">{t.competenzeNote}</p>}
       </div>
 
-      {ctl.mode === 'edit' && !canSave && buttons.length === 0 && <p className="small text-body-secondary mb-0">{t.nessunaAzione}</p>}
+      {ctl.mode === 'edit' && !canSave && buttons.length === 0 && dialogEvents(wf.events).length === 0 && <p className="small text-body-secondary mb-0">{t.nessunaAzione}</p>}
       <div role="toolbar" aria-label={t.azioni} className="d-flex flex-wrap gap-2" data-testid="azioni-quotazione">
         {ctl.mode === 'new' && canSave && (
           <Button type="submit" form={ctl.mainFormId} variant="primary" disabled={busy}>

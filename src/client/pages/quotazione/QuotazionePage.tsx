@@ -19,6 +19,7 @@ import { ConflictAlert, LeaveGuard, SavingOverlay } from '../../renderer/FormPar
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import type { RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
+import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { DocumentiTab } from './DocumentiTab.tsx';
 import { FirmaBox } from './FirmaBox.tsx';
@@ -57,6 +58,7 @@ function Header({ def, record, statusName }: { def: ResourceDef; record: RecordD
     [t.quotazione, record.id !== undefined ? String(record.id) : '—'],
     [t.prodotto, String(record.bundle_key ?? def.schema.properties?.bundle_key?.default ?? '—')],
     [t.stato, statusName],
+    ...usePolizzaHeader(record),
   ];
   return (
     <dl className="quotazione-header card card-body flex-row flex-wrap gap-4 py-2 mb-3" data-testid="intestazione-quotazione">
@@ -179,6 +181,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
             formId="form-quotazione-anteprima"
             onEvent={(event, stato) => setPending({ event, stato })}
           />
+          <EmissionePanel ctl={ctl} wf={wf} def={def} />
           {ctl.mode === 'edit' && <FirmaBox record={ctl.record} onDone={ctl.reload} />}
         </Col>
       </Row>

@@ -385,5 +385,6 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     calculate,
     send,
     reload: load,
+    reloadHistory: () => void loadHistory(),
   };
 }
