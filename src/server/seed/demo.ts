@@ -14,7 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { seedFornitori } from '../domains/compagnia/demo.ts';
 import { seedQuotazioniRca } from '../domains/quotazioni_rca/demo.ts';
 import { seedPolizze } from '../domains/polizza/demo.ts';
-import { calcola } from '../domains/quotazione/calcolo.ts';
+import { calcola } from '../adapters/auto-storiche/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
 import { seedQuotazioniPerStato } from '../domains/polizza_auto_storica/demo.ts';
 

@@ -6,7 +6,7 @@ import type { AuthUser } from '../../auth/user.ts';
 import type { Definitions } from '../../../shared/definitions/types.ts';
 import { Workflow, type WorkflowDefinition } from '../../../shared/workflow/machine.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
-import { calcola } from '../quotazione/calcolo.ts';
+import { calcola } from '../../adapters/auto-storiche/calcolo.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
 import { emetti, rinnova, storna, type Servizio } from './servizio.ts';

@@ -10,7 +10,7 @@ import { hasPermission } from '../../../shared/permissions.ts';
 import { formatEuro, fromCents, toCents } from '../../../shared/money.ts';
 import { applyRecordRules } from '../../../shared/rules.ts';
 import { computedMismatchMessage } from '../../../shared/validation-messages.ts';
-import { calcola, type CalcoloInput } from '../quotazione/calcolo.ts';
+import { calcola, type CalcoloInput } from '../../adapters/auto-storiche/calcolo.ts';
 import { canonicalInput } from '../../../shared/canonical.ts';
 import { normalizeInput, withoutNulls } from '../../../shared/validation.ts';
 import { HttpError, invalid, notFound } from '../../errors.ts';

@@ -4,7 +4,7 @@ import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { withoutReadOnly } from '../../resources/repository.ts';
-import { PRICING_INPUTS } from './calcolo.ts';
+import { PRICING_INPUTS } from '../../adapters/auto-storiche/calcolo.ts';
 import { fromCents, toCents } from '../../../shared/money.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
 import { registerRecordCheck } from '../../resources/checks.ts';

@@ -5,7 +5,7 @@ import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { invalid } from '../../errors.ts';
 import { INT4_MAX } from '../../http/contract.ts';
-import { calcola, PRICING_INPUTS, type CalcoloInput } from './calcolo.ts';
+import { calcola, PRICING_INPUTS, type CalcoloInput } from '../../adapters/auto-storiche/calcolo.ts';
 
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
 

@@ -1,4 +1,4 @@
-// Quotation pricing (POST /api/quotazioni/calcolo): vehicles from the historic-car models, the insurer's answer, previews in cents.
+// Quotation pricing through the historic-car insurer's adapter (POST /api/quotazioni/calcolo, and repricing at issue): vehicles from the models, the insurer's answer, previews in cents.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
