@@ -19,14 +19,27 @@ export async function streamAll(reply: FastifyReply, db: Database, repo: Resourc
   const write = async (chunk: string) => {
     if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
   };
+  // The first batch is read before the answer starts: an error of the statement itself (a value PostgreSQL refuses)
+  // still answers 4xx, never a response cut short.
+  let started = false;
+  let ready!: () => void;
+  let failed!: (error: unknown) => void;
+  const firstBatch = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
   const pump = async () => {
     let total = 0;
-    await write('{"data":[');
     // One read-only transaction: the cursor lives in it and every batch sees the same snapshot.
     await db.transaction().setAccessMode('read only').execute(async (trx) => {
       await sql`DECLARE lista_completa NO SCROLL CURSOR FOR ${select}`.execute(trx);
       while (!closed) {
         const batch = await sql<Record<string, unknown>>`FETCH ${sql.raw(String(BATCH))} FROM lista_completa`.execute(trx);
+        if (!started) {
+          started = true;
+          ready();
+          await write('{"data":[');
+        }
         if (!batch.rows.length) break;
         let chunk = '';
         for (const row of batch.rows) chunk += (total++ ? ',' : '') + JSON.stringify(present(row));
@@ -37,8 +50,10 @@ export async function streamAll(reply: FastifyReply, db: Database, repo: Resourc
     out.end(`],"current_page":1,"last_page":1,"per_page":-1,"total":${total}}`);
   };
   pump().catch((error: unknown) => {
+    if (!started) return failed(error);
     reply.log.error(error);
     out.destroy(error instanceof Error ? error : new Error(String(error)));
   });
+  await firstBatch;
   return reply.type('application/json; charset=utf-8').header('cache-control', 'no-store').send(out);
 }
