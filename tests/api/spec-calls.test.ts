@@ -243,16 +243,16 @@ describe('pending calls are not served yet (mark them served when their issue la
 describe('list sorting: sortDesc beside the -field form', () => {
   const ids = (body: { data: Array<{ id: number }> }) => body.data.map((r) => r.id);
   it('orders quotations and customers by sort plus sortDesc', async () => {
-    const desc = await t.call('GET', '/api/quotazioni?sort=id&sortDesc=true', { token: tokens.staff });
+    const desc = await t.call('GET', '/api/quotazioni?sort=id&sortDesc=true&per_page=100', { token: tokens.staff });
     expect(desc.status).toBe(200);
     const all = ids(desc.body);
     expect(all.length).toBeGreaterThan(2);
     expect(all).toEqual([...all].sort((a, b) => b - a));
-    const asc = await t.call('GET', '/api/quotazioni?sort=id&sortDesc=false', { token: tokens.staff });
+    const asc = await t.call('GET', '/api/quotazioni?sort=id&sortDesc=false&per_page=100', { token: tokens.staff });
     expect(ids(asc.body)).toEqual([...all].reverse());
-    expect(ids((await t.call('GET', '/api/quotazioni?sort=-id', { token: tokens.staff })).body)).toEqual(all);
+    expect(ids((await t.call('GET', '/api/quotazioni?sort=-id&per_page=100', { token: tokens.staff })).body)).toEqual(all);
     // Vuetify's array form, one flag per key.
-    const arrays = await t.call('GET', '/api/quotazioni?sort=id&sortDesc[]=true', { token: tokens.staff });
+    const arrays = await t.call('GET', '/api/quotazioni?sort=id&sortDesc[]=true&per_page=100', { token: tokens.staff });
     expect(ids(arrays.body)).toEqual(all);
     const clienti = await t.call('GET', '/api/cliente?sort=cognome&sortDesc=true&per_page=100', { token: tokens.staff });
     const cognomi = clienti.body.data.map((r: { cognome: string }) => r.cognome);
