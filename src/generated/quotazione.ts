@@ -86,6 +86,16 @@ export interface Quotazione {
     avente_diritto_nome?: string;
     avente_diritto_cognome?: string;
     avente_diritto_codice_fiscale_iva?: string;
+    json?: {} | null;
+    sivi_tax_code?: string;
+    sivi_registration_date?: string;
+    sivi_vehicle_weight?: number;
+    atrc_contract_expiration_date?: string;
+    atrc_beneficiary_tax_code?: string;
+    atrc_beneficiary_first_name?: string;
+    atrc_beneficiary_last_name?: string;
+    alert?: string;
+    errore_registro?: string;
     note_veicolo?: string;
   }[];
   /**
