@@ -26,6 +26,8 @@ export interface Vehicle {
   targa?: string;
   tipologia_targa?: string;
   tipologia_ania?: string;
+  operazione?: string;
+  cfisc?: string;
 }
 
 /** A catalogue model from GET /api/autostoriche/search (colour masked for who may not see it). */

@@ -1,5 +1,5 @@
 // Custom page "quotazione": the management screen of a historic-car quotation (spec 001 §2), also served as the direct quotation.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { generatePath, Navigate, useLocation } from 'react-router-dom';
 import useSWR from 'swr';
 import Col from 'react-bootstrap/Col';
@@ -77,6 +77,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
   const { pathname } = useLocation();
   const { definitions } = useDefinitions();
   const ctl = useQuotazione(def, id);
+  const widgetActions = useMemo(() => ({ aggiornaDatiAnia: ctl.refreshRegistry }), [ctl.refreshRegistry]);
   const wf = useRecordWorkflow(def.workflow!, ctl.record);
   const uid = useId();
   const [pending, setPending] = useState<Pending | null>(null);
@@ -151,6 +152,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
                   formUi={def.form}
                   initialData={ctl.initialMain}
                   resources={definitions?.resources}
+                  actions={widgetActions}
                   extraErrors={ctl.mainErrors}
                   disabled={!canSave}
                   onChange={ctl.onMainChange}
