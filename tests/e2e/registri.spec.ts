@@ -32,7 +32,7 @@ test('staff refresh the ANIA data of a vehicle and read it in the dialog', async
   await expect(page.getByText('Dati Ania aggiornati')).toBeVisible();
   await expect(vehicles.first()).toContainText("il codice fiscale indicato dal SIVI non corrisponde a quello del contraente");
 
-  await page.getByRole('button', { name: 'Dati Ania DH123AB' }).click();
+  await page.getByRole('button', { name: 'Dati Ania DH123AB', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: /Dati Ania/ });
   await expect(dialog.getByRole('tab', { name: 'Dati Ania' })).toHaveAttribute('aria-selected', 'true');
   await expect(dialog).toContainText('LUIGI BIANCHI (BNCLGU60C12F205K)');
