@@ -6,6 +6,7 @@ export type { Collaboratore } from './collaboratore.ts';
 export type { Compagnia } from './compagnia.ts';
 export type { CompagniaContrattuale } from './compagnia_contrattuale.ts';
 export type { EmailOutbox } from './email_outbox.ts';
+export type { PolizzaAutoStorica } from './polizza_auto_storica.ts';
 export type { ProdottoAssegnato } from './prodotto_assegnato.ts';
 export type { Quotazione } from './quotazione.ts';
 export type { Utente } from './utente.ts';

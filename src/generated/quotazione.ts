@@ -47,7 +47,17 @@ export interface Quotazione {
   premio_forzato?: number;
   competenze?: number;
   verti_policy_number?: string;
+  infodrive_id?: string;
+  polizza_id?: number;
+  data_incasso?: string;
   rinnovo_id?: number;
+  rinnovo_della_polizza?: {
+    numero_polizza?: string;
+    quotazione_id?: number;
+    premio?: number;
+    premio_forzato?: number | null;
+    competenze?: number | null;
+  };
   preventivi?: {
     label?: string;
     prodotto?: string;
@@ -97,6 +107,7 @@ export interface Quotazione {
     alert?: string;
     errore_registro?: string;
     note_veicolo?: string;
+    atrc_contract_expiration_date?: string;
   }[];
   /**
    * @maxItems 10

@@ -63,21 +63,27 @@ const ALLOWED: Row[] = [
   [6, 'REVISIONE_DOC', EDITORS, undefined, 5, true],
   [6, 'ELIMINA', ANYONE, undefined, 6],
   [7, 'RICHIEDI_EMISSIONE', ['collaboratore'], undefined, 8],
-  [7, 'EMETTI', ISSUERS, undefined, 9],
-  [7, 'ERRORE_EMISSIONE', ISSUERS, undefined, 11],
-  [7, 'ELIMINA', ANYONE, undefined, 7],
-  [8, 'EMETTI', ISSUERS, undefined, 9],
-  [8, 'ERRORE_EMISSIONE', ISSUERS, undefined, 11],
-  [8, 'ELIMINA', ANYONE, undefined, 8],
-  [9, 'FIRMA_COMPLETATA', ISSUERS, undefined, 10],
-  [9, 'APPENDICE', ISSUERS, undefined, 9],
-  [9, 'STORNA', ['super_admin'], undefined, 11],
-  [10, 'APPENDICE', ISSUERS, undefined, 10],
-  [10, 'RINNOVA', EDITORS, ['verde', 'giallo', 'minore', 'nonCalcolata'], 10],
-  [10, 'STORNA', ['super_admin'], undefined, 11],
-  [11, 'EMETTI', ISSUERS, undefined, 9],
+  // Issuing (spec 001 §4): ids 7, 8, 11 with emettere_polizza_auto_storica; the insurer's answer is recorded as EMETTI (0),
+  // AVVISO_EMISSIONE (1, status unchanged) or ERRORE_EMISSIONE (2, to 11, from which issuing may be retried).
+  ...[7, 8, 11].flatMap((s): Row[] => [
+    [s, 'SALVA_EMISSIONE', ISSUERS, undefined, s],
+    [s, 'ANTEPRIMA_EMISSIONE', ISSUERS, undefined, s],
+    [s, 'EMETTI', ISSUERS, undefined, 9],
+    [s, 'AVVISO_EMISSIONE', ISSUERS, undefined, s],
+    [s, 'ERRORE_EMISSIONE', ISSUERS, undefined, 11],
+    [s, 'ELIMINA', ANYONE, undefined, s],
+  ]),
   [11, 'APPENDICE', ISSUERS, undefined, 11],
-  [11, 'ELIMINA', ANYONE, undefined, 11],
+  // After issue (above code 8, never 11): renew once, reverse (super_admin), resend to Koala (super_admin, ids 9 and 10).
+  ...[9, 10].flatMap((s): Row[] => [
+    [s, 'SALVA_EMISSIONE', ISSUERS, undefined, s],
+    [s, 'APPENDICE', ISSUERS, undefined, s],
+    [s, 'RINNOVA', EDITORS, ['verde', 'giallo', 'minore', 'nonCalcolata'], s],
+    [s, 'STORNA', ['super_admin'], undefined, 11],
+    [s, 'REINVIA_KOALA', ['super_admin'], undefined, s],
+    [s, 'RIGENERA_DOCUMENTI', ISSUERS, undefined, s],
+  ]),
+  [9, 'FIRMA_COMPLETATA', ISSUERS, undefined, 10],
 ];
 
 const STATUSES = wf.statuses.map((s) => s.id);
@@ -149,6 +155,31 @@ describe('workflows/quotazione_auto_storica.json', () => {
     expect(collab).toEqual([['SALVA', 'Aggiorna', undefined], ['MODIFICA_PREMIO', 'Modifica premio', undefined], ['ELIMINA', 'Elimina', undefined], ['CONFERMA', 'Conferma', 2]]);
     expect(wf.available(2, user('collaboratore'), RECORDS.giallo).map((e) => e.type)).toEqual(['ELIMINA']);
     expect(wf.available(2, user('approvatore'), RECORDS.giallo).map((e) => e.type)).toEqual(['MODIFICA_PREMIO', 'ELIMINA', 'APPROVA', 'RIFIUTA']);
+  });
+
+  it('declares the issue events as dialogs on the routes of spec 001 §7, with their Italian texts; insurer answers are never buttons', () => {
+    const ev = definition.meta.events;
+    expect(ev.EMETTI).toMatchObject({ dialog: 'emetti', path: '/api/quotazioni/emetti/{id}' });
+    expect(ev.EMETTI!.texts).toMatchObject({ successo: 'Polizza emessa correttamente', avviso: 'WARNING ', inCorso: "Attendere la fine dell'operaione in corso", senzaControlloAtrc: 'NON controlla se la polizza precedente è scaduta' });
+    expect(ev.SALVA_EMISSIONE).toMatchObject({ label: 'Salva Emissione', path: '/api/update_quotazione_per_emissione/{id}', method: 'PUT' });
+    expect(ev.ANTEPRIMA_EMISSIONE!.path).toBe('/api/preview_quotazione_per_emissione/{id}');
+    expect(ev.RINNOVA).toMatchObject({ label: 'Rinnova Polizza', path: '/api/quotazioni/rinnovo-polizza/{id}' });
+    expect(ev.STORNA).toMatchObject({ label: 'Storna Polizza', path: '/api/storna_emissione/{id}/{verti_policy_number}' });
+    expect(ev.REINVIA_KOALA!.path).toBe('/api/polizza_gold/reimporta_emissione_koala_broker/{id}');
+    expect(ev.REINVIA_KOALA!.confirm).toMatch(/duplicati/);
+    for (const type of ['EMETTI', 'SALVA_EMISSIONE', 'ANTEPRIMA_EMISSIONE', 'RINNOVA', 'STORNA', 'REINVIA_KOALA', 'RIGENERA_DOCUMENTI']) {
+      expect(ev[type]!.later, type).toBeUndefined();
+      expect(ev[type]!.route, `${type} has its own domain route`).toBeUndefined();
+    }
+    expect(ev.AVVISO_EMISSIONE!.system).toBe(true);
+    expect(ev.ERRORE_EMISSIONE!.system).toBe(true);
+    // A super_admin at 9 sees renew, reverse, Koala; staff do not see reverse nor Koala; nobody is offered them at 11.
+    const at = (status: number, actor: Actor) => wf.available(status, user(actor), RECORDS.verde).filter((e) => e.meta.dialog).map((e) => e.type).sort();
+    expect(at(9, 'super_admin')).toEqual(['REINVIA_KOALA', 'RIGENERA_DOCUMENTI', 'RINNOVA', 'SALVA_EMISSIONE', 'STORNA']);
+    expect(at(9, 'staff')).toEqual(['RIGENERA_DOCUMENTI', 'RINNOVA', 'SALVA_EMISSIONE']);
+    expect(at(11, 'super_admin')).toEqual(['ANTEPRIMA_EMISSIONE', 'EMETTI', 'SALVA_EMISSIONE']);
+    expect(at(7, 'collaboratore')).toEqual([]);
+    expect(wf.available(9, user('super_admin'), RECORDS.rinnovata).map((e) => e.type)).not.toContain('RINNOVA');
   });
 
   it('every machine under workflows/ passes the lint', () => {

@@ -7,3 +7,4 @@ import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
 import './quotazione/registri.ts';
+import './polizza_auto_storica/index.ts';

@@ -14,6 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { seedFornitori } from '../domains/compagnia/demo.ts';
 import { calcola } from '../domains/quotazione/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
+import { seedQuotazioniPerStato } from '../domains/polizza_auto_storica/demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -110,7 +111,8 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
 
   const fornitori = await seedFornitori(db, repo, SYSTEM_USER);
   const models = await seedModelli(db, repo);
-  const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!);
+  const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!)
+    + await seedQuotazioniPerStato(db, definitions, ajv, SYSTEM_USER, collaboratori.get('ROSSI')!);
 
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {

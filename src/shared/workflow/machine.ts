@@ -14,6 +14,14 @@ export interface EventMeta {
   public?: boolean;
   /** Declared now, carried out by a later part of the product. */
   later?: boolean;
+  /** Carried out by a domain route of its own (path with {id}, {field} placeholders), shown as a named dialog. */
+  dialog?: string;
+  path?: string;
+  method?: 'POST' | 'PUT';
+  /** Recorded by the server from a third party's answer; never a button. */
+  system?: boolean;
+  /** Further Italian texts of the event's dialog (success message, warnings). */
+  texts?: Record<string, string>;
 }
 
 export interface EmailTemplate {

@@ -19,6 +19,7 @@ import { ConflictAlert, LeaveGuard, SavingOverlay } from '../../renderer/FormPar
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import type { RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
+import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
 import { t, STATO_DIRETTA } from './texts.ts';
@@ -55,6 +56,7 @@ function Header({ def, record, statusName }: { def: ResourceDef; record: RecordD
     [t.quotazione, record.id !== undefined ? String(record.id) : '—'],
     [t.prodotto, String(record.bundle_key ?? def.schema.properties?.bundle_key?.default ?? '—')],
     [t.stato, statusName],
+    ...usePolizzaHeader(record),
   ];
   return (
     <dl className="quotazione-header card card-body flex-row flex-wrap gap-4 py-2 mb-3" data-testid="intestazione-quotazione">
@@ -174,6 +176,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
             formId="form-quotazione-anteprima"
             onEvent={(event, stato) => setPending({ event, stato })}
           />
+          <EmissionePanel ctl={ctl} wf={wf} def={def} />
         </Col>
       </Row>
       <ConfirmDialog

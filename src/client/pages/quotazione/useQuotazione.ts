@@ -412,5 +412,6 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     send,
     reload: load,
     refreshRegistry,
+    reloadHistory: () => void loadHistory(),
   };
 }

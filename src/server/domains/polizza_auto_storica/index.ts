@@ -1,0 +1,22 @@
+// Historic-car policies: born only from the insurer's issue call, changed only by reversal, Koala resends and document regeneration.
+import { registerHooks } from '../../resources/hooks.ts';
+import { registerDomainMigration } from '../../db/domain-migrations.ts';
+import { HttpError } from '../../errors.ts';
+import './routes.ts';
+
+const SOLO_EMISSIONE = 'Le polizze nascono solo dall\'emissione presso la compagnia e cambiano solo con storno o reinvio: non si creano né si modificano a mano.';
+
+registerHooks('polizza_auto_storica', {
+  async beforeWrite() {
+    throw new HttpError(409, SOLO_EMISSIONE);
+  },
+  async beforeDelete() {
+    throw new HttpError(409, 'Una polizza emessa non si elimina: si storna.');
+  },
+});
+
+// One policy in force per quotation, whatever the code paths: a second one is refused by the database itself.
+registerDomainMigration('polizza_auto_storica', [
+  `CREATE UNIQUE INDEX IF NOT EXISTS polizza_auto_storica_in_vigore ON polizza_auto_storica (quotazione_id) WHERE stornata IS NOT TRUE`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS quotazione_rinnovo_unico ON quotazione ((rinnovo_della_polizza->>'numero_polizza')) WHERE rinnovo_della_polizza IS NOT NULL`,
+]);

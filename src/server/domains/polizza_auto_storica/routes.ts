@@ -1,0 +1,90 @@
+// Routes of spec 001 §7 for issuing, renewing, reversing and resending historic-car policies; each is an event of the quotation machine.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerDomainRoutes } from '../registry.ts';
+import { requirePermission } from '../../auth/guards.ts';
+import { ResourceRepository } from '../../resources/repository.ts';
+import { hooksFor } from '../../resources/hooks.ts';
+import { compileValidator } from '../../../shared/validation.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
+import { koalaBroker } from '../../adapters/koala/index.ts';
+import { chiamateDi } from './chiamate.ts';
+import {
+  anteprima, consegnaDuplicata, emetti, POLIZZA, QUOTAZIONE, reinviaKoala, rigeneraDocumenti, rinnova, salvaEmissione, storna, type Servizio,
+} from './servizio.ts';
+
+const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+const decorrenzaQuery = { type: 'object', properties: { decorrenza: { type: 'string' } } } as const;
+const optionsBody = {
+  type: ['object', 'null'],
+  properties: { options: { type: 'object', properties: { check_atrc_contract_expiration_date: { type: 'boolean' } } } },
+} as const;
+const anyBody = { type: ['object', 'null'] } as const;
+
+function parseId(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw)) throw notFound('Quotazione', true);
+  return Number(raw);
+}
+
+function versionFrom(request: FastifyRequest): number | undefined {
+  const body = request.body as { version?: unknown } | undefined;
+  if (body && typeof body === 'object' && body.version !== undefined) {
+    if (!Number.isInteger(body.version)) throw invalid({ version: ['Deve essere un numero intero'] });
+    return body.version as number;
+  }
+  const match = /^(?:W\/)?"?(\d+)"?$/.exec(String(request.headers['if-match'] ?? ''));
+  return match ? Number(match[1]) : undefined;
+}
+
+registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
+  const def = app.ctx.definitions.resources.get(QUOTAZIONE)!;
+  const polizzaDef = app.ctx.definitions.resources.get(POLIZZA)!;
+  const workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
+  const s: Servizio = {
+    db: app.ctx.db, def, workflow,
+    repo: new ResourceRepository(def, app.ctx.ajv, undefined, workflow),
+    polizze: new ResourceRepository(polizzaDef, app.ctx.ajv),
+    compagnia: emissioneAutoStoriche((chiave, esito) => {
+      consegnaDuplicata(s, chiave, esito).catch((error: unknown) => app.log.error({ err: error, chiave }, 'seconda consegna della risposta di emissione non registrata'));
+    }),
+    koala: koalaBroker(),
+  };
+  const validaQuotazione = compileValidator(app.ctx.ajv, def.schema);
+  const read = requirePermission(def.resource.permissions.read);
+  const id = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
+
+  app.put('/api/update_quotazione_per_emissione/:id', { preHandler: read, schema: { params: idParams, body: anyBody } }, async (request) =>
+    salvaEmissione(s, request.user, id(request), request.body ?? {}, versionFrom(request), validaQuotazione, async (input, before, trx) => {
+      await hooksFor(QUOTAZIONE).beforeWrite?.('update', { trx, user: request.user, def, input, before, tokenId: request.user.tokenId });
+    }));
+
+  app.post('/api/preview_quotazione_per_emissione/:id', { preHandler: read, schema: { params: idParams, querystring: decorrenzaQuery, body: optionsBody } }, async (request) =>
+    anteprima(s, request.user, id(request), (request.query as { decorrenza?: string }).decorrenza, request.body ?? {}));
+
+  app.post('/api/quotazioni/emetti/:id', { preHandler: read, schema: { params: idParams, querystring: decorrenzaQuery, body: optionsBody } }, async (request) =>
+    emetti(s, request.user, id(request), (request.query as { decorrenza?: string }).decorrenza, request.body ?? {}));
+
+  app.post('/api/quotazioni/rinnovo-polizza/:id', { preHandler: read, schema: { params: idParams, body: anyBody } }, async (request, reply) => {
+    const out = await rinnova(s, request.user, id(request));
+    reply.code(201);
+    return out;
+  });
+
+  app.post('/api/storna_emissione/:id/:numero', {
+    preHandler: read,
+    schema: { params: { type: 'object', properties: { id: { type: 'string' }, numero: { type: 'string', maxLength: 60 } }, required: ['id', 'numero'] }, body: anyBody },
+  }, async (request) => storna(s, request.user, id(request), (request.params as { numero: string }).numero));
+
+  app.post('/api/polizza_gold/reimporta_emissione_koala_broker/:id', { preHandler: read, schema: { params: idParams, body: anyBody } }, async (request) =>
+    reinviaKoala(s, request.user, id(request)));
+
+  app.post('/api/v1/goold/emissione/:id/rigenera-documenti-emissione', { preHandler: read, schema: { params: idParams, body: anyBody } }, async (request) =>
+    rigeneraDocumenti(s, request.user, id(request)));
+
+  // The log of outside calls of a quotation (attempts, answers, Koala resends), for the super_admin.
+  app.get('/api/quotazioni/:id/chiamate-esterne', { preHandler: requirePermission('super_admin'), schema: { params: idParams } }, async (request) => {
+    const quotazione = id(request);
+    await s.repo.get(s.db, request.user, quotazione);
+    return { data: await chiamateDi(s.db, QUOTAZIONE, quotazione) };
+  });
+});
