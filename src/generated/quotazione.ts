@@ -107,7 +107,6 @@ export interface Quotazione {
     alert?: string;
     errore_registro?: string;
     note_veicolo?: string;
-    atrc_contract_expiration_date?: string;
   }[];
   /**
    * @maxItems 10
