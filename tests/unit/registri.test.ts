@@ -91,6 +91,10 @@ describe('registry sandbox', () => {
     expect(campiRegistro(CLIENTE, await ask('DH123AB'), 'A').avente_diritto_codice_fiscale_iva).toBe(ALTRO_INTESTATARIO.taxCode);
     expect(campiRegistro(CLIENTE, await ask('AT123AB'), 'A').avente_diritto_cognome).toBe(ALTRO_BENEFICIARIO.lastName);
   });
+  it('the previous contract ended before today, except for SC plates', async () => {
+    expect((await ask('AB123CD')).ResponseAtrcMain?.contractExpirationDate! < '2026-11-23').toBe(true);
+    expect((await ask('SC123AB')).ResponseAtrcMain?.contractExpirationDate! > '2026-12-20').toBe(true);
+  });
   it('SX has claims in two of the last five years; ER is result 2; TO times out; C carries a weight', async () => {
     expect(idoneitaRegistro({ targa: 'SX123AB', json: await ask('SX123AB') }, new Date('2026-11-23'))).toMatchObject({ ok: false });
     expect(await ask('ER123AB')).toMatchObject({ result: 2, Error: [{ descError: expect.stringContaining('ER123AB') }, expect.anything()] });

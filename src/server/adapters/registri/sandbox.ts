@@ -2,7 +2,7 @@
 // Plate prefixes choose the case (documented in README, 'Registri ANIA/SIVI/ATRC'):
 //   ER… result 2 with an Error list · NS… no SIVI data · NA… no ATRC data · DH… SIVI holder other than the client
 //   AT… ATRC beneficiary other than client and SIVI holder · SX… claims in two of the last five years
-//   TO… the registry does not answer (timeout) · anything else: clean certificate, client is holder and beneficiary.
+//   SC… previous contract still running · TO… the registry does not answer (timeout) · anything else: clean certificate, client is holder and beneficiary.
 import { createHash } from 'node:crypto';
 import type { DatiRegistro, RigaSinistri } from '../../../shared/registri.ts';
 import { RegistroNonDisponibile, type RegistriAdapter, type RichiestaRegistro } from './types.ts';
@@ -37,7 +37,9 @@ export class SandboxRegistri implements RegistriAdapter {
       })),
     }));
     const beneficiario = caso === 'AT' ? ALTRO_BENEFICIARIO : caso === 'DH' ? ALTRO_INTESTATARIO : { taxCode: contraente, firstName: undefined, lastName: undefined };
-    const scadenza = `${anno}-${String(1 + numero(targa, 'mese', 12)).padStart(2, '0')}-${String(1 + numero(targa, 'giorno', 28)).padStart(2, '0')}`;
+    // The previous contract ended in the last two months; SC… plates have one still running (the ATRC check refuses them).
+    const giorni = caso === 'SC' ? 30 + numero(targa, 'giorni', 60) : -(1 + numero(targa, 'giorni', 60));
+    const scadenza = new Date(this.oggi().getTime() + giorni * 86_400_000).toISOString().slice(0, 10);
     return {
       result: 0,
       ResponseAnia: {

@@ -34,7 +34,7 @@ export interface Servizio {
 
 type Row = Record<string, unknown>;
 
-async function riga(trx: Trx | Database, id: number): Promise<Row> {
+export async function riga(trx: Trx | Database, id: number): Promise<Row> {
   const row = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${id}`.execute(trx)).rows[0];
   if (!row) throw notFound('Quotazione', true);
   return row;
@@ -45,7 +45,7 @@ function statoDi(s: Servizio, row: Row): number {
 }
 
 /** Refuses, as the generic action routes do, what the machine does not allow now. */
-function consenti(s: Servizio, user: AuthUser, row: Row, type: string): void {
+export function consenti(s: Servizio, user: AuthUser, row: Row, type: string): void {
   if (!s.workflow.can(statoDi(s, row), user, row, { type })) {
     const label = s.workflow.definition.meta.events[type]?.label ?? type;
     throw new HttpError(409, `Azione "${label}" non consentita nello stato "${s.workflow.status(statoDi(s, row)).nome}".`);
@@ -57,7 +57,7 @@ function consenti(s: Servizio, user: AuthUser, row: Row, type: string): void {
  * A confirmed answer of the insurer is never dropped: if the status changed meanwhile (by hand), the data are kept
  * and the history says so.
  */
-async function transizione(s: Servizio, trx: Trx, user: AuthUser, row: Row, type: string, changes: Row, nota: string): Promise<Row> {
+export async function transizione(s: Servizio, trx: Trx, user: AuthUser, row: Row, type: string, changes: Row, nota: string): Promise<Row> {
   const from = statoDi(s, row);
   const result = s.workflow.apply(from, user, row, { type });
   const to = result?.to.id ?? from;
@@ -154,7 +154,7 @@ function notaEmissione(esito: EsitoEmissione, richiesta: RichiestaEmissione): st
   return `Risposta compagnia (result ${esito.result}): ${errori}`;
 }
 
-async function polizzaAttiva(trx: Trx | Database, quotazioneId: number): Promise<Row | undefined> {
+export async function polizzaAttiva(trx: Trx | Database, quotazioneId: number): Promise<Row | undefined> {
   return (await sql<Row>`SELECT * FROM polizza_auto_storica WHERE quotazione_id = ${quotazioneId} AND stornata IS NOT TRUE`.execute(trx)).rows[0];
 }
 
