@@ -31,17 +31,17 @@ afterAll(() => t?.close());
 
 describe('POST /api/veicolo_update_dati_ania/{id}/{plate}/{type}', () => {
   it('gives every historic vehicle a row id', async () => {
-    const q = await quotazione(collab, [{ targa: 'AB123CD' }, { targa: 'NS123AB' }]);
+    const q = await quotazione(collab, [{ targa: 'AB123CD' }, { targa: 'ZS123AB' }]);
     expect(q.veicoli_storici.map((v) => typeof v.id)).toEqual(['string', 'string']);
   });
 
   it.each([
     ['AB123CD', 'A', { alert: `${M.siviCoincide} - ${M.contraenteAventeDiritto}`, avente_diritto_codice_fiscale_iva: CF, avente_diritto_cognome: 'ROSSI', errore_registro: null }],
-    ['NS123AB', 'A', { alert: `${M.siviAssente} - ${M.contraenteAventeDiritto}`, sivi_tax_code: null }],
-    ['NA123AB', 'A', { alert: `${M.siviCoincide} - ${M.atrcAssente}`, atrc_beneficiary_tax_code: null }],
-    ['DH123AB', 'A', { alert: `${M.siviDiverso} - ${M.atrcCoincideSivi}`, avente_diritto_codice_fiscale_iva: 'BNCLGU60C12F205K', avente_diritto_cognome: 'BIANCHI' }],
-    ['AT123AB', 'A', { alert: `${M.siviDiverso} - ${M.atrcDaAttestato}`, avente_diritto_cognome: 'VERDI' }],
-    ['ER123AB', 'A', { errore_registro: 'Targa ER123AB non presente nella banca dati ANIA', alert: null }],
+    ['ZS123AB', 'A', { alert: `${M.siviAssente} - ${M.contraenteAventeDiritto}`, sivi_tax_code: null }],
+    ['ZA123AB', 'A', { alert: `${M.siviCoincide} - ${M.atrcAssente}`, atrc_beneficiary_tax_code: null }],
+    ['ZD123AB', 'A', { alert: `${M.siviDiverso} - ${M.atrcCoincideSivi}`, avente_diritto_codice_fiscale_iva: 'BNCLGU60C12F205K', avente_diritto_cognome: 'BIANCHI' }],
+    ['ZB123AB', 'A', { alert: `${M.siviDiverso} - ${M.atrcDaAttestato}`, avente_diritto_cognome: 'VERDI' }],
+    ['ZE123AB', 'A', { errore_registro: 'Targa ZE123AB non presente nella banca dati ANIA', alert: null }],
   ])('stores the registry answer for %s', async (targa, tipo, expected) => {
     const q = await quotazione(collab, [{ targa: 'ZZ999ZZ' }, { targa: 'XX000XX', note_veicolo: 'resta' }]);
     const id = q.veicoli_storici[0]!.id;
@@ -57,8 +57,8 @@ describe('POST /api/veicolo_update_dati_ania/{id}/{plate}/{type}', () => {
   });
 
   it('claims in several years are stored by year', async () => {
-    const q = await quotazione(collab, [{ targa: 'SX123AB' }]);
-    const res = await t.call('POST', `/api/veicolo_update_dati_ania/${q.veicoli_storici[0]!.id}/SX123AB/A`, { token: collab });
+    const q = await quotazione(collab, [{ targa: 'ZC123AB' }]);
+    const res = await t.call('POST', `/api/veicolo_update_dati_ania/${q.veicoli_storici[0]!.id}/ZC123AB/A`, { token: collab });
     const righe = res.body.data.json.ResponseAnia.claims as Array<{ claimsType: string; years: Array<{ Year: number; ClaimNumber: string }> }>;
     const anni = righe.find((r) => r.claimsType === '01')!.years.filter((y) => y.ClaimNumber === '01').map((y) => y.Year);
     expect(anni).toHaveLength(2);
@@ -82,7 +82,7 @@ describe('POST /api/veicolo_update_dati_ania/{id}/{plate}/{type}', () => {
 
   it('answers 503 and stores nothing when the registry does not answer', async () => {
     const q = await quotazione(collab, [{ targa: 'AB123CD' }]);
-    const res = await t.call('POST', `/api/veicolo_update_dati_ania/${q.veicoli_storici[0]!.id}/TO123AB/A`, { token: collab });
+    const res = await t.call('POST', `/api/veicolo_update_dati_ania/${q.veicoli_storici[0]!.id}/ZT123AB/A`, { token: collab });
     expect(res.status).toBe(503);
     expect(res.body.message).toContain('non risponde');
     const stored = (await t.call('GET', `/api/quotazioni/${q.id}`, { token: collab })).body.data;
@@ -108,9 +108,9 @@ describe('POST /api/veicolo_update_dati_ania/{id}/{plate}/{type}', () => {
 
 describe('POST /api/ciccio/{plate}/{type}', () => {
   it('merges registry data into an unsaved vehicle and stores nothing', async () => {
-    const res = await t.call('POST', '/api/ciccio/DH123AB/A', { token: collab, body: { marca: 'Lancia', modello: 'Fulvia', anno: 1970, contraente: { nome: 'MARIO', cognome: 'ROSSI', codice_fiscale: CF } } });
+    const res = await t.call('POST', '/api/ciccio/ZD123AB/A', { token: collab, body: { marca: 'Lancia', modello: 'Fulvia', anno: 1970, contraente: { nome: 'MARIO', cognome: 'ROSSI', codice_fiscale: CF } } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ marca: 'Lancia', targa: 'DH123AB', tipologia_ania: 'A', alert: `${M.siviDiverso} - ${M.atrcCoincideSivi}` });
+    expect(res.body.data).toMatchObject({ marca: 'Lancia', targa: 'ZD123AB', tipologia_ania: 'A', alert: `${M.siviDiverso} - ${M.atrcCoincideSivi}` });
   });
   it('takes the contractor from a quotation in scope only', async () => {
     const q = await quotazione(collab, [{ targa: 'AB123CD' }]);

@@ -13,7 +13,7 @@ test('staff refresh the ANIA data of a vehicle and read it in the dialog', async
     data: {
       persona: 'f', sesso: 'M', nome: 'Mario', cognome: surname, cfisc: 'RSSMRA70A01H501S', email: 'ania@esempio.it', telefono: '+39 333 1234567', provincia_codice: 'RM',
       veicoli_storici: [
-        { marca: 'LANCIA', modello: 'FULVIA', anno: 1970, targa: 'DH123AB', tipologia_ania: 'A' },
+        { marca: 'LANCIA', modello: 'FULVIA', anno: 1970, targa: 'ZD123AB', tipologia_ania: 'A' },
         { marca: 'FIAT', modello: '500 F', anno: 1968, targa: 'AB12', tipologia_ania: 'A' },
       ],
     },
@@ -28,11 +28,11 @@ test('staff refresh the ANIA data of a vehicle and read it in the dialog', async
   await expect(page.getByRole('button', { name: 'Aggiorna dati Ania AB12' })).toBeDisabled();
   await expect(vehicles.nth(1)).toContainText('Devi compilare la targa per aggiornare i dati ania');
 
-  await page.getByRole('button', { name: 'Aggiorna dati Ania DH123AB' }).click();
+  await page.getByRole('button', { name: 'Aggiorna dati Ania ZD123AB' }).click();
   await expect(page.getByText('Dati Ania aggiornati')).toBeVisible();
   await expect(vehicles.first()).toContainText("il codice fiscale indicato dal SIVI non corrisponde a quello del contraente");
 
-  await page.getByRole('button', { name: 'Dati Ania DH123AB', exact: true }).click();
+  await page.getByRole('button', { name: 'Dati Ania ZD123AB', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: /Dati Ania/ });
   await expect(dialog.getByRole('tab', { name: 'Dati Ania' })).toHaveAttribute('aria-selected', 'true');
   await expect(dialog).toContainText('LUIGI BIANCHI (BNCLGU60C12F205K)');

@@ -80,25 +80,25 @@ describe('registry sandbox', () => {
     expect(idoneitaRegistro({ targa: 'AB123CD', json: out.json }, new Date('2026-11-23'))).toEqual({ ok: true });
   });
   it.each([
-    ['NS123AB', `${M.siviAssente} - ${M.contraenteAventeDiritto}`],
-    ['NA123AB', `${M.siviCoincide} - ${M.atrcAssente}`],
-    ['DH123AB', `${M.siviDiverso} - ${M.atrcCoincideSivi}`],
-    ['AT123AB', `${M.siviDiverso} - ${M.atrcDaAttestato}`],
+    ['ZS123AB', `${M.siviAssente} - ${M.contraenteAventeDiritto}`],
+    ['ZA123AB', `${M.siviCoincide} - ${M.atrcAssente}`],
+    ['ZD123AB', `${M.siviDiverso} - ${M.atrcCoincideSivi}`],
+    ['ZB123AB', `${M.siviDiverso} - ${M.atrcDaAttestato}`],
   ])('%s gives "%s"', async (targa, alert) => {
     expect(campiRegistro(CLIENTE, await ask(targa), 'A').alert).toBe(alert);
   });
   it('DH and AT name the other parties', async () => {
-    expect(campiRegistro(CLIENTE, await ask('DH123AB'), 'A').avente_diritto_codice_fiscale_iva).toBe(ALTRO_INTESTATARIO.taxCode);
-    expect(campiRegistro(CLIENTE, await ask('AT123AB'), 'A').avente_diritto_cognome).toBe(ALTRO_BENEFICIARIO.lastName);
+    expect(campiRegistro(CLIENTE, await ask('ZD123AB'), 'A').avente_diritto_codice_fiscale_iva).toBe(ALTRO_INTESTATARIO.taxCode);
+    expect(campiRegistro(CLIENTE, await ask('ZB123AB'), 'A').avente_diritto_cognome).toBe(ALTRO_BENEFICIARIO.lastName);
   });
   it('the previous contract ended before today, except for SC plates', async () => {
     expect((await ask('AB123CD')).ResponseAtrcMain?.contractExpirationDate! < '2026-11-23').toBe(true);
-    expect((await ask('SC123AB')).ResponseAtrcMain?.contractExpirationDate! > '2026-12-20').toBe(true);
+    expect((await ask('ZR123AB')).ResponseAtrcMain?.contractExpirationDate! > '2026-12-20').toBe(true);
   });
   it('SX has claims in two of the last five years; ER is result 2; TO times out; C carries a weight', async () => {
-    expect(idoneitaRegistro({ targa: 'SX123AB', json: await ask('SX123AB') }, new Date('2026-11-23'))).toMatchObject({ ok: false });
-    expect(await ask('ER123AB')).toMatchObject({ result: 2, Error: [{ descError: expect.stringContaining('ER123AB') }, expect.anything()] });
-    await expect(ask('TO123AB')).rejects.toThrow('non risponde');
+    expect(idoneitaRegistro({ targa: 'ZC123AB', json: await ask('ZC123AB') }, new Date('2026-11-23'))).toMatchObject({ ok: false });
+    expect(await ask('ZE123AB')).toMatchObject({ result: 2, Error: [{ descError: expect.stringContaining('ZE123AB') }, expect.anything()] });
+    await expect(ask('ZT123AB')).rejects.toThrow('non risponde');
     expect((await ask('AB123CD', 'C')).ResponseSivi?.weight).toBeGreaterThan(0);
   });
 });
