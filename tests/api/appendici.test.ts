@@ -24,8 +24,8 @@ const storico = async (id: number) =>
   (await sql<{ event: string; note: string }>`SELECT event, note FROM workflow_history WHERE resource = 'quotazione' AND record_id = ${id} ORDER BY id`.execute(t.connection.db)).rows;
 const record = async (id: number) => (await t.call('GET', `/api/quotazioni/${id}`, { token: admin })).body.data;
 
-/** A quotation with an issued policy (status 9), as the issue flow leaves it. */
-async function emessa(targhe: string[] = ['AB123CD']): Promise<number> {
+/** A quotation in 'In attesa di emissione' with its receipt day saved. */
+async function daEmettere(targhe: string[]): Promise<number> {
   const created = await t.call('POST', '/api/quotazioni', { token: admin, body: {
     persona: 'f', nome: 'Mario', cognome: 'Rossi', email: 'mario.rossi@example.it', telefono: '+39 333 1234567', cfisc: 'RSSMRA80A01H501U',
     provincia_codice: 'RM', competenze: 20, collaboratore_id: collabId,
@@ -36,6 +36,12 @@ async function emessa(targhe: string[] = ['AB123CD']): Promise<number> {
   expect((await t.call('POST', '/api/quotazioni/calcolo', { token: admin, body: { id } })).status).toBe(200);
   expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: admin, body: { id, stato_quotazione_id: 7 } })).status).toBe(200);
   expect((await t.call('PUT', `/api/update_quotazione_per_emissione/${id}`, { token: staff, body: { data_incasso: IERI } })).status).toBe(200);
+  return id;
+}
+
+/** A quotation with an issued policy (status 9), as the issue flow leaves it. */
+async function emessa(targhe: string[] = ['AB123CD']): Promise<number> {
+  const id = await daEmettere(targhe);
   const issued = await t.call('POST', `/api/quotazioni/emetti/${id}?decorrenza=${OGGI}`, { token: staff, body: {} });
   expect(issued.status, JSON.stringify(issued.body)).toBe(200);
   expect((await record(id)).stato_quotazione_id).toBe(9);
@@ -170,5 +176,39 @@ describe('exclusion', () => {
     const reissue = await t.call('POST', `/api/emissione_appendice_esclusione/${id}/EX111AA`, { token: admin, body: { data_effetto: TRA_UN_MESE, importo: premio } });
     expect(reissue.status).toBe(422);
     expect(reissue.body.errors).toEqual({ targa: ['Veicolo già escluso'] });
+  });
+});
+
+describe('registry eligibility of the issue (spec 001 §9)', () => {
+  it('fills in missing registry data before issuing and stores it on the vehicles', async () => {
+    const id = await emessa(['RG100AA']);
+    const [v] = (await record(id)).veicoli_storici;
+    expect(v.json).toMatchObject({ result: 0 });
+    expect(v.alert).toContain("Il contraente è l'avente diritto");
+  });
+
+  it('refuses preview and issue for claims in the last five years or a registry error, with the reason; a super_admin may switch the check off', async () => {
+    const claims = await daEmettere(['ZC100AA']);
+    const preview = await t.call('POST', `/api/preview_quotazione_per_emissione/${claims}?decorrenza=${OGGI}`, { token: staff, body: {} });
+    expect(preview.status).toBe(422);
+    expect(preview.body.errors.veicoli_storici[0]).toMatch(/ZC100AA ha sinistri negli ultimi cinque anni/);
+    const issue = await t.call('POST', `/api/quotazioni/emetti/${claims}?decorrenza=${OGGI}`, { token: staff, body: {} });
+    expect(issue.status).toBe(422);
+    expect((await record(claims)).stato_quotazione_id).toBe(7);
+    const forced = await t.call('POST', `/api/quotazioni/emetti/${claims}?decorrenza=${OGGI}`, { token: admin, body: { options: { check_atrc_contract_expiration_date: false } } });
+    expect(forced.status, JSON.stringify(forced.body)).toBe(200);
+    expect((await storico(claims)).at(-1)!.note).toContain('senza controllo');
+
+    const error = await daEmettere(['ZE100AA']);
+    const refused = await t.call('POST', `/api/quotazioni/emetti/${error}?decorrenza=${OGGI}`, { token: staff, body: {} });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.veicoli_storici[0]).toMatch(/Errore Verti per la targa ZE100AA/);
+  });
+
+  it('a registry that does not answer stops the issue with 503 and nothing sent', async () => {
+    const id = await daEmettere(['ZT100AA']);
+    const res = await t.call('POST', `/api/quotazioni/emetti/${id}?decorrenza=${OGGI}`, { token: staff, body: {} });
+    expect(res.status).toBe(503);
+    expect((await sql`SELECT 1 FROM chiamata_esterna WHERE record_id = ${id}`.execute(t.connection.db)).rows).toHaveLength(0);
   });
 });

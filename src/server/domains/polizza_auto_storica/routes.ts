@@ -11,6 +11,7 @@ import { koalaBroker } from '../../adapters/koala/index.ts';
 import { chiamateDi } from './chiamate.ts';
 import { appendiciAutoStoriche } from '../../adapters/auto-storiche/appendici.ts';
 import { tariffa } from '../../adapters/auto-storiche/tariffa.ts';
+import { registriDaAmbiente } from '../../adapters/registri/index.ts';
 import {
   anteprimaEsclusione, anteprimaInclusione, appendiciDi, calcolaEsclusione, calcolaInclusione, emettiEsclusione, emettiInclusione,
   type ServizioAppendici,
@@ -55,6 +56,7 @@ registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
     }),
     koala: koalaBroker(),
     appendici: appendiciAutoStoriche(tariffa),
+    registri: registriDaAmbiente(),
   };
   const validaQuotazione = compileValidator(app.ctx.ajv, def.schema);
   const read = requirePermission(def.resource.permissions.read);

@@ -18,6 +18,8 @@ import {
 import { KoalaNonRaggiungibile, type DatiEmissioneKoala, type EsitoKoala, type KoalaBroker } from '../../adapters/koala/types.ts';
 import { eseguiUnaVolta, registraRisposta, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
 import { calcolaDecorrenza, dataItaliana, type Decorrenza } from './decorrenza.ts';
+import { completaRegistri, verificaIdoneita } from './idoneita.ts';
+import type { RegistriAdapter } from '../../adapters/registri/types.ts';
 
 export const QUOTAZIONE = 'quotazione';
 export const POLIZZA = 'polizza_auto_storica';
@@ -30,6 +32,7 @@ export interface Servizio {
   polizze: ResourceRepository;
   compagnia: AutoStoricheEmissione;
   koala: KoalaBroker;
+  registri: RegistriAdapter;
 }
 
 type Row = Record<string, unknown>;
@@ -223,12 +226,15 @@ export async function consegnaDuplicata(s: Servizio, chiave: string, esito: Esit
 export async function emetti(s: Servizio, user: AuthUser, id: number, decorrenzaRichiesta: unknown, body: unknown): Promise<RispostaEmissione> {
   await s.repo.get(s.db, user, id);
   const check = controlloAtrc(body, user);
+  consenti(s, user, await riga(s.db, id), 'EMETTI');
+  await completaRegistri(s.db, s.registri, id);
   return eseguiUnaVolta(s.db, {
     sistema: 'auto_storiche', operazione: 'emissione', recordId: id, user,
     ...operazioneEmissione(s),
     async prepara(trx) {
       const row = await riga(trx, id);
       consenti(s, user, row, 'EMETTI');
+      verificaIdoneita(row, check);
       const decorrenza = calcolaDecorrenza(row, decorrenzaRichiesta);
       return { ...richiestaEmissione(row, decorrenza, check), scadenza: decorrenza.scadenza, data_incasso: decorrenza.minima };
     },
@@ -242,9 +248,11 @@ export async function emetti(s: Servizio, user: AuthUser, id: number, decorrenza
 }
 
 export async function anteprima(s: Servizio, user: AuthUser, id: number, decorrenzaRichiesta: unknown, body: unknown) {
-  const row = await riga(s.db, (await s.repo.get(s.db, user, id)).id as number);
-  consenti(s, user, row, 'ANTEPRIMA_EMISSIONE');
+  consenti(s, user, await riga(s.db, (await s.repo.get(s.db, user, id)).id as number), 'ANTEPRIMA_EMISSIONE');
   const check = controlloAtrc(body, user);
+  await completaRegistri(s.db, s.registri, id);
+  const row = await riga(s.db, id);
+  verificaIdoneita(row, check);
   const decorrenza = calcolaDecorrenza(row, decorrenzaRichiesta);
   const richiesta = richiestaEmissione(row, decorrenza, check);
   const answer = await incerto(s.compagnia.anteprima(richiesta));
