@@ -17,13 +17,14 @@ import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import { ConflictAlert, LeaveGuard, SavingOverlay } from '../../renderer/FormParts.tsx';
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
-import type { RecordData, ResourceDef } from '../../types.ts';
+import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
 import { t, STATO_DIRETTA } from './texts.ts';
 import { useQuotazione } from './useQuotazione.ts';
+import { EsclusioneTab, InclusioneTab, ta } from './AppendiciTabs.tsx';
 import { useRecordWorkflow } from './useRecordWorkflow.ts';
 import type { AvailableEvent } from './useRecordWorkflow.ts';
 import './quotazione.css';
@@ -117,6 +118,13 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
   if (id !== undefined && !onDiretta && statusId === STATO_DIRETTA) return <Navigate to={generatePath(DIRETTA_PATH, { id })} replace />;
 
   const canSave = ctl.mode === 'new' ? def.can.create : def.can.update && wf.allows('SALVA');
+  // Appendices exist on an issued policy, where the machine allows them (spec 001 §2).
+  const appendici = ctl.mode === 'edit' && wf.allows('APPENDICE');
+  const vehicleItem = ((def.schema.properties?.veicoli_storici as JsonSchema | undefined)?.items ?? {}) as JsonSchema;
+  const onAppendice = () => {
+    void ctl.reload();
+    ctl.reloadHistory();
+  };
   const canPremio = ctl.mode === 'new' ? def.can.create : canSave && wf.allows('MODIFICA_PREMIO');
   const needsNote = Boolean(pending && pending.event.meta.note);
   const noteRequired = pending?.event.meta.note === 'required';
@@ -165,6 +173,16 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
               </div>
               {ctl.mode === 'edit' && <HistoryPanel rows={ctl.history} workflow={wf.workflow} />}
             </Tab>
+            {appendici && (
+              <Tab eventKey="inclusione" title={ta.inclusione}>
+                <InclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={onAppendice} />
+              </Tab>
+            )}
+            {appendici && (
+              <Tab eventKey="esclusione" title={ta.esclusione}>
+                <EsclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={onAppendice} />
+              </Tab>
+            )}
           </Tabs>
         </Col>
         <Col lg={4} as="aside" aria-label={t.anteprima} className="quotazione-drawer">

@@ -1,5 +1,6 @@
 // Registry eligibility of an issue (spec 001 §9): every insured vehicle needs a risk certificate (SIC/ATRC) with no claims in
 // the last five years. Registry data missing on a vehicle are asked for first, so the check always reads the registries' answer.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { HttpError, invalid } from '../../errors.ts';
 import { campiRegistro, idoneitaRegistro, type DatiRegistro } from '../../../shared/registri.ts';
@@ -19,12 +20,13 @@ function contraente(row: Row) {
 export async function completaRegistri(db: Database, registri: RegistriAdapter, quotazioneId: number): Promise<void> {
   const row = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${quotazioneId}`.execute(db)).rows[0];
   if (!row) return;
-  const mancanti = assicurati(row).filter((v) => !v.json && String(v.targa ?? '').trim().length > 5 && v.id);
+  const chiave = (v: Row) => `${String(v.targa ?? '').trim().toUpperCase()}|${String(v.tipologia_ania ?? 'A')}`;
+  const mancanti = assicurati(row).filter((v) => !v.json && String(v.targa ?? '').trim().length > 5);
   if (!mancanti.length) return;
   const risposte = new Map<string, DatiRegistro>();
   for (const v of mancanti) {
     try {
-      risposte.set(String(v.id), await registri.interroga({ targa: String(v.targa).trim().toUpperCase(), tipologia: String(v.tipologia_ania ?? 'A'), codiceFiscaleContraente: contraente(row).codice_fiscale ?? undefined }));
+      risposte.set(chiave(v), await registri.interroga({ targa: String(v.targa).trim().toUpperCase(), tipologia: String(v.tipologia_ania ?? 'A'), codiceFiscaleContraente: contraente(row).codice_fiscale ?? undefined }));
     } catch (error) {
       if (error instanceof RegistroNonDisponibile) throw new HttpError(503, error.message);
       throw error;
@@ -33,12 +35,12 @@ export async function completaRegistri(db: Database, registri: RegistriAdapter, 
   await db.transaction().execute(async (trx) => {
     const locked = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${quotazioneId} FOR UPDATE`.execute(trx)).rows[0]!;
     const veicoli = ((locked.veicoli_storici ?? []) as Row[]).map((v) => {
-      const dati = risposte.get(String(v.id));
+      const dati = v.operazione === 'esclusione' ? undefined : risposte.get(chiave(v));
       if (!dati || v.json) return v;
       // Filling in, not refreshing: what staff typed (a previous policy's expiry, the entitled party) stays.
       const campi: Row = { ...campiRegistro(contraente(locked), dati, String(v.tipologia_ania ?? 'A')) };
       for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined && x !== '') campi[k] = x;
-      return { ...v, ...campi };
+      return { id: randomUUID(), ...v, ...campi };
     });
     await sql`UPDATE quotazione SET veicoli_storici = ${JSON.stringify(veicoli)}::jsonb, version = version + 1, updated_at = now() WHERE id = ${quotazioneId}`.execute(trx);
   });
