@@ -93,11 +93,20 @@ export type Quotazione = {
     operazione?: 'inclusione' | 'esclusione';
     grado_parentela?: string;
     data_immatricolazione?: string;
-    avente_diritto_nome?: string;
-    avente_diritto_cognome?: string;
-    avente_diritto_codice_fiscale_iva?: string;
+    avente_diritto_nome?: string | null;
+    avente_diritto_cognome?: string | null;
+    avente_diritto_codice_fiscale_iva?: string | null;
+    json?: {} | null;
+    sivi_tax_code?: string | null;
+    sivi_registration_date?: string | null;
+    sivi_vehicle_weight?: number | null;
+    atrc_beneficiary_tax_code?: string | null;
+    atrc_beneficiary_first_name?: string | null;
+    atrc_beneficiary_last_name?: string | null;
+    alert?: string | null;
+    errore_registro?: string | null;
     note_veicolo?: string;
-    atrc_contract_expiration_date?: string;
+    atrc_contract_expiration_date?: string | null;
   }[];
   /**
    * @maxItems 10

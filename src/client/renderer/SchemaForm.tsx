@@ -69,6 +69,8 @@ export interface SchemaFormProps {
   resources?: ResourceDef[];
   /** Id of the record being edited, for look-ups that depend on it (e.g. who may be its superior). */
   recordId?: string;
+  /** Page actions that custom widgets may call (e.g. a server refresh of a row), passed in rjsf's formContext. */
+  actions?: Record<string, unknown>;
   extraErrors?: ErrorSchema;
   disabled?: boolean;
   onChange?: (data: RecordData, fieldId?: string) => void;
@@ -80,9 +82,9 @@ export interface SchemaFormProps {
 }
 
 export function SchemaForm(props: SchemaFormProps) {
-  const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef } = props;
+  const { id, schema, formUi, activeField, initialData, resources, recordId, actions, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef } = props;
   const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
-  const formContext = useMemo(() => ({ resources, recordId }), [resources, recordId]);
+  const formContext = useMemo(() => ({ resources, recordId, actions }), [resources, recordId, actions]);
   // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
   const computed = useMemo(() => computedProperties(schema), [schema]);
   const latest = useRef<RecordData>(initialData);

@@ -13,4 +13,5 @@ import './quotazioni_rca/index.ts';
 import './polizza/index.ts';
 import './quotazione/documenti.ts';
 import './categoria_prodotto/documenti.ts';
+import './quotazione/registri.ts';
 import './polizza_auto_storica/index.ts';

@@ -518,9 +518,11 @@ export class ResourceRepository {
   }
 
   /** Writes server-owned fields (computed premiums, ...) after the same scope, version and workflow checks as an edit. */
-  async updateOwned(db: Database, user: AuthUser, id: number, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /** `changes` may be computed from the locked row, so a merge into a JSON field loses no concurrent edit. */
+  async updateOwned(db: Database, user: AuthUser, id: number, changesOrMerge: Record<string, unknown> | ((before: Record<string, unknown>) => Record<string, unknown>)): Promise<Record<string, unknown>> {
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
+      const changes = typeof changesOrMerge === 'function' ? changesOrMerge(before) : changesOrMerge;
       this.assertWorkflowAllows(user, before, 'update', changes);
       // Server-written values follow the definition's rules too (e.g. premium lines' x-computed total).
       const written = { ...changes };

@@ -28,6 +28,8 @@ export interface Vehicle {
   tipologia_targa?: string;
   tipologia_ania?: string;
   quintali?: number;
+  operazione?: string;
+  cfisc?: string;
 }
 
 /** A catalogue model from GET /api/autostoriche/search (colour masked for who may not see it). */

@@ -1,5 +1,5 @@
 // Custom page "quotazione": the management screen of a historic-car quotation (spec 001 §2), also served as the direct quotation.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { generatePath, Navigate, useLocation } from 'react-router-dom';
 import useSWR from 'swr';
 import Col from 'react-bootstrap/Col';
@@ -17,7 +17,7 @@ import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import { ConflictAlert, LeaveGuard, SavingOverlay } from '../../renderer/FormParts.tsx';
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
-import type { RecordData, ResourceDef } from '../../types.ts';
+import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
@@ -26,6 +26,7 @@ import { FirmaBox } from './FirmaBox.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
 import { t, STATO_DIRETTA } from './texts.ts';
 import { useQuotazione } from './useQuotazione.ts';
+import { EsclusioneTab, InclusioneTab, ta } from './AppendiciTabs.tsx';
 import { useRecordWorkflow } from './useRecordWorkflow.ts';
 import type { AvailableEvent } from './useRecordWorkflow.ts';
 import './quotazione.css';
@@ -81,6 +82,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
   const { pathname } = useLocation();
   const { definitions } = useDefinitions();
   const ctl = useQuotazione(def, id);
+  const widgetActions = useMemo(() => ({ aggiornaDatiAnia: ctl.refreshRegistry }), [ctl.refreshRegistry]);
   const wf = useRecordWorkflow(def.workflow!, ctl.record);
   const uid = useId();
   const [pending, setPending] = useState<Pending | null>(null);
@@ -118,6 +120,13 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
   if (id !== undefined && !onDiretta && statusId === STATO_DIRETTA) return <Navigate to={generatePath(DIRETTA_PATH, { id })} replace />;
 
   const canSave = ctl.mode === 'new' ? def.can.create : def.can.update && wf.allows('SALVA');
+  // Appendices exist on an issued policy, where the machine allows them (spec 001 §2).
+  const appendici = ctl.mode === 'edit' && wf.allows('APPENDICE');
+  const vehicleItem = ((def.schema.properties?.veicoli_storici as JsonSchema | undefined)?.items ?? {}) as JsonSchema;
+  const onAppendice = () => {
+    void ctl.reload();
+    ctl.reloadHistory();
+  };
   const canPremio = ctl.mode === 'new' ? def.can.create : canSave && wf.allows('MODIFICA_PREMIO');
   const needsNote = Boolean(pending && pending.event.meta.note);
   const noteRequired = pending?.event.meta.note === 'required';
@@ -155,6 +164,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
                   formUi={def.form}
                   initialData={ctl.initialMain}
                   resources={definitions?.resources}
+                  actions={widgetActions}
                   extraErrors={ctl.mainErrors}
                   disabled={!canSave}
                   onChange={ctl.onMainChange}
@@ -168,6 +178,16 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
             {ctl.mode === 'edit' && (Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
               <Tab eventKey="documenti" title={t.tabDocumenti}>
                 <DocumentiTab def={def} record={ctl.record} wf={wf} />
+              </Tab>
+            )}
+            {appendici && (
+              <Tab eventKey="inclusione" title={ta.inclusione}>
+                <InclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={onAppendice} />
+              </Tab>
+            )}
+            {appendici && (
+              <Tab eventKey="esclusione" title={ta.esclusione}>
+                <EsclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={onAppendice} />
               </Tab>
             )}
           </Tabs>

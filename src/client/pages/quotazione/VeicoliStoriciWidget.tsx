@@ -10,6 +10,10 @@ import type { JsonSchema, ListColumn } from '../../types.ts';
 import { AddVehicleDialog } from './AddVehicleDialog.tsx';
 import type { Vehicle } from './AddVehicleDialog.tsx';
 import { COLOUR_COLUMN, COLOUR_TITLES, t } from './texts.ts';
+import { AniaDialog, type VeicoloConRegistro } from './AniaDialog.tsx';
+
+/** The page's server refresh of one vehicle's registry data (saved first), passed through the form context. */
+type AggiornaDatiAnia = (vehicleId: string, targa: string, tipologia: string) => void;
 
 const ChipCell = cellRenderer('chip', 'veicoli_storici.colore');
 const MoneyCell = cellRenderer('money', 'veicoli_storici.valore');
@@ -23,7 +27,9 @@ export function optionTitle(prop: JsonSchema | undefined, value: unknown): strin
 }
 
 export default function VeicoliStoriciWidget(props: WidgetProps) {
-  const { id, value, onChange, disabled, readonly, schema } = props;
+  const { id, value, onChange, disabled, readonly, schema, registry } = props;
+  const aggiornaDatiAnia = (registry.formContext as { actions?: { aggiornaDatiAnia?: AggiornaDatiAnia } } | undefined)?.actions?.aggiornaDatiAnia;
+  const [ania, setAnia] = useState<VeicoloConRegistro | null>(null);
   const vehicles: Vehicle[] = Array.isArray(value) ? (value as Vehicle[]) : [];
   const item = (schema.items ?? {}) as JsonSchema;
   const fields = item.properties ?? {};
@@ -43,6 +49,7 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
             <tr>
               {editable && <th scope="col">{t.veicoli.azioni}</th>}
               <th scope="col">{title('colore', 'Colore')}</th>
+              <th scope="col">{t.veicoli.operazione}</th>
               <th scope="col">{title('marca', 'Marca')}</th>
               <th scope="col">{title('modello', 'Modello')}</th>
               <th scope="col">{title('cilindrata', 'Cilindrata')}</th>
@@ -51,12 +58,15 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
               <th scope="col">{title('furto', 'Furto')}</th>
               <th scope="col">{title('targa', 'Targa')}</th>
               <th scope="col">{title('tipologia_ania', 'Tipologia Veicolo')}</th>
+              <th scope="col">{t.veicoli.codiceFiscale}</th>
+              <th scope="col">{t.veicoli.datiAnia}</th>
+              <th scope="col">{t.veicoli.dettagli}</th>
             </tr>
           </thead>
           <tbody>
             {vehicles.length === 0 && (
               <tr>
-                <td colSpan={editable ? 10 : 9} className="text-body-secondary">
+                <td colSpan={editable ? 14 : 13} className="text-body-secondary">
                   {t.veicoli.nessuno}
                 </td>
               </tr>
@@ -80,6 +90,7 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
                 <td>
                   <ChipCell value={v.colore} column={colourColumn} titles={colourTitles} />
                 </td>
+                <td>{v.operazione ?? ''}</td>
                 <td>{v.marca}</td>
                 <td>{v.modello}</td>
                 <td>{v.cilindrata ?? ''}</td>
@@ -92,6 +103,15 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
                 </td>
                 <td className="font-monospace">{v.targa}</td>
                 <td>{optionTitle(fields.tipologia_ania, v.tipologia_ania)}</td>
+                <td className="font-monospace">{v.cfisc ?? ''}</td>
+                <td className="text-nowrap">
+                  <DatiAniaCell
+                    veicolo={v}
+                    onShow={() => setAnia(v as VeicoloConRegistro)}
+                    onRefresh={editable && aggiornaDatiAnia && v.id ? () => aggiornaDatiAnia(String(v.id), String(v.targa ?? ''), String(v.tipologia_ania ?? 'A')) : undefined}
+                  />
+                </td>
+                <td className="small">{(v as VeicoloConRegistro).alert ?? ''}</td>
               </tr>
             ))}
           </tbody>
@@ -111,6 +131,7 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
           onChange([...vehicles, vehicle]);
         }}
       />
+      <AniaDialog veicolo={ania} onClose={() => setAnia(null)} />
       <ConfirmDialog
         show={toDelete !== null}
         title={t.veicoli.eliminaTitolo}
@@ -124,5 +145,31 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
         }}
       />
     </div>
+  );
+}
+
+/** Registry data of one vehicle: 'Errore Verti' chip, the dialog, and the refresh (a plate of more than 5 characters). */
+function DatiAniaCell({ veicolo, onShow, onRefresh }: { veicolo: Vehicle; onShow: () => void; onRefresh?: () => void }) {
+  const dati = veicolo as VeicoloConRegistro;
+  const targaCompleta = String(veicolo.targa ?? '').trim().length > 5;
+  const hintId = `ania-hint-${veicolo.id ?? ''}`;
+  return (
+    <>
+      {dati.errore_registro && <span className="badge text-bg-danger me-1" title={dati.errore_registro}>{t.veicoli.erroreVerti}: {dati.errore_registro}</span>}
+      {dati.json && (
+        <Button size="sm" variant="outline-secondary" className="py-0 px-1 me-1" onClick={onShow} aria-label={`${t.veicoli.datiAnia} ${veicolo.targa ?? ''}`}>
+          <Icon name="eye" size={16} /> {t.veicoli.datiAnia}
+        </Button>
+      )}
+      {onRefresh && (
+        <>
+          <Button size="sm" variant="outline-primary" className="py-0 px-1" disabled={!targaCompleta} onClick={onRefresh}
+            aria-label={`${t.veicoli.aggiornaAnia} ${veicolo.targa ?? ''}`} aria-describedby={targaCompleta ? undefined : hintId}>
+            <Icon name="refresh" size={16} /> {t.veicoli.aggiornaAnia}
+          </Button>
+          {!targaCompleta && <div id={hintId} className="form-text">{t.veicoli.targaPerAnia}</div>}
+        </>
+      )}
+    </>
   );
 }

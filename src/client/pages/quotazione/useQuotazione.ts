@@ -4,7 +4,7 @@ import { generatePath, useNavigate } from 'react-router-dom';
 import type Form from '@rjsf/core';
 import { getDefaultFormState } from '@rjsf/utils';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import { ApiError, calcola, create, getOne, getWorkflow, savedRecord, transition, update } from '../../api/dataProvider.ts';
+import { ApiError, calcola, create, getOne, getWorkflow, request, savedRecord, transition, update } from '../../api/dataProvider.ts';
 import type { Saved } from '../../api/dataProvider.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { msg } from '../../messages.ts';
@@ -13,6 +13,7 @@ import { DEFAULTS_BEHAVIOUR, prepareForm } from '../../renderer/formSchema.ts';
 import { formValidator } from '../../renderer/validator.ts';
 import type { FormUi, JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import { sessionUser, workflowOf } from './useRecordWorkflow.ts';
+import { t } from './texts.ts';
 import type { AvailableEvent } from './useRecordWorkflow.ts';
 
 /** Fields edited in the preview drawer rather than in 'Raccolta dati'. */
@@ -321,6 +322,29 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     withSavedForm({ run: () => void run(), cancel: () => undefined });
   }, [withSavedForm, resource, id, notify, show, load, loadHistory, fail]);
 
+  /** Refreshes one historic vehicle's registry data on the server (saving the form first), then shows the stored record. */
+  const refreshRegistry = useCallback(
+    (vehicleId: string, targa: string, tipologia: string) => {
+      const run = async () => {
+        setBusy('registri');
+        try {
+          const path = `/api/veicolo_update_dati_ania/${encodeURIComponent(vehicleId)}/${encodeURIComponent(targa.trim())}/${encodeURIComponent(tipologia)}`;
+          const answer = await request<{ result: number; Error?: Array<{ descError: string }>; model: RecordData }>('POST', path);
+          setRecord(answer.model);
+          show(answer.model);
+          if (answer.result === 2) notify('danger', `${t.veicoli.erroreVerti}: ${answer.Error?.[0]?.descError ?? ''}`);
+          else notify('success', t.veicoli.datiAggiornati);
+        } catch (err) {
+          fail(err);
+        } finally {
+          setBusy(null);
+        }
+      };
+      withSavedForm({ run: () => void run(), cancel: () => undefined });
+    },
+    [withSavedForm, show, notify, fail],
+  );
+
   /** Sends a workflow event through its route; a note goes in the field the event names. Returns field errors of the note. */
   const send = useCallback(
     (event: AvailableEvent, options: { nota?: string; stato?: number } = {}): Promise<string | undefined> =>
@@ -385,6 +409,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     calculate,
     send,
     reload: load,
+    refreshRegistry,
     reloadHistory: () => void loadHistory(),
   };
 }

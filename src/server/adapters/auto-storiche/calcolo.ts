@@ -1,15 +1,13 @@
 // Quotation pricing through the historic-car insurer's adapter (POST /api/quotazioni/calcolo, and repricing at issue): vehicles from the models, the insurer's answer, previews in cents.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { invalid } from '../../errors.ts';
 import { fromCents, toCents } from '../../../shared/money.ts';
-import { SandboxAutoStoriche, type Tariffa } from '../../adapters/auto-storiche/sandbox.ts';
-import type { AutoStoricheInsurer, VeicoloDaQuotare } from '../../adapters/auto-storiche/types.ts';
+import { SandboxAutoStoriche } from './sandbox.ts';
+import { tariffa } from './tariffa.ts';
+import type { AutoStoricheInsurer, VeicoloDaQuotare } from './types.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..', '..');
-export const tariffa: Tariffa = JSON.parse(readFileSync(path.join(ROOT, 'schemas', '_reference', 'tariffa_auto_storiche.json'), 'utf8'));
+export { tariffa };
 
 /** The insurer adapter chosen by environment; only the sandbox exists until the insurer's API is reachable. */
 export function insurer(): AutoStoricheInsurer {

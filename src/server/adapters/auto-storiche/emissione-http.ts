@@ -5,36 +5,40 @@ import {
   type ConfigurazioneHttp, type WireEsito, type WireRicerca,
 } from './emissione-wire.ts';
 
+/** One call to the insurer. A timeout, a reset connection or a 5xx leave the outcome unknown: the caller reconciles by key. */
+export async function chiamaCompagnia<T>(config: ConfigurazioneHttp, method: string, path: string, body?: unknown, chiave?: string): Promise<{ status: number; json: T }> {
+  let response: Response;
+  try {
+    response = await fetch(`${config.baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${config.apiKey}`, accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(chiave ? { 'idempotency-key': chiave } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+  } catch (error) {
+    const timeout = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+    throw new EsitoIncerto(timeout ? 'Nessuna risposta dalla compagnia entro il tempo massimo.' : `Compagnia non raggiungibile: ${(error as Error).message}`, timeout ? 'timeout' : 'rete');
+  }
+  if (response.status >= 500) throw new EsitoIncerto(`La compagnia ha risposto ${response.status}.`, 'http_5xx');
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    throw new EsitoIncerto(`Risposta della compagnia non leggibile (HTTP ${response.status}).`, 'rete');
+  }
+  return { status: response.status, json: json as T };
+}
+
 export class HttpAutoStoricheEmissione implements AutoStoricheEmissione {
   constructor(private readonly config: ConfigurazioneHttp) {}
 
-  /** A timeout, a reset connection or a 5xx leave the outcome unknown: the caller reconciles by key. */
-  private async chiama<T>(method: string, path: string, body?: unknown, chiave?: string): Promise<{ status: number; json: T }> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.config.baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.config.apiKey}`, accept: 'application/json',
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(chiave ? { 'idempotency-key': chiave } : {}),
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.config.timeoutMs),
-      });
-    } catch (error) {
-      const timeout = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-      throw new EsitoIncerto(timeout ? 'Nessuna risposta dalla compagnia entro il tempo massimo.' : `Compagnia non raggiungibile: ${(error as Error).message}`, timeout ? 'timeout' : 'rete');
-    }
-    if (response.status >= 500) throw new EsitoIncerto(`La compagnia ha risposto ${response.status}.`, 'http_5xx');
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : {};
-    } catch {
-      throw new EsitoIncerto(`Risposta della compagnia non leggibile (HTTP ${response.status}).`, 'rete');
-    }
-    return { status: response.status, json: json as T };
+  private chiama<T>(method: string, path: string, body?: unknown, chiave?: string): Promise<{ status: number; json: T }> {
+    return chiamaCompagnia<T>(this.config, method, path, body, chiave);
   }
 
   /** A 4xx with no result in the body is a refusal of the request: an error answer, never an uncertain one. */

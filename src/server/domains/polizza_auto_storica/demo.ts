@@ -9,6 +9,7 @@ import { ResourceRepository } from '../../resources/repository.ts';
 import { calcola } from '../../adapters/auto-storiche/calcolo.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
+import { registriDaAmbiente } from '../../adapters/registri/index.ts';
 import { emetti, rinnova, storna, type Servizio } from './servizio.ts';
 import { oggiIso } from './decorrenza.ts';
 
@@ -49,7 +50,7 @@ export async function seedQuotazioniPerStato(db: Database, definitions: Definiti
   const repo = new ResourceRepository(def, ajv, undefined, workflow);
   const s: Servizio = {
     db, def, workflow, repo, polizze: new ResourceRepository(definitions.resources.get('polizza_auto_storica')!, ajv),
-    compagnia: emissioneAutoStoriche(), koala: koalaBroker(),
+    compagnia: emissioneAutoStoriche(), koala: koalaBroker(), registri: registriDaAmbiente(),
   };
   const modello = (await sql<{ id: number; marca: string; modello: string; anno: number | null; anno_da: number | null }>`
     SELECT id, marca, modello, anno, anno_da FROM autostoriche WHERE modello ILIKE '500%' ORDER BY id LIMIT 1`.execute(db)).rows[0];

@@ -15,9 +15,21 @@ registerHooks('polizza_auto_storica', {
   },
 });
 
+// Appendices are born from the calculation and change only by the insurer's issue.
+registerHooks('appendice', {
+  async beforeWrite() {
+    throw new HttpError(409, 'Le appendici nascono dal calcolo e si emettono presso la compagnia: non si creano né si modificano a mano.');
+  },
+  async beforeDelete() {
+    throw new HttpError(409, 'Un\'appendice non si elimina.');
+  },
+});
+
 // One policy in force per quotation, whatever the code paths: a second one is refused by the database itself.
 registerDomainMigration('polizza_auto_storica', [
   `CREATE UNIQUE INDEX IF NOT EXISTS polizza_auto_storica_in_vigore ON polizza_auto_storica (quotazione_id) WHERE stornata IS NOT TRUE`,
+  // One draft per quotation and operation (the request being prepared survives a reload).
+  `CREATE UNIQUE INDEX IF NOT EXISTS appendice_bozza_unica ON appendice (quotazione_id, operazione) WHERE stato = 'bozza'`,
   `CREATE UNIQUE INDEX IF NOT EXISTS quotazione_rinnovo_unico ON quotazione ((rinnovo_della_polizza->>'numero_polizza')) WHERE rinnovo_della_polizza IS NOT NULL`,
   // A deleted renewal draft frees its policy for a new renewal, in the same transaction as the delete.
   `CREATE OR REPLACE FUNCTION quotazione_rinnovo_eliminato() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -9,6 +9,13 @@ import { invalid, notFound } from '../../errors.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
 import { chiamateDi } from './chiamate.ts';
+import { appendiciAutoStoriche } from '../../adapters/auto-storiche/appendici.ts';
+import { tariffa } from '../../adapters/auto-storiche/tariffa.ts';
+import { registriDaAmbiente } from '../../adapters/registri/index.ts';
+import {
+  anteprimaEsclusione, anteprimaInclusione, appendiciDi, calcolaEsclusione, calcolaInclusione, emettiEsclusione, emettiInclusione,
+  type ServizioAppendici,
+} from './appendici.ts';
 import {
   anteprima, consegnaDuplicata, emetti, POLIZZA, QUOTAZIONE, reinviaKoala, rigeneraDocumenti, rinnova, salvaEmissione, storna, type Servizio,
 } from './servizio.ts';
@@ -40,7 +47,7 @@ registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
   const def = app.ctx.definitions.resources.get(QUOTAZIONE)!;
   const polizzaDef = app.ctx.definitions.resources.get(POLIZZA)!;
   const workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
-  const s: Servizio = {
+  const s: ServizioAppendici = {
     db: app.ctx.db, def, workflow,
     repo: new ResourceRepository(def, app.ctx.ajv, undefined, workflow),
     polizze: new ResourceRepository(polizzaDef, app.ctx.ajv),
@@ -48,6 +55,8 @@ registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
       consegnaDuplicata(s, chiave, esito).catch((error: unknown) => app.log.error({ err: error, chiave }, 'seconda consegna della risposta di emissione non registrata'));
     }),
     koala: koalaBroker(),
+    appendici: appendiciAutoStoriche(tariffa),
+    registri: registriDaAmbiente(),
   };
   const validaQuotazione = compileValidator(app.ctx.ajv, def.schema);
   const read = requirePermission(def.resource.permissions.read);
@@ -80,6 +89,26 @@ registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
 
   app.post('/api/quotazioni/:id/rigenera-documenti-compagnia', { preHandler: read, schema: { params: idParams, body: anyBody } }, async (request) =>
     rigeneraDocumenti(s, request.user, id(request)));
+
+  // Appendices (spec 001 §7 'Appendices'): calculation into a draft, preview, issue exactly once.
+  const plateParams = { type: 'object', properties: { id: { type: 'string' }, plate: { type: 'string', minLength: 1, maxLength: 12 } }, required: ['id', 'plate'] } as const;
+  const objectBody = { type: 'object' } as const;
+  const body = (request: FastifyRequest) => (request.body ?? {}) as Record<string, unknown>;
+  const plate = (request: FastifyRequest) => (request.params as { plate: string }).plate;
+  app.post('/api/v1/goold/quotations/inclusion/calculate/:id', { preHandler: read, schema: { params: idParams, body: objectBody } }, async (request) =>
+    calcolaInclusione(s, request.user, id(request), body(request)));
+  app.post('/api/preview_appendice_inclusione_polizza_autostoriche_verti', { preHandler: read, schema: { body: objectBody } }, async (request) =>
+    anteprimaInclusione(s, request.user, body(request)));
+  app.post('/api/emissione_appendice_inclusione_polizza_autostoriche_verti', { preHandler: read, schema: { body: objectBody } }, async (request) =>
+    emettiInclusione(s, request.user, body(request)));
+  app.post('/api/v1/goold/quotations/exclusion/calculate/:id', { preHandler: read, schema: { params: idParams, body: objectBody } }, async (request) =>
+    calcolaEsclusione(s, request.user, id(request), body(request)));
+  app.post('/api/preview_appendice_esclusione/:id/:plate', { preHandler: read, schema: { params: plateParams, body: { type: ['object', 'null'] } } }, async (request) =>
+    anteprimaEsclusione(s, request.user, id(request), plate(request), body(request)));
+  app.post('/api/emissione_appendice_esclusione/:id/:plate', { preHandler: read, schema: { params: plateParams, body: { type: ['object', 'null'] } } }, async (request) =>
+    emettiEsclusione(s, request.user, id(request), plate(request), body(request)));
+  app.get('/api/quotazioni/:id/appendici', { preHandler: read, schema: { params: idParams } }, async (request) =>
+    appendiciDi(s, request.user, id(request)));
 
   // The log of outside calls of a quotation (attempts, answers, Koala resends), for the super_admin.
   app.get('/api/quotazioni/:id/chiamate-esterne', { preHandler: requirePermission('super_admin'), schema: { params: idParams } }, async (request) => {

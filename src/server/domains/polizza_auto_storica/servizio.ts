@@ -21,6 +21,8 @@ import {
 import { KoalaNonRaggiungibile, type DatiEmissioneKoala, type EsitoKoala, type KoalaBroker } from '../../adapters/koala/types.ts';
 import { eseguiUnaVolta, registraRisposta, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
 import { calcolaDecorrenza, dataItaliana, type Decorrenza } from './decorrenza.ts';
+import { completaRegistri, verificaIdoneita } from './idoneita.ts';
+import type { RegistriAdapter } from '../../adapters/registri/types.ts';
 
 export const QUOTAZIONE = 'quotazione';
 export const POLIZZA = 'polizza_auto_storica';
@@ -33,11 +35,12 @@ export interface Servizio {
   polizze: ResourceRepository;
   compagnia: AutoStoricheEmissione;
   koala: KoalaBroker;
+  registri: RegistriAdapter;
 }
 
 type Row = Record<string, unknown>;
 
-async function riga(trx: Trx | Database, id: number): Promise<Row> {
+export async function riga(trx: Trx | Database, id: number): Promise<Row> {
   const row = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${id}`.execute(trx)).rows[0];
   if (!row) throw notFound('Quotazione', true);
   return row;
@@ -48,7 +51,7 @@ function statoDi(s: Servizio, row: Row): number {
 }
 
 /** Refuses, as the generic action routes do, what the machine does not allow now. */
-function consenti(s: Servizio, user: AuthUser, row: Row, type: string): void {
+export function consenti(s: Servizio, user: AuthUser, row: Row, type: string): void {
   if (!s.workflow.can(statoDi(s, row), user, row, { type })) {
     const label = s.workflow.definition.meta.events[type]?.label ?? type;
     throw new HttpError(409, `Azione "${label}" non consentita nello stato "${s.workflow.status(statoDi(s, row)).nome}".`);
@@ -60,7 +63,7 @@ function consenti(s: Servizio, user: AuthUser, row: Row, type: string): void {
  * A confirmed answer of the insurer is never dropped: if the status changed meanwhile (by hand), the data are kept
  * and the history says so.
  */
-async function transizione(s: Servizio, trx: Trx, user: AuthUser, row: Row, type: string, changes: Row, nota: string): Promise<Row> {
+export async function transizione(s: Servizio, trx: Trx, user: AuthUser, row: Row, type: string, changes: Row, nota: string): Promise<Row> {
   const from = statoDi(s, row);
   const result = s.workflow.apply(from, user, row, { type });
   const to = result?.to.id ?? from;
@@ -157,7 +160,7 @@ function notaEmissione(esito: EsitoEmissione, richiesta: RichiestaEmissione): st
   return `Risposta compagnia (result ${esito.result}): ${errori}`;
 }
 
-async function polizzaAttiva(trx: Trx | Database, quotazioneId: number): Promise<Row | undefined> {
+export async function polizzaAttiva(trx: Trx | Database, quotazioneId: number): Promise<Row | undefined> {
   return (await sql<Row>`SELECT * FROM polizza_auto_storica WHERE quotazione_id = ${quotazioneId} AND stornata IS NOT TRUE`.execute(trx)).rows[0];
 }
 
@@ -227,12 +230,15 @@ export async function consegnaDuplicata(s: Servizio, chiave: string, esito: Esit
 export async function emetti(s: Servizio, user: AuthUser, id: number, decorrenzaRichiesta: unknown, body: unknown): Promise<RispostaEmissione> {
   await s.repo.get(s.db, user, id);
   const check = controlloAtrc(body, user);
+  consenti(s, user, await riga(s.db, id), 'EMETTI');
+  await completaRegistri(s.db, s.registri, id);
   return eseguiUnaVolta(s.db, {
     sistema: 'auto_storiche', operazione: 'emissione', recordId: id, user,
     ...operazioneEmissione(s, user),
     async prepara(trx) {
       const row = await riga(trx, id);
       consenti(s, user, row, 'EMETTI');
+      verificaIdoneita(row, check);
       const decorrenza = calcolaDecorrenza(row, decorrenzaRichiesta);
       return { ...richiestaEmissione(row, decorrenza, check), scadenza: decorrenza.scadenza, data_incasso: decorrenza.minima };
     },
@@ -246,9 +252,11 @@ export async function emetti(s: Servizio, user: AuthUser, id: number, decorrenza
 }
 
 export async function anteprima(s: Servizio, user: AuthUser, id: number, decorrenzaRichiesta: unknown, body: unknown) {
-  const row = await riga(s.db, (await s.repo.get(s.db, user, id)).id as number);
-  consenti(s, user, row, 'ANTEPRIMA_EMISSIONE');
+  consenti(s, user, await riga(s.db, (await s.repo.get(s.db, user, id)).id as number), 'ANTEPRIMA_EMISSIONE');
   const check = controlloAtrc(body, user);
+  await completaRegistri(s.db, s.registri, id);
+  const row = await riga(s.db, id);
+  verificaIdoneita(row, check);
   const decorrenza = calcolaDecorrenza(row, decorrenzaRichiesta);
   const richiesta = richiestaEmissione(row, decorrenza, check);
   const answer = await incerto(s.compagnia.anteprima(richiesta));

@@ -30,6 +30,10 @@ registerHooks('quotazione', {
   async beforeWrite(operation, { input, before, def }) {
     if (operation === 'create') input.uuid = randomUUID();
     if (operation === 'update' && before && input.preventivi === undefined) clearStaleCalculation(input, before, def.schema);
+    // Every historic vehicle has a row id, by which registry refreshes and appendices name it.
+    if (Array.isArray(input.veicoli_storici)) {
+      for (const veicolo of input.veicoli_storici as Array<Record<string, unknown>>) if (!veicolo.id) veicolo.id = randomUUID();
+    }
     const persona = input.persona ?? before?.persona;
     // A legal person has no sex: the spec forces A.
     if (persona === 'g') input.sesso = 'A';
