@@ -17,7 +17,7 @@ import {
   type ServizioAppendici,
 } from './appendici.ts';
 import {
-  anteprima, consegnaDuplicata, emetti, POLIZZA, QUOTAZIONE, reinviaKoala, rigeneraDocumenti, rinnova, salvaEmissione, storna, type Servizio,
+  anteprima, consegnaDuplicata, emetti, POLIZZA, QUOTAZIONE, reinviaKoala, rigeneraDocumenti, rinnova, salvaEmissione, storna,
 } from './servizio.ts';
 
 const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
