@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ROOT, createTestApp, type TestApp } from './helpers.ts';
 import { seedDemo } from '../../src/server/seed/demo.ts';
+import { computeCodiceFiscale } from '../../src/shared/validators/codiceFiscale.ts';
 
 interface SpecCall {
   spec: string;
@@ -18,10 +19,19 @@ interface SpecCall {
   code?: number;
   body?: unknown;
   multipart?: Record<string, string>;
+  /** Text fields sent beside the multipart files, {placeholders} filled in. */
+  form?: Record<string, string>;
   save?: string;
   fresh_token?: boolean;
-  quotazione?: { calcolo?: boolean; stato?: number };
+  quotazione?: Setup;
 }
+
+/**
+ * How the call's quotation is prepared, in this order: premium calculated; moved to a status (admin); a document
+ * uploaded by the collaborator (in a status that takes documents, from 3 on) ({documento}, {collezione}); the issue contract generated (admin); the payment receipt day
+ * set to yesterday (staff); issued today (staff, {numero_polizza}).
+ */
+interface Setup { calcolo?: boolean; stato?: number; documento?: boolean; contratto?: boolean; incasso?: boolean; emessa?: boolean }
 
 const table = JSON.parse(await readFile(path.join(ROOT, 'tests', 'contract', 'spec-calls.json'), 'utf8')) as { calls: SpecCall[] };
 const served = table.calls.filter((c) => c.status === 'served');
@@ -63,9 +73,10 @@ function resolve(value: unknown): unknown {
   return value;
 }
 
-async function multipart(fields: Record<string, string>) {
+async function multipart(fields: Record<string, string>, text: Record<string, string> = {}) {
   const boundary = `----contratto${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(text)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   for (const [name, file] of Object.entries(fields)) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${path.basename(file)}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
     chunks.push(await readFile(path.join(ROOT, file)));
@@ -130,10 +141,73 @@ const SHAPES: Record<string, (body: any) => void> = {
   },
   columns: (b) => nonEmptyArray(b.columns),
   'api-token-refused': (b) => expect(b.message).toMatch(/Authorization/),
+  upload: (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(b.data?.media).toMatchObject({ id: expect.any(Number), collection_name: expect.any(String), mime_type: 'application/pdf', url: expect.any(String) });
+  },
+  media: (b) => {
+    for (const m of nonEmptyArray(b.data)) expect(m).toMatchObject({ id: expect.any(Number), collection_name: expect.any(String), url: expect.any(String) });
+    nonEmptyArray(b.collections);
+  },
+  /** The file itself: the PDF bytes as uploaded. */
+  pdf: (b) => expect(String(b)).toMatch(/^%PDF-/),
+  contratti: (b) => {
+    expect(typeof b.message).toBe('string');
+    for (const m of nonEmptyArray(b.data)) expect(m.collection_name).toBe('contratto_itas');
+  },
+  firma: (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(b.data?.last_signature_request).toMatchObject({ status: expect.any(String) });
+    nonEmptyArray(b.data?.history);
+    expect(typeof b.data?.model?.id).toBe('number');
+  },
+  anteprima: (b) => {
+    expect(b.result).toBe(0);
+    expect(b.data).toMatchObject({ decorrenza: expect.any(String), scadenza: expect.any(String), premio: expect.any(Number) });
+  },
+  emissione: (b) => {
+    expect(b).toMatchObject({ result: 0, message: expect.any(String), verti_policy_number: expect.any(String) });
+    expect(b.data?.model?.stato_quotazione_id).toBe(9);
+    expect(typeof b.data?.polizza?.id).toBe('number');
+  },
+  storno: (b) => {
+    expect(b).toMatchObject({ result: 0, message: expect.any(String) });
+    expect(b.data?.model?.stato_quotazione_id).toBe(11);
+    expect(b.data?.polizza?.stornata).toBe(true);
+  },
+  rinnovo: (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(b.data?.model?.stato_quotazione_id).toBe(13);
+    expect(typeof b.data?.rinnovo_di?.id).toBe('number');
+  },
+  'quotazione-rca': (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(typeof b.data?.id).toBe('number');
+    expect(b.data?.simulation_number).toMatch(/^SIM\d+$/);
+    expect(typeof b.data?.quotation_response?.simulation).toBe('object');
+  },
+  'richiesta-rca': (b) => {
+    expect(typeof b.data?.cliente_id).toBe('number');
+    expect(typeof b.data?.quotation_request?.fastFlowData).toBe('object');
+  },
+  'clienti-rca': (b) => {
+    SHAPES.page!(b);
+    for (const c of nonEmptyArray(b.data)) expect(c).toMatchObject({ cliente_id: expect.any(Number), cognome: expect.any(String), veicoli_moderni: expect.any(Array) });
+  },
+  proposta: (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(typeof b.data?.cliente_id).toBe('number');
+  },
 };
 
-/** A fresh quotation of the collaborator, calculated and moved to a status when the call needs it. */
-async function quotazione(setup: { calcolo?: boolean; stato?: number }): Promise<number> {
+const OGGI = new Date().toISOString().slice(0, 10);
+const IERI = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const DOCUMENTO = 'tests/fixtures/documento.pdf';
+/** The contractor's tax code, which the insurer needs to issue (the quotation body's Paolo Contratto). */
+const CFISC = computeCodiceFiscale({ cognome: 'Contratto', nome: 'Paolo', dataNascita: '1980-01-01', sesso: 'M', codiceCatastale: 'H501' });
+
+/** A fresh quotation of the collaborator, prepared as the call needs it (see Setup). */
+async function quotazione(setup: Setup): Promise<number> {
   const created = await t.call('POST', '/api/quotazioni', { token: tokens.collaboratore, body: fixtures.quotazione_body });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.data.model.id as number;
@@ -141,6 +215,27 @@ async function quotazione(setup: { calcolo?: boolean; stato?: number }): Promise
   if (setup.stato) {
     const moved = await t.call('POST', '/api/quotazioni/cambioStato', { token: tokens.admin, body: { id, stato_quotazione_id: setup.stato } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  }
+  if (setup.documento) {
+    const form = await multipart({ file: DOCUMENTO }, { id: String(id), collection: 'carta_identita', model: 'Quotazione', nome_file: 'Carta identità.pdf' });
+    const uploaded = await t.call('POST', '/api/quotazioni/upload', { token: tokens.collaboratore, body: form.body, headers: form.headers });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    fixtures.documento = uploaded.body.data.media.id;
+    fixtures.collezione = uploaded.body.data.media.collection_name;
+  }
+  if (setup.contratto) {
+    const generated = await t.call('POST', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`, { token: tokens.admin, body: {} });
+    expect(generated.status, JSON.stringify(generated.body)).toBe(201);
+  }
+  if (setup.incasso || setup.emessa) {
+    const saved = await t.call('PUT', `/api/update_quotazione_per_emissione/${id}`, { token: tokens.staff, body: { data_incasso: IERI, cfisc: CFISC } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  }
+  if (setup.emessa) {
+    const issued = await t.call('POST', `/api/quotazioni/emetti/${id}?decorrenza=${OGGI}`, { token: tokens.staff, body: {} });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.body.result, JSON.stringify(issued.body)).toBe(0);
+    fixtures.numero_polizza = issued.body.verti_policy_number;
   }
   return id;
 }
@@ -182,6 +277,28 @@ beforeAll(async () => {
       veicoli_storici: [{ auto_storica_id: modello.id, marca: modello.marca, modello: modello.modello, anno: modello.anno ?? modello.anno_da ?? 1970, tipologia_ania: 'A', targa: 'RM654321', tipologia_targa: 'V' }],
     },
   });
+  // The fast quotation (spec 002): a customer of Mario Rossi with a daily-use vehicle, the demo's quoted RCA quotations, and
+  // the step-2 request built from that customer, as the screen sends it.
+  const greco = await one(sql<{ id: number }>`SELECT id FROM cliente WHERE cognome = 'GRECO' AND collaboratore_id = ${rossi.id} ORDER BY id LIMIT 1`);
+  const rca = (await sql<{ id: number; simulation_number: string }>`
+    SELECT id, simulation_number FROM quotazioni_rca WHERE collaboratore_id = ${rossi.id} AND quotation_status = 'Quoted' ORDER BY id`.execute(t.connection.db)).rows;
+  expect(rca.length).toBeGreaterThanOrEqual(3);
+  const found = await t.call('GET', '/api/search/cliente?filter[cognome_nome]=greco', { token: tokens.collaboratore });
+  const veicolo = found.body.data.find((c: { cliente_id: number }) => c.cliente_id === greco.id).veicoli_moderni[0].veicolo_id as string;
+  const prefill = await t.call('POST', '/api/adapter/quixa/clienteVeicolo/FastQuotationFlow', { token: tokens.collaboratore, body: { cliente_id: greco.id, veicolo_id: veicolo } });
+  expect(prefill.status, JSON.stringify(prefill.body)).toBe(200);
+  const richiesta = prefill.body.data.quotation_request;
+  richiesta.fastFlowData.effectDate = OGGI;
+  Object.assign(fixtures, {
+    oggi: OGGI,
+    ieri: IERI,
+    cliente_greco: greco.id,
+    veicolo_greco: veicolo,
+    richiesta_rca: richiesta,
+    quotazione_rca: rca[0]!.id,
+    simulazione_rca: rca[1]!.simulation_number,
+    quotazione_rca_da_eliminare: rca[2]!.id,
+  });
 }, 180_000);
 afterAll(() => t?.close());
 
@@ -213,7 +330,7 @@ describe('served calls answer with their shape and permissions', () => {
           headers['if-match'] = `"${String(current.body.data?.version)}"`;
         }
         if (c.multipart) {
-          const form = await multipart(c.multipart);
+          const form = await multipart(c.multipart, Object.fromEntries(Object.entries(c.form ?? {}).map(([k, v]) => [k, fill(v, false)])));
           return t.call(c.method, url, { token, body: form.body, headers: { ...headers, ...form.headers } });
         }
         return t.call(c.method, url, { token, body, headers });
