@@ -15,7 +15,7 @@ import maintenancePlugin from './plugins/maintenance.ts';
 import metaPlugin from './plugins/meta.ts';
 import resourcesPlugin from './plugins/resources.ts';
 import './domains/index.ts';
-import { domainRoutes } from './domains/registry.ts';
+import { domainRoutes, publicRoutes } from './domains/registry.ts';
 
 export interface BuildOptions {
   db: Database;
@@ -64,6 +64,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     scoped.addHook('onRequest', app.authenticate);
     for (const [, plugin] of domainRoutes()) await scoped.register(plugin);
   });
+  // Public routes (the customer's link) carry no token; each guards and rate-limits itself.
+  for (const [, plugin] of publicRoutes()) await app.register(plugin);
 
   const staticDir = config.staticDir;
   const spa = staticDir && existsSync(path.join(staticDir, 'index.html'));

@@ -6,3 +6,4 @@ import './compagnia/index.ts';
 import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
+import './quotazione/pubblico.ts';

@@ -359,30 +359,46 @@ export class ResourceRepository {
 
   /** Sends an event to the record's workflow: new status, history row and side effects commit together or not at all. */
   async transition(db: Database, user: AuthUser, id: number, event: WorkflowEvent): Promise<Record<string, unknown>> {
+    return translate('write', () => db.transaction().execute(async (trx) => {
+      const before = await this.fetch(trx, user, id, true);
+      return this.transitionLocked(trx, user, before, event);
+    }));
+  }
+
+  /**
+   * The transition itself, on a row the caller has already found and locked in its own transaction
+   * (the customer's link finds its quotation by uuid, not through a staff user's row scope).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async transitionLocked(trx: Transaction<any>, user: AuthUser, before: Record<string, unknown>, event: WorkflowEvent): Promise<Record<string, unknown>> {
     const workflow = this.workflow!;
     const field = workflow.statusField;
     const meta = workflow.definition.meta.events[event.type];
-    return translate('write', () => db.transaction().execute(async (trx) => {
-      const before = await this.fetch(trx, user, id, true);
-      const from = Number(before[field]);
-      const record = this.present(before, user);
-      const result = workflow.apply(from, user, record, event);
-      if (!result) {
-        if (meta?.note === 'required' && !event.nota?.trim() && workflow.can(from, user, record, { ...event, nota: 'x' })) {
-          throw invalid({ [meta.noteField ?? 'nota']: ['Campo Obbligatorio.'] });
-        }
-        throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`);
+    const id = Number(before.id);
+    const from = Number(before[field]);
+    const record = this.present(before, user);
+    const result = workflow.apply(from, user, record, event);
+    if (!result) {
+      if (meta?.note === 'required' && !event.nota?.trim() && workflow.can(from, user, record, { ...event, nota: 'x' })) {
+        throw invalid({ [meta.noteField ?? 'nota']: ['Campo Obbligatorio.'] });
       }
-      const updated = await this.writeRow(trx, id, { [field]: result.to.id });
-      await trx.insertInto('workflow_history').values({
-        resource: this.def.name, record_id: id, event: event.type, from_status: from, to_status: result.to.id,
-        user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,
-      }).execute();
-      for (const action of result.actions) {
-        await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota });
-      }
-      return this.present(updated, user);
-    }));
+      throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`);
+    }
+    const updated = await this.writeRow(trx, id, { [field]: result.to.id });
+    await trx.insertInto('workflow_history').values({
+      resource: this.def.name, record_id: id, event: event.type, from_status: from, to_status: result.to.id,
+      user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,
+    }).execute();
+    for (const action of result.actions) {
+      await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota });
+    }
+    return this.present(updated, user);
+  }
+
+  /** Writes the given columns of a row the caller has locked in its own transaction (version bumped, JSON serialised). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async writeLocked(trx: Transaction<any>, id: number, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.writeRow(trx, id, await this.columnValues(changes));
   }
 
   async history(db: Database, user: AuthUser, id: number) {
