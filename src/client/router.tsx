@@ -14,6 +14,8 @@ const MainLayout = lazy(() => import('./shell/MainLayout.tsx'));
 const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
 const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
+// The customer's link: no login, its own light page.
+const QuotazioneCliente = lazy(() => import('./pages/quotazione/pubblico/PubblicoPage.tsx'));
 
 function page(Component: ComponentType, fallback: ReactNode = <PageSpinner />) {
   return (
@@ -40,6 +42,7 @@ export const router = createBrowserRouter([
     children: [
       { path: '/login', element: page(LoginPage) },
       { path: '/manutenzione', element: page(MaintenancePage) },
+      { path: '/quotazione/cliente/:uuid', element: page(QuotazioneCliente) },
       {
         element: <RequireAuth />,
         children: [

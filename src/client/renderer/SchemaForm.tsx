@@ -73,12 +73,14 @@ export interface SchemaFormProps {
   /** Current number of errors (schema + server), recomputed shortly after each change. */
   onValidity?: (errorCount: number) => void;
   formRef?: Ref<Form>;
+  /** Extra context for widgets, e.g. a look-up prefix for a form used without login. */
+  context?: Record<string, unknown>;
 }
 
 export function SchemaForm(props: SchemaFormProps) {
-  const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef } = props;
+  const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
   const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
-  const formContext = useMemo(() => ({ resources, recordId }), [resources, recordId]);
+  const formContext = useMemo(() => ({ ...context, resources, recordId }), [context, resources, recordId]);
   const latest = useRef<RecordData>(initialData);
   const form = useRef<Form | null>(null);
   const setForm = useCallback(

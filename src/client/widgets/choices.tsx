@@ -106,3 +106,40 @@ export function CheckboxesWidget({ id, value, label, options, disabled, readonly
     </fieldset>
   );
 }
+
+/** One choice among a few (yes/no, consents): radios in a fieldset whose legend is the field label, large enough to tap. */
+export function RadioWidget({ id, value, label, options, disabled, readonly, required, rawErrors, onChange, onBlur, onFocus }: WidgetProps) {
+  const enumOptions = options.enumOptions ?? [];
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  const inline = options.inline === true;
+  return (
+    <fieldset id={id} aria-describedby={describedBy(id, { error: invalid })} aria-invalid={invalid || undefined} aria-required={required || undefined}>
+      <legend className="form-label fs-6 mb-1">
+        {label}
+        {required && (
+          <span className="text-danger" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </legend>
+      {enumOptions.map((option, i) => (
+        <Form.Check
+          key={String(option.value)}
+          type="radio"
+          inline={inline}
+          className="py-1"
+          id={`${id}-${i}`}
+          name={id}
+          label={option.label}
+          checked={value === option.value}
+          disabled={disabled || readonly}
+          isInvalid={invalid}
+          onChange={() => onChange(option.value)}
+          onBlur={() => onBlur(id, value)}
+          onFocus={() => onFocus(id, value)}
+        />
+      ))}
+    </fieldset>
+  );
+}

@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
 import type { CellProps } from './cells.tsx';
-import { CheckboxesWidget, SelectWidget, SwitchWidget } from './choices.tsx';
+import { CheckboxesWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
 import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
@@ -39,6 +39,7 @@ export const registry: Readonly<Record<string, RegistryEntry>> = {
   textarea: { widget: TextareaWidget },
   select: { widget: SelectWidget },
   checkboxes: { widget: CheckboxesWidget, ownsLabel: true },
+  radio: { widget: RadioWidget, ownsLabel: true },
   password: { widget: PasswordWidget },
   chip: { cell: ChipCell },
   // Historic vehicles of a quotation: table plus add-vehicle dialog (spec 001 §2).
@@ -83,6 +84,7 @@ export function rjsfWidgets(): RegistryWidgetsType {
     SelectWidget,
     CheckboxWidget: SwitchWidget,
     CheckboxesWidget,
+    RadioWidget,
   });
   return widgets;
 }
