@@ -14,6 +14,7 @@ import authPlugin from './plugins/auth.ts';
 import maintenancePlugin from './plugins/maintenance.ts';
 import metaPlugin from './plugins/meta.ts';
 import resourcesPlugin from './plugins/resources.ts';
+import documentiPlugin from './plugins/documenti.ts';
 import './domains/index.ts';
 import { domainRoutes, publicRoutes } from './domains/registry.ts';
 
@@ -59,6 +60,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(authPlugin);
   await app.register(metaPlugin);
   await app.register(resourcesPlugin);
+  await app.register(documentiPlugin);
   // Domain routes run behind authentication; each declares its own permissions with requirePermission.
   await app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);

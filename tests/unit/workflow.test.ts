@@ -5,6 +5,8 @@ import path from 'node:path';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
 import { lintWorkflow } from '../../src/shared/workflow/lint.ts';
 import { implementedActions } from '../../src/server/workflow/actions.ts';
+// Domains register their own actions (the contract at the request to issue, the verdict on the documents).
+import '../../src/server/domains/index.ts';
 import type { WorkflowUser } from '../../src/shared/workflow/guards.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -78,6 +80,9 @@ const ALLOWED: Row[] = [
   [11, 'EMETTI', ISSUERS, undefined, 9],
   [11, 'APPENDICE', ISSUERS, undefined, 11],
   [11, 'ELIMINA', ANYONE, undefined, 11],
+  // Files may change from the approved quotation on (the Documenti tab's statuses); not deleted once at signature.
+  ...[3, 12, 4, 5, 6, 7, 8, 9, 10, 11, 13].map((s): Row => [s, 'DOCUMENTO_CARICA', ANYONE, undefined, s]),
+  ...[3, 12, 4, 5, 6, 7, 8, 11, 13].map((s): Row => [s, 'DOCUMENTO_ELIMINA', ANYONE, undefined, s]),
 ];
 
 const STATUSES = wf.statuses.map((s) => s.id);

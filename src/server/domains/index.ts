@@ -7,3 +7,4 @@ import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
 import './quotazione/pubblico.ts';
+import './quotazione/documenti.ts';

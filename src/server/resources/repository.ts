@@ -359,10 +359,14 @@ export class ResourceRepository {
 
   /** Sends an event to the record's workflow: new status, history row and side effects commit together or not at all. */
   async transition(db: Database, user: AuthUser, id: number, event: WorkflowEvent): Promise<Record<string, unknown>> {
-    return translate('write', () => db.transaction().execute(async (trx) => {
-      const before = await this.fetch(trx, user, id, true);
-      return this.transitionLocked(trx, user, before, event);
-    }));
+    return translate('write', () => db.transaction().execute((trx) => this.transitionWithin(trx, user, id, event)));
+  }
+
+  /** The same inside a caller's transaction (a signature completed together with its signed file). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async transitionWithin(trx: Transaction<any>, user: AuthUser, id: number, event: WorkflowEvent): Promise<Record<string, unknown>> {
+    const before = await this.fetch(trx, user, id, true);
+    return this.transitionLocked(trx, user, before, event);
   }
 
   /**
@@ -390,7 +394,7 @@ export class ResourceRepository {
       user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,
     }).execute();
     for (const action of result.actions) {
-      await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota });
+      await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota, user });
     }
     return this.present(updated, user);
   }

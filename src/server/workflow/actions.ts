@@ -13,6 +13,8 @@ export interface ActionContext {
   record: Record<string, unknown>;
   event: string;
   note?: string;
+  /** Who sent the event (the system user for a provider's callback). */
+  user?: { id: number; name: string };
 }
 
 function fill(template: string, values: Record<string, unknown>): string {
@@ -53,6 +55,12 @@ const actions: Record<string, (params: Record<string, unknown>, ctx: ActionConte
     });
   },
 };
+
+/** Domain side effects (a generated document, an adapter call) register by name; the lint then knows them. */
+export function registerAction(name: string, run: (params: Record<string, unknown>, ctx: ActionContext) => Promise<void>): void {
+  if (actions[name]) throw new Error(`workflow action ${name} registered twice`);
+  actions[name] = run;
+}
 
 export function implementedActions(): string[] {
   return Object.keys(actions);

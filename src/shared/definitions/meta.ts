@@ -65,8 +65,55 @@ export const resourceMetaSchema = {
     search: { type: 'array', items: { type: 'string' } },
     activeField: { type: 'string' },
     headers: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
+    // Files the records own: collections with their limits, the API paths, the workflow events that allow changes.
+    media: mediaMetaSchema(),
   },
 } as const;
+
+function mediaMetaSchema() {
+  const collection = {
+    type: 'object',
+    required: ['title', 'types', 'maxSizeMb'],
+    additionalProperties: false,
+    properties: {
+      title: { type: 'string' },
+      types: { type: 'array', minItems: 1, items: { enum: ['pdf', 'jpeg', 'png'] } },
+      maxSizeMb: { type: 'number', exclusiveMinimum: 0, maximum: 1024 },
+      maxCount: { type: 'integer', minimum: 1 },
+      publicMaxCount: { type: 'integer', minimum: 1 },
+      // Written by the system (generated contract, signed PDF): not offered in the upload dialog.
+      generated: { type: 'boolean' },
+      // Extra descriptive fields asked at upload (version, validity date of a pre-contract notice).
+      fields: { type: 'array', items: { enum: ['versione', 'valido_dal'] } },
+    },
+  };
+  const collections = { type: 'object', minProperties: 1, additionalProperties: collection };
+  const paths = { type: 'array', items: { type: 'string', pattern: '^/api/' } };
+  return {
+    type: 'object',
+    required: ['model', 'collections'],
+    additionalProperties: false,
+    properties: {
+      model: { type: 'string' },
+      collections,
+      // Rows of an array field that own files too (a vehicle's libretto), reached through the record.
+      items: {
+        type: 'array',
+        items: {
+          type: 'object', required: ['model', 'field', 'collections'], additionalProperties: false,
+          properties: { model: { type: 'string' }, field: { type: 'string' }, collections },
+        },
+      },
+      paths: {
+        type: 'object', additionalProperties: false,
+        properties: { upload: paths, download: paths, list: paths, delete: paths },
+      },
+      events: { type: 'object', additionalProperties: false, properties: { upload: { type: 'string' }, delete: { type: 'string' } } },
+      // Who may read the files: by default whoever may read the record.
+      readPermission: permissionExpr,
+    },
+  } as const;
+}
 
 export const listMetaSchema = {
   type: 'object',

@@ -27,6 +27,29 @@ export interface ResourceConfig {
   search?: string[];
   activeField?: string;
   headers?: string;
+  media?: MediaConfig;
+}
+
+export type MediaType = 'pdf' | 'jpeg' | 'png';
+
+export interface MediaCollectionConfig {
+  title: string;
+  types: MediaType[];
+  maxSizeMb: number;
+  maxCount?: number;
+  publicMaxCount?: number;
+  generated?: boolean;
+  fields?: Array<'versione' | 'valido_dal'>;
+}
+
+/** The files a resource's records own (resource.json "media"). */
+export interface MediaConfig {
+  model: string;
+  collections: Record<string, MediaCollectionConfig>;
+  items?: Array<{ model: string; field: string; collections: Record<string, MediaCollectionConfig> }>;
+  paths?: { upload?: string[]; download?: string[]; list?: string[]; delete?: string[] };
+  events?: { upload?: string; delete?: string };
+  readPermission?: string;
 }
 
 export interface ListColumn {

@@ -1,0 +1,167 @@
+// Quotation documents beyond the generic file routes: the contract generated at the request to issue (and its
+// regeneration), and the signature request of spec 001 §4 whose completion concludes the quotation.
+import type { FastifyInstance } from 'fastify';
+import { sql, type Transaction } from 'kysely';
+import { registerDomainRoutes } from '../registry.ts';
+import { requirePermission } from '../../auth/guards.ts';
+import { ResourceRepository } from '../../resources/repository.ts';
+import { registerAction } from '../../workflow/actions.ts';
+import { HttpError, invalid, notFoundFor } from '../../errors.ts';
+import { listDocuments, mediaTransaction, storeDocument } from '../../media/store.ts';
+import { generaContratto, type QuotazionePerContratto } from '../../adapters/auto-storiche/contratto.ts';
+import {
+  checkModalita, latestRequest, presentRequest, refreshRequest, registerSignatureOwner, requestHistory, sendSignatureRequest,
+} from '../../firma/service.ts';
+import type { AuthUser } from '../../auth/user.ts';
+import type { Workflow } from '../../../shared/workflow/machine.ts';
+
+const RESOURCE = 'quotazione';
+export const CONTRATTO = 'contratto_itas';
+const FIRMATI = 'contratto_firmato';
+/** Statuses (ids) from which the issue documents exist: awaiting issue onwards. */
+const CON_DOCUMENTI = [7, 8, 9, 10, 11];
+const IN_ATTESA_DI_FIRMA = 9;
+
+/** The provider's callback and the poller act for nobody: this user may conclude any quotation. */
+const SERVIZIO_FIRMA: AuthUser = {
+  id: 0, email: '', name: 'Servizio di firma', collaboratore_id: null, tokenId: 0,
+  permissions: ['emettere_polizza_auto_storica', 'show_tutte_quotazioni', 'show_sue_quotazioni'], roles: [],
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Trx = Transaction<any>;
+
+/** A new version of the contract in contratto_itas; earlier versions stay. */
+async function storeContratto(trx: Trx, record: Record<string, unknown>, user?: { id: number; name: string }): Promise<void> {
+  const id = Number(record.id);
+  const versione = (await listDocuments(trx, { resource: RESOURCE, id }, { collection: CONTRATTO })).length + 1;
+  const pdf = await generaContratto(record as unknown as QuotazionePerContratto, versione);
+  await storeDocument(trx, {
+    owner: { resource: RESOURCE, id }, collection: CONTRATTO,
+    name: `Contratto quotazione ${id} v${versione}.pdf`, fileName: `contratto-${id}-v${versione}.pdf`,
+    source: pdf, types: ['pdf'], maxBytes: 50 * 1024 * 1024, user: user ?? { id: 0, name: 'Sistema' }, meta: { versione, generato: true },
+  });
+}
+
+// At the request to issue, the insurer (its sandbox here) returns the contract, stored with the new status.
+registerAction('documentiEmissione', async (_params, ctx) => {
+  await storeContratto(ctx.trx, ctx.record, ctx.user);
+});
+
+// confermaDoc and revisioneDoc judge the uploaded documents: each is marked, and there must be some to confirm.
+registerAction('esitoDocumenti', async (params, ctx) => {
+  const id = Number(ctx.record.id);
+  const esito = params.esito === 'confermati' ? 'confermato' : 'da_rivedere';
+  const caricati = (await listDocuments(ctx.trx, { resource: RESOURCE, id })).filter((m) => !m.meta?.generato && !m.collection_name.startsWith('contratto'));
+  if (esito === 'confermato' && !caricati.length) throw invalid({ documenti: ['Nessun documento caricato: non ci sono documenti da confermare.'] });
+  const stamp = { esito, il: new Date().toISOString(), da: ctx.user?.name ?? null, ...(ctx.note ? { nota: ctx.note } : {}) };
+  await sql`UPDATE media SET meta = meta || ${JSON.stringify({ verifica: stamp })}::jsonb WHERE id = ANY(${caricati.map((m) => Number(m.id))}::bigint[])`.execute(ctx.trx);
+});
+
+function workflowOf(app: FastifyInstance): { repo: ResourceRepository; workflow: Workflow } {
+  const def = app.ctx.definitions.resources.get(RESOURCE)!;
+  const workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
+  return { repo: new ResourceRepository(def, app.ctx.ajv, undefined, workflow), workflow };
+}
+
+function parseId(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw)) throw new HttpError(404, 'Quotazione non trovata.');
+  return Number(raw);
+}
+
+registerDomainRoutes('quotazione-documenti', async (app: FastifyInstance) => {
+  const { repo, workflow } = workflowOf(app);
+  const def = repo.def;
+
+  // The signed PDF joins the documents; a quotation waiting for signature is concluded in the same transaction.
+  registerSignatureOwner(RESOURCE, {
+    collection: FIRMATI,
+    async onDone(trx, ownerId) {
+      const rows = await sql<Record<string, unknown>>`SELECT * FROM quotazione WHERE id = ${ownerId} FOR UPDATE`.execute(trx);
+      const record = rows.rows[0];
+      if (!record) return;
+      if (workflow.can(Number(record[workflow.statusField]), SERVIZIO_FIRMA, record, { type: 'FIRMA_COMPLETATA' })) {
+        await repo.transitionWithin(trx, SERVIZIO_FIRMA, ownerId, { type: 'FIRMA_COMPLETATA', nota: 'Documenti firmati' });
+      }
+    },
+  });
+
+  app.post('/api/v1/goold/emissione/:id/rigenera-documenti-emissione', {
+    preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+    schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 12 } }, required: ['id'] } },
+  }, async (request, reply) => {
+    const id = parseId((request.params as { id: string }).id);
+    await mediaTransaction(app.ctx.db, async (trx) => {
+      const record = await repo.get(trx, request.user, id);
+      await sql`SELECT 1 FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
+      if (!CON_DOCUMENTI.includes(Number(record.stato_quotazione_id))) {
+        throw new HttpError(409, `I documenti di emissione si generano dallo stato "In attesa di emissione" in poi (stato attuale: "${workflow.status(Number(record.stato_quotazione_id)).nome}").`);
+      }
+      await storeContratto(trx, record, request.user);
+    });
+    reply.code(201);
+    return { message: 'Documenti di emissione rigenerati.', data: (await listDocuments(app.ctx.db, { resource: RESOURCE, id }, { collection: CONTRATTO })).map((m) => ({ id: Number(m.id), name: m.name, collection_name: m.collection_name, meta: m.meta })) };
+  });
+
+  const signatureAnswer = async (user: AuthUser, id: number, refresh: boolean) => {
+    let latest = await latestRequest(app.ctx.db, { resource: RESOURCE, id });
+    if (latest && refresh) latest = await refreshRequest(app.ctx.db, latest).catch(() => latest);
+    const history = await requestHistory(app.ctx.db, { resource: RESOURCE, id });
+    const model = await repo.get(app.ctx.db, user, id);
+    return { last_signature_request: presentRequest(latest), history: history.map(presentRequest), model };
+  };
+
+  app.get('/api/v1/policies/:policyId/signature_request', {
+    preHandler: requirePermission('show_sue_quotazioni'),
+    schema: { params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] } },
+  }, async (request, reply) => {
+    const id = parseId((request.params as { policyId: string }).policyId);
+    await repo.get(app.ctx.db, request.user, id);
+    reply.header('cache-control', 'no-store');
+    // Reading asks the provider for news too: the box shows the signature as soon as it is done.
+    return { data: await signatureAnswer(request.user, id, true) };
+  });
+
+  app.post('/api/v1/policies/:policyId/signature_request/send', {
+    preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+    schema: {
+      params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] },
+      body: {
+        type: 'object',
+        properties: {
+          modalita: { type: 'string', maxLength: 20 }, mode: { type: 'string', maxLength: 20 },
+          email: { type: 'string', maxLength: 200 }, telefono: { type: 'string', maxLength: 30 }, resend: { type: 'boolean' },
+        },
+      },
+    },
+  }, async (request) => {
+    const id = parseId((request.params as { policyId: string }).policyId);
+    const body = (request.body ?? {}) as { modalita?: string; mode?: string; email?: string; telefono?: string; resend?: boolean };
+    const modalita = checkModalita(body.modalita ?? body.mode);
+    const record = await repo.get(app.ctx.db, request.user, id);
+    const email = (body.email ?? (record.email as string | null) ?? '').trim();
+    const telefono = (body.telefono ?? (record.telefono as string | null) ?? '').trim() || null;
+    const errors: Record<string, string[]> = {};
+    if (!email) errors.email = ['Serve l\'email del contraente per la richiesta di firma.'];
+    if (modalita === 'otp' && !telefono) errors.telefono = ['Per la firma OTP serve il telefono del contraente.'];
+    if (Object.keys(errors).length) throw invalid(errors);
+    const documenti = (await listDocuments(app.ctx.db, { resource: RESOURCE, id }))
+      .filter((m) => m.collection_name === CONTRATTO || m.collection_name === 'contratto_uca');
+    // The latest version of each contract is what gets signed.
+    const latestOf = new Map<string, number>();
+    for (const m of documenti) latestOf.set(m.collection_name, Number(m.id));
+    if (!latestOf.size) throw invalid({ firma: ['Nessun contratto da firmare: rigenera i documenti di emissione.'] });
+    const nome = (record.rsoc as string | null)?.trim() || `${record.nome ?? ''} ${record.cognome ?? ''}`.trim();
+    await sendSignatureRequest(app.ctx.db, {
+      owner: { resource: RESOURCE, id }, modalita, firmatario: { nome, email, telefono }, documenti: [...latestOf.values()],
+      user: request.user, resend: body.resend === true,
+      async lockOwner(trx) {
+        const locked = await sql<{ stato_quotazione_id: number }>`SELECT stato_quotazione_id FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
+        const stato = Number(locked.rows[0]?.stato_quotazione_id);
+        if (!locked.rows[0]) throw notFoundFor(def);
+        if (stato !== IN_ATTESA_DI_FIRMA) throw new HttpError(409, `La richiesta di firma si invia nello stato "In attesa di firma" (stato attuale: "${workflow.status(stato).nome}").`);
+      },
+    });
+    return { message: 'Richiesta di firma inviata.', data: await signatureAnswer(request.user, id, false) };
+  });
+});

@@ -1,0 +1,247 @@
+// Signature requests of a record's documents: the latest request and its history, sent exactly once per attempt,
+// brought forward by the provider's callback, by a poller or on reading; "done" stores the signed PDF and lets
+// the owner's domain move the record on, in one transaction.
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../db/connection.ts';
+import { registerDomainMigration } from '../db/domain-migrations.ts';
+import { HttpError, invalid } from '../errors.ts';
+import { createFirmaProvider } from '../adapters/firma/index.ts';
+import { FirmaError, type FirmaProvider, type ModalitaFirma, type StatoFirma } from '../adapters/firma/types.ts';
+import { mediaTransaction, readDocument, storeDocument, findDocument } from '../media/store.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Trx = Transaction<any>;
+
+registerDomainMigration('firma', [
+  `CREATE TABLE IF NOT EXISTS firma_richiesta (
+     id bigserial PRIMARY KEY,
+     owner_resource text NOT NULL,
+     owner_id integer NOT NULL,
+     chiave text NOT NULL UNIQUE,
+     provider text NOT NULL,
+     provider_id text,
+     modalita text NOT NULL,
+     stato text NOT NULL,
+     email text,
+     telefono text,
+     documenti jsonb NOT NULL DEFAULT '[]',
+     errori jsonb NOT NULL DEFAULT '[]',
+     messaggio text,
+     storico jsonb NOT NULL DEFAULT '[]',
+     signed_media_id bigint,
+     created_by_name text,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     updated_at timestamptz NOT NULL DEFAULT now())`,
+  `CREATE INDEX IF NOT EXISTS firma_richiesta_owner ON firma_richiesta (owner_resource, owner_id, id)`,
+  `CREATE INDEX IF NOT EXISTS firma_richiesta_aperte ON firma_richiesta (id) WHERE stato IN ('sending', 'draft', 'ongoing')`,
+]);
+
+/** 'sending' = stored before the call, the answer not yet known (a timeout); 'error' = the provider refused it. */
+export type StatoRichiesta = StatoFirma | 'sending' | 'error';
+
+export interface SignatureRequestRow {
+  id: number;
+  owner_resource: string;
+  owner_id: number;
+  chiave: string;
+  provider: string;
+  provider_id: string | null;
+  modalita: ModalitaFirma;
+  stato: StatoRichiesta;
+  email: string | null;
+  telefono: string | null;
+  documenti: number[];
+  errori: string[];
+  messaggio: string | null;
+  storico: Array<{ stato: StatoRichiesta; at: string; nota?: string }>;
+  signed_media_id: number | null;
+  created_by_name: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SignatureOwner {
+  /** Collection that receives the signed PDF. */
+  collection: string;
+  /** Runs in the transaction that stores the signed PDF (e.g. the workflow event that concludes the quotation). */
+  onDone(trx: Trx, ownerId: number, request: SignatureRequestRow): Promise<void>;
+}
+
+const owners = new Map<string, SignatureOwner>();
+
+export function registerSignatureOwner(resource: string, owner: SignatureOwner): void {
+  owners.set(resource, owner);
+}
+
+let provider: FirmaProvider | undefined;
+
+export function firmaProvider(): FirmaProvider {
+  provider ??= createFirmaProvider();
+  return provider;
+}
+
+/** Tests put their own sandbox (clock, hooks) in place. */
+export function setFirmaProvider(next: FirmaProvider): void {
+  provider = next;
+}
+
+const OPEN: StatoRichiesta[] = ['sending', 'draft', 'ongoing'];
+
+export async function latestRequest(db: Database | Trx, owner: { resource: string; id: number }): Promise<SignatureRequestRow | undefined> {
+  const rows = await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE owner_resource = ${owner.resource} AND owner_id = ${owner.id} ORDER BY id DESC LIMIT 1`.execute(db);
+  return rows.rows[0];
+}
+
+export async function requestHistory(db: Database, owner: { resource: string; id: number }): Promise<SignatureRequestRow[]> {
+  const rows = await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE owner_resource = ${owner.resource} AND owner_id = ${owner.id} ORDER BY id DESC`.execute(db);
+  return rows.rows;
+}
+
+async function setState(db: Database | Trx, id: number, stato: StatoRichiesta, extra: { provider_id?: string; errori?: string[]; messaggio?: string | null; nota?: string } = {}) {
+  const entry = JSON.stringify([{ stato, at: new Date().toISOString(), ...(extra.nota ? { nota: extra.nota } : {}) }]);
+  const rows = await sql<SignatureRequestRow>`
+    UPDATE firma_richiesta SET stato = ${stato}, updated_at = now(),
+      provider_id = coalesce(${extra.provider_id ?? null}, provider_id),
+      errori = coalesce(${extra.errori ? JSON.stringify(extra.errori) : null}::jsonb, errori),
+      messaggio = ${extra.messaggio === undefined ? sql`messaggio` : extra.messaggio},
+      storico = CASE WHEN stato = ${stato} THEN storico ELSE storico || ${entry}::jsonb END
+    WHERE id = ${id} RETURNING *`.execute(db);
+  return rows.rows[0]!;
+}
+
+export interface SendInput {
+  owner: { resource: string; id: number };
+  modalita: ModalitaFirma;
+  firmatario: { nome: string; email: string; telefono: string | null };
+  documenti: number[];
+  user: { name: string };
+  /** Lock and check the owner (scope, status) inside the transaction that records the request. */
+  lockOwner(trx: Trx): Promise<void>;
+  /** Resend: a new attempt even when the latest request is a draft. */
+  resend?: boolean;
+}
+
+/**
+ * One attempt = one key, stored before the provider is called. Double clicks and concurrent calls serialise on
+ * the owner's row and find the open attempt; a timeout leaves it 'sending' and the retry reuses the key.
+ */
+export async function sendSignatureRequest(db: Database, input: SendInput): Promise<SignatureRequestRow> {
+  const stored = await db.transaction().execute(async (trx) => {
+    await input.lockOwner(trx);
+    const latest = await latestRequest(trx, input.owner);
+    if (latest && (latest.stato === 'sending' || latest.stato === 'ongoing' || (latest.stato === 'draft' && !input.resend))) return { row: latest, fresh: false };
+    if (latest?.stato === 'done') throw new HttpError(409, 'I documenti sono già stati firmati.');
+    const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM firma_richiesta WHERE owner_resource = ${input.owner.resource} AND owner_id = ${input.owner.id}`.execute(trx);
+    const chiave = `${input.owner.resource}:${input.owner.id}:${count.rows[0]!.n + 1}`;
+    const rows = await sql<SignatureRequestRow>`
+      INSERT INTO firma_richiesta (owner_resource, owner_id, chiave, provider, modalita, stato, email, telefono, documenti, storico, created_by_name)
+      VALUES (${input.owner.resource}, ${input.owner.id}, ${chiave}, ${firmaProvider().nome}, ${input.modalita}, 'sending', ${input.firmatario.email},
+        ${input.firmatario.telefono}, ${JSON.stringify(input.documenti)}::jsonb, ${JSON.stringify([{ stato: 'sending', at: new Date().toISOString() }])}::jsonb, ${input.user.name})
+      RETURNING *`.execute(trx);
+    return { row: rows.rows[0]!, fresh: true };
+  });
+  if (!stored.fresh && stored.row.stato !== 'sending') return stored.row;
+  return deliver(db, stored.row, input.firmatario.nome);
+}
+
+/** Calls the provider for a 'sending' attempt (again, with the same key, after a timeout). */
+async function deliver(db: Database, row: SignatureRequestRow, nome: string): Promise<SignatureRequestRow> {
+  const documenti = [];
+  for (const id of row.documenti) {
+    const m = await findDocument(db, id);
+    if (m) documenti.push({ nome: m.name, mime: m.mime_type, contenuto: await readDocument(db, id) });
+  }
+  try {
+    const esito = await firmaProvider().invia({ chiave: row.chiave, modalita: row.modalita, firmatario: { nome, email: row.email ?? '', telefono: row.telefono }, documenti });
+    const updated = await setState(db, row.id, esito.stato, { provider_id: esito.id, messaggio: null, errori: [] });
+    return esito.stato === 'done' ? complete(db, updated) : updated;
+  } catch (error) {
+    if (!(error instanceof FirmaError)) throw error;
+    if (error.timeout) {
+      await setState(db, row.id, 'sending', { messaggio: error.message });
+      throw new HttpError(504, `${error.message} La richiesta verrà verificata di nuovo.`, { firma: [error.message] });
+    }
+    await setState(db, row.id, 'error', { errori: error.errori, messaggio: error.message });
+    throw new HttpError(422, error.message, { firma: error.errori.length ? error.errori : [error.message] });
+  }
+}
+
+/** Asks the provider for news about an open request; done => signed PDF stored and owner moved on, once. */
+export async function refreshRequest(db: Database, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+  if (!OPEN.includes(row.stato)) return row;
+  if (row.stato === 'sending' || !row.provider_id) {
+    try {
+      return await deliver(db, row, row.email ?? '');
+    } catch (error) {
+      if (error instanceof HttpError) return (await latestById(db, row.id))!;
+      throw error;
+    }
+  }
+  const esito = await firmaProvider().stato(row.provider_id);
+  if (esito.stato === row.stato) return row;
+  if (esito.stato === 'done') return complete(db, row);
+  return setState(db, row.id, esito.stato, { messaggio: esito.motivo ?? null });
+}
+
+async function latestById(db: Database | Trx, id: number): Promise<SignatureRequestRow | undefined> {
+  return (await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE id = ${id}`.execute(db)).rows[0];
+}
+
+/** Stores the signed PDF and runs the owner's completion, exactly once even with callback and poller racing. */
+async function complete(db: Database, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+  const owner = owners.get(row.owner_resource);
+  if (!owner) throw new Error(`no signature owner for ${row.owner_resource}`);
+  const pdf = await firmaProvider().documentoFirmato(row.provider_id!);
+  return mediaTransaction(db, async (trx) => {
+    const locked = (await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE id = ${row.id} FOR UPDATE`.execute(trx)).rows[0]!;
+    if (locked.stato === 'done') return locked;
+    const media = await storeDocument(trx, {
+      owner: { resource: row.owner_resource, id: row.owner_id },
+      collection: owner.collection,
+      name: `Documenti firmati ${row.owner_id}.pdf`,
+      fileName: `documenti-firmati-${row.owner_id}-${row.id}.pdf`,
+      source: pdf,
+      types: ['pdf'],
+      maxBytes: 200 * 1024 * 1024,
+      user: { id: 0, name: 'Servizio di firma' },
+      meta: { firma_richiesta_id: row.id, provider_id: row.provider_id },
+    });
+    await sql`UPDATE firma_richiesta SET signed_media_id = ${media.id} WHERE id = ${row.id}`.execute(trx);
+    const done = await setState(trx, row.id, 'done', { messaggio: null });
+    await owner.onDone(trx, row.owner_id, done);
+    return done;
+  });
+}
+
+/** Callback of the provider: the request by its provider id. */
+export async function onCallback(db: Database, providerId: string): Promise<SignatureRequestRow | undefined> {
+  const rows = await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE provider_id = ${providerId} ORDER BY id DESC LIMIT 1`.execute(db);
+  const row = rows.rows[0];
+  return row ? refreshRequest(db, row) : undefined;
+}
+
+/** One round of the poller: every open request, oldest first. */
+export async function pollOpenRequests(db: Database, limit = 50): Promise<number> {
+  const rows = await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE stato IN ('sending', 'draft', 'ongoing') ORDER BY id LIMIT ${limit}`.execute(db);
+  let changed = 0;
+  for (const row of rows.rows) {
+    const after = await refreshRequest(db, row).catch(() => row);
+    if (after.stato !== row.stato) changed++;
+  }
+  return changed;
+}
+
+export function presentRequest(row: SignatureRequestRow | undefined) {
+  if (!row) return null;
+  return {
+    id: Number(row.id), response: { status: row.stato, id: row.provider_id }, status: row.stato, modalita: row.modalita,
+    email: row.email, telefono: row.telefono, documenti: row.documenti, errors: row.errori, message: row.messaggio,
+    storico: row.storico, signed_media_id: row.signed_media_id === null ? null : Number(row.signed_media_id),
+    created_by_name: row.created_by_name, created_at: row.created_at, updated_at: row.updated_at,
+  };
+}
+
+export function checkModalita(raw: unknown): ModalitaFirma {
+  if (raw === 'otp' || raw === 'manual') return raw;
+  throw invalid({ modalita: [raw ? 'Modalità di firma non valida: otp o manual.' : 'Scegli la modalità di firma.'] });
+}

@@ -1,0 +1,228 @@
+// Upload, download, list and delete of the files of every resource that declares "media" in its resource.json.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { sql } from 'kysely';
+import type { MediaCollectionConfig, MediaConfig, MediaType, ResourceDefinition } from '../../shared/definitions/types.ts';
+import { hasPermission } from '../../shared/permissions.ts';
+import { HttpError, forbidden, invalid, notFound, notFoundFor } from '../errors.ts';
+import { ResourceRepository } from '../resources/repository.ts';
+import type { Workflow } from '../../shared/workflow/machine.ts';
+import type { AuthUser } from '../auth/user.ts';
+import { countDocuments, deleteDocument, findDocument, listDocuments, mediaTransaction, openDocument, storeDocument, type MediaRecord, type OwnerRef } from './store.ts';
+import type { Database } from '../db/connection.ts';
+
+export const NO_FILE = 'Non hai specificato un file da caricare';
+export const UPLOADED = 'Documento caricato con successo';
+const MB = 1024 * 1024;
+
+type Db = Database;
+
+/** Every collection of a resource, its own and its items' (model Veicolo: libretto). */
+export function collectionsOf(media: MediaConfig, model?: string): Map<string, MediaCollectionConfig> {
+  const all = new Map<string, MediaCollectionConfig>();
+  if (!model || model === media.model) for (const [k, v] of Object.entries(media.collections)) all.set(k, v);
+  for (const item of media.items ?? []) if (!model || model === item.model) for (const [k, v] of Object.entries(item.collections)) all.set(k, v);
+  return all;
+}
+
+function parseId(raw: unknown): number | undefined {
+  return typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : undefined;
+}
+
+export function presentMedia(base: string, m: MediaRecord) {
+  return {
+    id: Number(m.id), name: m.name, collection_name: m.collection_name, file_name: m.file_name, mime_type: m.mime_type,
+    size: Number(m.size), sha256: m.sha256, meta: m.meta, item_model: m.item_model, item_id: m.item_id,
+    created_by_name: m.created_by_name, created_at: m.created_at,
+    url: `${base}/getDocument/${m.collection_name}/${m.id}`,
+  };
+}
+
+/** Access to a resource's records for its files: the same permission, row scope and workflow as the record. */
+export class MediaOwner {
+  readonly repo: ResourceRepository;
+  constructor(readonly def: ResourceDefinition, ajv: FastifyInstance['ctx']['ajv'], readonly workflow?: Workflow) {
+    this.repo = new ResourceRepository(def, ajv, undefined, workflow);
+  }
+
+  get media(): MediaConfig {
+    return this.def.resource.media!;
+  }
+
+  /** The record as the user may see it (404 out of scope), locked when files are about to change. */
+  async record(db: Db, user: AuthUser, id: number, lock = false): Promise<Record<string, unknown>> {
+    const record = await this.repo.get(db, user, id);
+    if (lock) await sql`SELECT 1 FROM ${sql.table(this.def.name)} WHERE id = ${id} FOR UPDATE`.execute(db);
+    return record;
+  }
+
+  mayRead(user: AuthUser): boolean {
+    return hasPermission(this.media.readPermission ?? this.def.resource.permissions.read, user);
+  }
+
+  /** Whoever may edit the record, in a status whose machine takes the event (upload or delete). */
+  assertMayChange(user: AuthUser, record: Record<string, unknown>, kind: 'upload' | 'delete'): void {
+    if (!hasPermission(this.def.resource.permissions.update, user)) throw forbidden();
+    const event = this.media.events?.[kind];
+    if (!event || !this.workflow) return;
+    const status = Number(record[this.workflow.statusField]);
+    if (!this.workflow.can(status, user, record, { type: event })) {
+      const label = this.workflow.definition.meta.events[event]?.label ?? event;
+      throw new HttpError(409, `Operazione non consentita nello stato "${this.workflow.status(status).nome}": ${label.toLowerCase()}.`);
+    }
+  }
+
+  /** The owner of an upload: the record itself (its model) or a row of one of its array fields (model Veicolo). */
+  async resolve(db: Db, user: AuthUser, model: string | undefined, rawId: string | undefined): Promise<{ owner: OwnerRef; record: Record<string, unknown> }> {
+    const wanted = model?.trim() || this.media.model;
+    if (wanted === this.media.model) {
+      const id = parseId(rawId);
+      if (id === undefined) throw invalid({ id: [rawId ? 'Identificativo non valido.' : 'Campo Obbligatorio.'] });
+      const record = await this.record(db, user, id, true);
+      return { owner: { resource: this.def.name, id }, record };
+    }
+    const item = this.media.items?.find((i) => i.model === wanted);
+    if (!item) throw invalid({ model: [`Modello non valido: ${[this.media.model, ...(this.media.items ?? []).map((i) => i.model)].join(' o ')}.`] });
+    if (!rawId || rawId.length > 100) throw invalid({ id: ['Campo Obbligatorio.'] });
+    const found = await sql<{ id: number }>`
+      SELECT id FROM ${sql.table(this.def.name)} WHERE ${sql.ref(item.field)} @> ${JSON.stringify([{ id: rawId }])}::jsonb LIMIT 1`.execute(db);
+    if (!found.rows[0]) throw notFound(item.model, false);
+    const record = await this.record(db, user, Number(found.rows[0].id), true);
+    return { owner: { resource: this.def.name, id: Number(found.rows[0].id), itemModel: item.model, itemId: rawId }, record };
+  }
+}
+
+async function upload(app: FastifyInstance, owner: MediaOwner, base: string, request: FastifyRequest) {
+  if (!request.isMultipart()) throw invalid({ file: [NO_FILE] }, NO_FILE);
+  const user = request.user;
+  const every = collectionsOf(owner.media);
+  const lenient = { types: ['pdf', 'jpeg', 'png'] as MediaType[], maxBytes: Math.max(...[...every.values()].map((c) => c.maxSizeMb)) * MB };
+  const fields: Record<string, string> = {};
+  const media = await mediaTransaction(app.ctx.db, async (trx) => {
+    let stored: MediaRecord | undefined;
+    let target: { owner: OwnerRef; collection: MediaCollectionConfig; name: string } | undefined;
+    const resolveTarget = async () => {
+      const collectionName = fields.collection ?? fields.collection_name;
+      if (!collectionName) throw invalid({ collection: ['Campo Obbligatorio.'] });
+      const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id);
+      const collection = collectionsOf(owner.media, fields.model?.trim() || owner.media.model).get(collectionName);
+      if (!collection) throw invalid({ collection: ['Categoria di documento non valida.'] });
+      owner.assertMayChange(user, record, 'upload');
+      const max = collection.maxCount;
+      if (max !== undefined && (await countDocuments(trx, ref, collectionName)) >= max) {
+        throw invalid({ file: [`Sono già presenti ${max} documenti per la categoria "${collection.title}".`] });
+      }
+      target = { owner: ref, collection, name: collectionName };
+    };
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file' || stored) {
+        part.file.resume();
+        throw invalid({ [part.fieldname]: ['Si può caricare un solo file per volta, nel campo "file".'] });
+      }
+      if (!part.filename) {
+        // A form posted without choosing a file still sends an empty part.
+        part.file.resume();
+        continue;
+      }
+      if (fields.id !== undefined && (fields.collection ?? fields.collection_name) !== undefined) await resolveTarget();
+      stored = await storeDocument(trx, {
+        owner: target?.owner ?? { resource: owner.def.name, id: 0 },
+        collection: target?.name ?? '',
+        name: fields.nome_file,
+        fileName: part.filename,
+        source: part.file,
+        types: target?.collection.types ?? lenient.types,
+        maxBytes: target ? target.collection.maxSizeMb * MB : lenient.maxBytes,
+        user,
+      });
+      // busboy stops at its own limit without an error: the file was cut, so refuse it.
+      if (part.file.truncated) throw invalid({ file: [`Il file supera la dimensione massima consentita (${lenient.maxBytes / MB} MB).`] });
+    }
+    if (!stored) throw invalid({ file: [NO_FILE] }, NO_FILE);
+    if (!target) {
+      // The fields came after the file: check now what could not be checked while it streamed.
+      await resolveTarget();
+      const t = target!;
+      const type = stored.mime_type.split('/')[1] === 'jpeg' ? 'jpeg' : stored.mime_type === 'application/pdf' ? 'pdf' : 'png';
+      if (!t.collection.types.includes(type as MediaType)) throw invalid({ file: ['Tipo di file non consentito per questa categoria.'] });
+      if (Number(stored.size) > t.collection.maxSizeMb * MB) throw invalid({ file: [`Il file supera la dimensione massima consentita (${t.collection.maxSizeMb} MB).`] });
+      const rows = await sql<MediaRecord>`UPDATE media SET owner_id = ${t.owner.id}, item_model = ${t.owner.itemModel ?? null}, item_id = ${t.owner.itemId ?? null},
+        collection_name = ${t.name}, name = ${fields.nome_file?.trim() || stored.file_name} WHERE id = ${stored.id} RETURNING *`.execute(trx);
+      stored = rows.rows[0]!;
+    }
+    return stored;
+  });
+  return { message: UPLOADED, data: { media: presentMedia(base, media) } };
+}
+
+export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
+  // preservePath: busboy would quietly cut "../../x.pdf" to "x.pdf"; the name check must see what was sent.
+  await app.register(multipart, { preservePath: true, limits: { fileSize: 1024 * MB, files: 2, fields: 20, parts: 30, fieldSize: 10_000 } } as Parameters<typeof multipart>[1]);
+  for (const def of app.ctx.definitions.resources.values()) {
+    const media = def.resource.media;
+    if (!media) continue;
+    const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
+    const owner = new MediaOwner(def, app.ctx.ajv, workflow);
+    const base = def.resource.api.path;
+    const paths = media.paths ?? {};
+    const ownFile = async (request: FastifyRequest) => {
+      const params = request.params as { collection_name: string; id: string };
+      const id = parseId(params.id);
+      const m = id === undefined ? undefined : await findDocument(app.ctx.db, id);
+      if (!m || m.owner_resource !== def.name || m.collection_name !== params.collection_name) throw notFound('Documento', false);
+      if (!owner.mayRead(request.user)) throw forbidden();
+      return m;
+    };
+
+    for (const p of paths.upload ?? [`${base}/upload`]) {
+      app.post(p, async (request, reply) => {
+        reply.code(201);
+        return upload(app, owner, base, request);
+      });
+    }
+    for (const p of paths.download ?? [`${base}/getDocument/:collection_name/:id`]) {
+      app.get(p, {
+        schema: { params: { type: 'object', properties: { collection_name: { type: 'string', maxLength: 100 }, id: { type: 'string', maxLength: 12 } }, required: ['collection_name', 'id'] }, querystring: { type: 'object', properties: { download: { type: 'string' } } } },
+      }, async (request, reply) => {
+        const m = await ownFile(request);
+        // Scoped like the record: another collaborator's file answers 404, as their record does.
+        await owner.record(app.ctx.db, request.user, m.owner_id);
+        const ascii = m.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+        const disposition = (request.query as { download?: string }).download ? 'attachment' : 'inline';
+        reply.header('content-type', m.mime_type)
+          .header('content-length', String(m.size))
+          .header('content-disposition', `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(m.name)}`)
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, no-store');
+        return reply.send(await openDocument(app.ctx.db, Number(m.id)));
+      });
+    }
+    for (const p of paths.list ?? [`${base}/:id/media`]) {
+      app.get(p, { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 12 } }, required: ['id'] } } }, async (request, reply) => {
+        const id = parseId((request.params as { id: string }).id);
+        if (id === undefined) throw notFoundFor(def);
+        if (!owner.mayRead(request.user)) throw forbidden();
+        await owner.record(app.ctx.db, request.user, id);
+        reply.header('cache-control', 'no-store');
+        const collections = [...collectionsOf(media).entries()].map(([name, c]) => ({ name, ...c }));
+        return { data: (await listDocuments(app.ctx.db, { resource: def.name, id })).map((m) => presentMedia(base, m)), collections };
+      });
+    }
+    for (const p of paths.delete ?? [`${base}/getDocument/:collection_name/:id`]) {
+      app.delete(p, { schema: { params: { type: 'object', properties: { collection_name: { type: 'string', maxLength: 100 }, id: { type: 'string', maxLength: 12 } }, required: ['collection_name', 'id'] } } }, async (request) => {
+        const m = await ownFile(request);
+        if (collectionsOf(media).get(m.collection_name)?.generated) throw new HttpError(409, 'Documento generato dal sistema: non può essere eliminato.');
+        await mediaTransaction(app.ctx.db, async (trx) => {
+          const record = await owner.record(trx, request.user, m.owner_id, true);
+          owner.assertMayChange(request.user, record, 'delete');
+          await deleteDocument(trx, Number(m.id));
+        });
+        return { message: 'Documento eliminato con successo.' };
+      });
+    }
+  }
+}

@@ -1,0 +1,272 @@
+// Documents and signature through the API: refusals leave no row and no bytes, downloads are scoped like the
+// quotation, a second instance on the same database serves the file, the contract and the signature flow.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument } from 'pdf-lib';
+import { buildApp } from '../../src/server/app.ts';
+import { loadAll } from '../../src/server/bootstrap.ts';
+import { configureMedia, storedBytes } from '../../src/server/media/store.ts';
+import { setFirmaProvider } from '../../src/server/firma/service.ts';
+import { SandboxFirma } from '../../src/server/adapters/firma/sandbox.ts';
+import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let admin: string;
+let collab: string;
+let otherCollab: string;
+let staff: string;
+let quotazioneId: number;
+const sandbox = new SandboxFirma(0);
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+
+function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer; type?: string }, fileFirst = false) {
+  const boundary = `----test${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  const fieldParts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  const filePart = file ? [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/pdf'}\r\n\r\n`), file.content, Buffer.from('\r\n')] : [];
+  if (fileFirst) parts.push(...filePart, ...fieldParts);
+  else parts.push(...fieldParts, ...filePart);
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function upload(app: TestApp['app'], token: string, fields: Record<string, string>, file?: { name: string; content: Buffer; type?: string }, url = '/api/quotazioni/upload', fileFirst = false) {
+  const body = multipart(fields, file, fileFirst);
+  const res = await app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, authorization: `Bearer ${token}` } });
+  return { status: res.statusCode, body: JSON.parse(res.body) };
+}
+
+async function nothingStored(before: { rows: number; chunks: number; files: number }) {
+  expect(await storedBytes(t.connection.db)).toEqual(before);
+}
+
+beforeAll(async () => {
+  setFirmaProvider(sandbox);
+  t = await createTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  const mk = async (cognome: string, email: string) =>
+    (await t.call('POST', '/api/collaboratore', { token: admin, body: { sesso: 'M', nome: 'Agente', cognome, tipo: 'AGENTE', email } })).body.data.model.id as number;
+  const collabId = await mk('BIANCHI', 'bianchi.agente@example.it');
+  const otherId = await mk('NERI', 'neri.agente@example.it');
+  collab = await userWithRoles(t, admin, { email: 'collab.d@test.it', roles: ['collaboratore'], collaboratore_id: collabId });
+  otherCollab = await userWithRoles(t, admin, { email: 'other.d@test.it', roles: ['collaboratore'], collaboratore_id: otherId });
+  staff = await userWithRoles(t, admin, { email: 'staff.d@test.it', roles: ['staff'] });
+  const res = await t.call('POST', '/api/quotazioni', { token: collab, body: {
+    persona: 'f', nome: 'Giovanni', cognome: 'Esposito', email: 'giovanni.esposito@example.it', telefono: '+39 333 7654321', provincia_codice: 'RM', competenze: 20,
+    veicoli_storici: [{ id: 'v1', marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'AB123CD' }],
+  } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  quotazioneId = res.body.data.model.id;
+  // Documents are collected from status 5 (spec 001 §4).
+  expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: quotazioneId, stato_quotazione_id: 5 } })).status).toBe(200);
+});
+afterAll(() => t?.close());
+
+describe('upload', () => {
+  it('stores a PDF, lists it and downloads the same bytes with type and name', async () => {
+    const res = await upload(t.app, collab, { id: String(quotazioneId), collection: 'carta_identita', model: 'Quotazione', nome_file: 'Carta identità.pdf' }, { name: 'ci.pdf', content: PDF });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.message).toBe('Documento caricato con successo');
+    const media = res.body.data.media;
+    expect(media).toMatchObject({ collection_name: 'carta_identita', name: 'Carta identità.pdf', mime_type: 'application/pdf', size: PDF.length });
+    const list = await t.call('GET', `/api/v1/goold/quotations/${quotazioneId}/media`, { token: collab });
+    expect(list.body.data.map((m: { id: number }) => m.id)).toContain(media.id);
+    const file = await t.app.inject({ method: 'GET', url: `/api/quotazioni/getDocument/carta_identita/${media.id}`, headers: { authorization: `Bearer ${collab}` } });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(String(file.headers['content-disposition'])).toContain("filename*=UTF-8''Carta%20identit%C3%A0.pdf");
+    expect(file.rawPayload.equals(PDF)).toBe(true);
+  });
+
+  it('takes the type from the content: a PNG sent as PDF is a PNG; the fields may follow the file', async () => {
+    const res = await upload(t.app, collab, { id: String(quotazioneId), collection: 'patente', model: 'Quotazione' }, { name: 'patente.pdf', content: PNG, type: 'application/pdf' }, '/api/v1/goold/quotations/upload', true);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.media).toMatchObject({ mime_type: 'image/png', collection_name: 'patente', name: 'patente.pdf' });
+  });
+
+  it('stores a vehicle booklet under the vehicle (model Veicolo)', async () => {
+    const res = await upload(t.app, collab, { id: 'v1', collection: 'libretto', model: 'Veicolo' }, { name: 'libretto.png', content: PNG, type: 'image/png' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.media).toMatchObject({ item_model: 'Veicolo', item_id: 'v1', collection_name: 'libretto' });
+    expect((await upload(t.app, collab, { id: String(quotazioneId), collection: 'libretto', model: 'Quotazione' }, { name: 'l.png', content: PNG })).status).toBe(422);
+  });
+
+  it('refuses wrong content, too big, a fifth in a category, path names, no file: no row and no bytes left', async () => {
+    const before = await storedBytes(t.connection.db);
+    const fields = { id: String(quotazioneId), collection: 'varie', model: 'Quotazione' };
+    const text = await upload(t.app, collab, fields, { name: 'falso.pdf', content: Buffer.from('questo non è un PDF, solo testo'.repeat(100)) });
+    expect(text.status).toBe(422);
+    expect(text.body.errors.file[0]).toMatch(/Tipo di file non consentito/);
+    await nothingStored(before);
+
+    // 25 MB limit; the refusal comes while streaming, after the first chunks were written in the transaction.
+    const big = Buffer.concat([PDF, Buffer.alloc(26 * 1024 * 1024, 0x20)]);
+    const tooBig = await upload(t.app, collab, fields, { name: 'grande.pdf', content: big });
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.body.errors.file[0]).toMatch(/dimensione massima/);
+    await nothingStored(before);
+
+    const traversal = await upload(t.app, collab, fields, { name: '../../etc/passwd.pdf', content: PDF });
+    expect(traversal.status).toBe(422);
+    expect(traversal.body.errors.file).toEqual(['Il nome del file non può contenere percorsi.']);
+    const nul = await upload(t.app, collab, { ...fields, nome_file: 'a\u0000b.pdf' }, { name: 'ok.pdf', content: PDF });
+    expect(nul.status).toBe(422);
+    expect(nul.body.errors.nome_file).toBeDefined();
+    await nothingStored(before);
+
+    const none = await upload(t.app, collab, fields);
+    expect(none.status).toBe(422);
+    expect(none.body).toMatchObject({ message: 'Non hai specificato un file da caricare', errors: { file: ['Non hai specificato un file da caricare'] } });
+    const emptyPart = await upload(t.app, collab, fields, { name: '', content: Buffer.alloc(0) });
+    expect(emptyPart.body.message).toBe('Non hai specificato un file da caricare');
+    await nothingStored(before);
+
+    for (let i = 0; i < 4; i++) expect((await upload(t.app, collab, fields, { name: `v${i}.pdf`, content: PDF })).status).toBe(201);
+    const afterFour = await storedBytes(t.connection.db);
+    const fifth = await upload(t.app, collab, fields, { name: 'v5.pdf', content: PDF });
+    expect(fifth.status).toBe(422);
+    expect(fifth.body.errors.file[0]).toMatch(/Sono già presenti 4 documenti/);
+    await nothingStored(afterFour);
+  });
+
+  it('scopes downloads and lists like the quotation: another collaborator gets 404', async () => {
+    const list = await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: collab });
+    const id = list.body.data[0].id;
+    const other = await t.call('GET', `/api/quotazioni/getDocument/carta_identita/${id}`, { token: otherCollab });
+    expect(other.status).toBe(404);
+    expect((await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: otherCollab })).status).toBe(404);
+    const before = await storedBytes(t.connection.db);
+    expect((await upload(t.app, otherCollab, { id: String(quotazioneId), collection: 'varie' }, { name: 'x.pdf', content: PDF })).status).toBe(404);
+    expect((await t.call('DELETE', `/api/quotazioni/getDocument/carta_identita/${id}`, { token: otherCollab })).status).toBe(404);
+    await nothingStored(before);
+    expect((await t.call('GET', `/api/quotazioni/getDocument/patente/${id}`, { token: collab })).status).toBe(404);
+  });
+
+  it('deletes while the machine allows it', async () => {
+    const res = await upload(t.app, collab, { id: String(quotazioneId), collection: 'tessera_club' }, { name: 'club.pdf', content: PDF });
+    const id = res.body.data.media.id;
+    const del = await t.call('DELETE', `/api/quotazioni/getDocument/tessera_club/${id}`, { token: collab });
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    expect((await t.call('GET', `/api/quotazioni/getDocument/tessera_club/${id}`, { token: collab })).status).toBe(404);
+  });
+
+  it('serves a document uploaded through one instance from a second instance on the same database', async () => {
+    const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+    const second = await buildApp({ db: t.connection.db, definitions });
+    try {
+      const res = await upload(t.app, collab, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'cf.png', content: PNG });
+      const file = await second.inject({ method: 'GET', url: `/api/quotazioni/getDocument/codice_fiscale/${res.body.data.media.id}`, headers: { authorization: `Bearer ${collab}` } });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-type']).toBe('image/png');
+      expect(file.rawPayload.equals(PNG)).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('with the shared-directory driver: refusals leave no file, a second instance reads what the first wrote', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'media-'));
+    configureMedia({ storage: 'dir', dir });
+    const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+    const second = await buildApp({ db: t.connection.db, definitions });
+    try {
+      const before = await storedBytes(t.connection.db);
+      const bad = await upload(t.app, staff, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'x.pdf', content: Buffer.concat([PDF, Buffer.alloc(26 * 1024 * 1024)]) });
+      expect(bad.status).toBe(422);
+      await nothingStored(before);
+      const res = await upload(t.app, staff, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'cf2.pdf', content: PDF });
+      expect(res.status).toBe(201);
+      expect((await storedBytes(t.connection.db)).files).toBe(before.files + 1);
+      const file = await second.inject({ method: 'GET', url: `/api/quotazioni/getDocument/codice_fiscale/${res.body.data.media.id}`, headers: { authorization: `Bearer ${staff}` } });
+      expect(file.rawPayload.equals(PDF)).toBe(true);
+      expect((await t.call('DELETE', `/api/quotazioni/getDocument/codice_fiscale/${res.body.data.media.id}`, { token: staff })).status).toBe(200);
+      expect((await storedBytes(t.connection.db)).files).toBe(before.files);
+    } finally {
+      configureMedia({ storage: 'postgres' });
+      await second.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('contract and signature', () => {
+  it('confermaDoc marks the uploaded documents; richiediEmissione stores the generated contract; rigenera keeps the old version', async () => {
+    expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: quotazioneId, stato_quotazione_id: 6 } })).status).toBe(200);
+    const conferma = await t.call('POST', `/api/quotazioni/confermaDoc/${quotazioneId}`, { token: collab });
+    expect(conferma.status, JSON.stringify(conferma.body)).toBe(200);
+    const marked = (await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: collab })).body.data;
+    expect(marked.find((m: { collection_name: string }) => m.collection_name === 'carta_identita').meta.verifica.esito).toBe('confermato');
+
+    const res = await t.call('POST', `/api/quotazioni/richiediEmissione/${quotazioneId}`, { token: collab });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const contratti = (await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: collab })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_itas');
+    expect(contratti).toHaveLength(1);
+    const pdf = await t.app.inject({ method: 'GET', url: contratti[0].url, headers: { authorization: `Bearer ${collab}` } });
+    const doc = await PDFDocument.load(pdf.rawPayload);
+    expect(doc.getTitle()).toBe(`Contratto quotazione ${quotazioneId} v1`);
+
+    const again = await t.call('POST', `/api/v1/goold/emissione/${quotazioneId}/rigenera-documenti-emissione`, { token: staff });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.data.map((m: { meta: { versione: number } }) => m.meta.versione)).toEqual([1, 2]);
+  });
+
+  it('refuses to send before status 9, then sends once (double click), completes and concludes the quotation', async () => {
+    const early = await t.call('POST', `/api/v1/policies/${quotazioneId}/signature_request/send`, { token: staff, body: { modalita: 'otp' } });
+    expect(early.status).toBe(409);
+    expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: quotazioneId, stato_quotazione_id: 9 } })).status).toBe(200);
+    expect((await t.call('POST', `/api/v1/policies/${quotazioneId}/signature_request/send`, { token: staff, body: {} })).body.errors.modalita).toEqual(['Scegli la modalità di firma.']);
+    const [a, b] = await Promise.all([
+      t.call('POST', `/api/v1/policies/${quotazioneId}/signature_request/send`, { token: staff, body: { modalita: 'otp' } }),
+      t.call('POST', `/api/v1/policies/${quotazioneId}/signature_request/send`, { token: staff, body: { modalita: 'otp' } }),
+    ]);
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(b.status).toBe(200);
+    expect(a.body.data.last_signature_request.status).toBe('ongoing');
+    expect(a.body.data.history).toHaveLength(1);
+    expect(sandbox.richieste().filter((r) => r.chiave.startsWith(`quotazione:${quotazioneId}:`))).toHaveLength(1);
+
+    sandbox.avanza(a.body.data.last_signature_request.response.id);
+    const read = await t.call('GET', `/api/v1/policies/${quotazioneId}/signature_request`, { token: collab });
+    expect(read.body.data.last_signature_request.status).toBe('done');
+    expect(read.body.data.model.stato_quotazione_id).toBe(10);
+    const firmati = (await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: collab })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_firmato');
+    expect(firmati).toHaveLength(1);
+    const pdf = await t.app.inject({ method: 'GET', url: firmati[0].url, headers: { authorization: `Bearer ${collab}` } });
+    // Contract page(s) plus the signature certificate.
+    expect((await PDFDocument.load(pdf.rawPayload)).getPageCount()).toBeGreaterThanOrEqual(2);
+    const history = (await t.call('GET', `/api/quotazioni/${quotazioneId}/workflow`, { token: collab })).body.data.storico;
+    expect(history.at(-1)).toMatchObject({ event: 'FIRMA_COMPLETATA', to_status: 10 });
+    // A second poll changes nothing.
+    await t.call('GET', `/api/v1/policies/${quotazioneId}/signature_request`, { token: collab });
+    expect((await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: collab })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_firmato')).toHaveLength(1);
+  });
+
+  it('shows a refusal with its errors and survives a timeout with one request at the provider', async () => {
+    const mk = async (email: string) => {
+      const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Rita', cognome: 'Gallo', email, telefono: '+39 333 1112223', provincia_codice: 'MI',
+        veicoli_storici: [{ marca: 'Fiat', modello: '500', anno: 1965, tipologia_ania: 'A' }] } });
+      const id = res.body.data.model.id as number;
+      await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 7 } });
+      await t.call('POST', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`, { token: staff });
+      await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 9 } });
+      return id;
+    };
+    const refused = await mk('rita.rifiuto@example.it');
+    const res = await t.call('POST', `/api/v1/policies/${refused}/signature_request/send`, { token: staff, body: { modalita: 'otp' } });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('Richiesta di firma rifiutata dal servizio di firma.');
+    expect(res.body.errors.firma[0]).toMatch(/non è abilitato/);
+
+    const slow = await mk('rita.timeout@example.it');
+    const first = await t.call('POST', `/api/v1/policies/${slow}/signature_request/send`, { token: staff, body: { modalita: 'otp' } });
+    expect(first.status).toBe(504);
+    const read = await t.call('GET', `/api/v1/policies/${slow}/signature_request`, { token: staff });
+    expect(read.body.data.last_signature_request.status).toBe('ongoing');
+    expect(read.body.data.history).toHaveLength(1);
+    expect(sandbox.richieste().filter((r) => r.chiave.startsWith(`quotazione:${slow}:`))).toHaveLength(1);
+  });
+});
