@@ -14,6 +14,17 @@ let collab: string;
 let other: string;
 let verde: number;
 const INVALID = { message: 'Il link non è più valido.' };
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+
+async function upload(uuid: string, fields: Record<string, string>, file?: { name: string; content: Buffer }) {
+  const boundary = `----test${Math.random().toString(16).slice(2)}`;
+  const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`), file.content, Buffer.from('\r\n'));
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  const res = await t.app.inject({ method: 'POST', url: `/api/cliente/quotazione/upload/${uuid}`, payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  return { status: res.statusCode, body: JSON.parse(res.body) };
+}
 
 async function confirmed(extra: Record<string, unknown> = {}): Promise<{ id: number; uuid: string }> {
   const q = (await t.call('POST', '/api/quotazioni', { token: collab, body: {
@@ -204,20 +215,50 @@ describe('steps and rules', () => {
     expect((await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) })).status).toBe(409);
     expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.fase).toBe('documenti');
 
+    // Documents: a file per category, by content; a fourth of a category is refused by the server.
+    const opened = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body;
+    expect(opened.definizione.categorie.map((c: { name: string; max: number }) => [c.name, c.max])).toEqual([
+      ['carta_identita', 3], ['patente', 3], ['codice_fiscale', 3], ['tessera_club', 3], ['varie', 3], ['libretto', 3],
+    ]);
+    for (const collection of ['carta_identita', 'patente', 'codice_fiscale', 'tessera_club', 'varie']) {
+      const res = await upload(uuid, { collection }, { name: `${collection}.pdf`, content: PDF });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.message).toBe('Documento caricato con successo');
+    }
+    const vehicleId = opened.data.veicoli_storici[1].id as string;
+    expect(vehicleId).toBeTruthy();
+    const libretto = await upload(uuid, { collection: 'libretto', model: 'Veicolo', id: vehicleId }, { name: 'libretto.png', content: PNG });
+    expect(libretto.body.data.media).toMatchObject({ collection_name: 'libretto', item_id: vehicleId, mime_type: 'image/png' });
+    expect((await upload(uuid, { collection: 'libretto', model: 'Veicolo', id: 'altro' }, { name: 'l.png', content: PNG })).body.errors).toEqual({ id: ['Veicolo non trovato.'] });
+    expect((await upload(uuid, { collection: 'contratto_itas' }, { name: 'c.pdf', content: PDF })).body.errors).toEqual({ collection: ['Categoria di documento non valida.'] });
+    expect((await upload(uuid, { collection: 'varie' }, { name: 'falso.pdf', content: Buffer.from('solo testo, non un PDF '.repeat(20)) })).status).toBe(422);
+    expect((await upload(uuid, { collection: 'varie' })).body).toMatchObject({ message: 'Non hai specificato un file da caricare' });
+    await upload(uuid, { collection: 'patente' }, { name: 'p2.pdf', content: PDF });
+    await upload(uuid, { collection: 'patente' }, { name: 'p3.pdf', content: PDF });
+    const fourth = await upload(uuid, { collection: 'patente' }, { name: 'p4.pdf', content: PDF });
+    expect([fourth.status, fourth.body.errors]).toEqual([422, { file: ['Puoi caricare al massimo 3 documenti per la categoria "Patente".'] }]);
+    const listed = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.documenti as Array<{ collection_name: string }>;
+    expect(listed.filter((d) => d.collection_name === 'patente')).toHaveLength(3);
+    expect(listed).toHaveLength(8);
+    // Staff see the same files on the quotation.
+    expect((await t.call('GET', `/api/quotazioni/${id}/media`, { token: collab })).body.data).toHaveLength(8);
+
     const end = await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`);
     expect(end.status, JSON.stringify(end.body)).toBe(201);
     expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.stato_quotazione_id).toBe(6);
     expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body).toEqual(INVALID);
     expect((await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`)).body).toEqual(INVALID);
+    expect((await upload(uuid, { collection: 'varie' }, { name: 'tardi.pdf', content: PDF })).body).toEqual(INVALID);
     // Staff asking for a revision reopens the documents stage of the same link.
     await t.call('POST', `/api/quotazioni/revisioneDoc/${id}`, { token: admin, body: { revisioneNote: 'Patente illeggibile' } });
     expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.fase).toBe('documenti');
   });
 
-  it('terminaCaricamento needs the form first', async () => {
+  it('terminaCaricamento and uploads need the form first', async () => {
     const { uuid } = await confirmed();
     const res = await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`);
     expect(res.status).toBe(409);
+    expect((await upload(uuid, { collection: 'varie' }, { name: 'v.pdf', content: PDF })).status).toBe(409);
   });
 });
 

@@ -1,5 +1,6 @@
 // The customer's public link (spec 001 §2, §7): GET/POST/PUT /api/cliente/quotazione and terminaCaricamento, without login.
 // Only the fields of schemas/quotazione/public.view.json go in or out; the machine decides while the link stays open.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Transaction } from 'kysely';
@@ -8,7 +9,11 @@ import { registerDomainRoutes, registerPublicRoutes } from '../registry.ts';
 import { registerDomainMigration } from '../../db/domain-migrations.ts';
 import { enforceLimits } from '../../plugins/rateLimit.ts';
 import { HttpError, invalid } from '../../errors.ts';
+import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
+import { countDocuments, listDocuments, mediaTransaction, storeDocument, type MediaRecord, type OwnerRef } from '../../media/store.ts';
+import { NO_FILE, UPLOADED } from '../../media/routes.ts';
+import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
@@ -159,7 +164,8 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
       const sent = Array.isArray(normalised.veicoli_storici) ? normalised.veicoli_storici as Array<Record<string, unknown>> : [];
       if (sent.length !== stored.length) throw invalid({ veicoli_storici: ['Non puoi aggiungere o togliere veicoli storici: contatta il tuo intermediario.'] });
       normalised.veicoli_storici = stored.map((v, i) => {
-        const out = { ...v };
+        // Each vehicle needs a row id: its registration document (libretto) is filed under it.
+        const out: Record<string, unknown> = { ...v, id: v.id ?? randomUUID() };
         for (const f of view.veicoli_storici.scrittura) {
           const value = sent[i]![f];
           if (value === undefined) continue;
@@ -267,8 +273,8 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
     const { row, phase } = await findOpen(db, uuid, false);
     const given = await latestConsents(db, Number(row.id));
     return {
-      data: present(row, given, phase),
-      definizione: { schema: schemaNow(), ui },
+      data: { ...present(row, given, phase), documenti: phase === 'documenti' ? await documents(Number(row.id)) : [] },
+      definizione: { schema: schemaNow(), ui, categorie: categories() },
     };
   });
 
@@ -310,6 +316,80 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
     });
     reply.code(201);
     return { message: step === LAST_STEP ? 'Grazie! I tuoi dati sono stati inviati.' : 'Dati salvati.', data: { model } };
+  });
+
+  // ---- Documents (spec 001 §3, §5): the categories the customer may fill, at most publicMaxCount files each ----
+  const media = def.resource.media!;
+  const MB = 1024 * 1024;
+  /** Collections open to the customer: those with a public maximum, per model (Quotazione, or Veicolo for each vehicle). */
+  function categories() {
+    const own = Object.entries(media.collections).filter(([, c]) => c.publicMaxCount).map(([name, c]) => ({ name, title: c.title, max: c.publicMaxCount!, model: media.model, types: c.types }));
+    const items = (media.items ?? []).flatMap((item) => Object.entries(item.collections).filter(([, c]) => c.publicMaxCount)
+      .map(([name, c]) => ({ name, title: c.title, max: c.publicMaxCount!, model: item.model, field: item.field, types: c.types })));
+    return [...own, ...items];
+  }
+  const documents = async (id: number) => (await listDocuments(db, { resource: def.name, id }))
+    .filter((m) => categories().some((c) => c.name === m.collection_name))
+    .map((m: MediaRecord) => ({ id: Number(m.id), name: m.name, collection_name: m.collection_name, item_model: m.item_model, item_id: m.item_id, mime_type: m.mime_type, size: Number(m.size) }));
+
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: { fileSize: 1024 * MB, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
+    // Multipart with fields first (collection, model, id of the vehicle row, nome_file) and then one file.
+    uploads.post('/api/cliente/quotazione/upload/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
+      const { uuid } = request.params as { uuid: string };
+      await limit(request, reply, uuid);
+      noStore(reply);
+      if (!request.isMultipart()) throw invalid({ file: [NO_FILE] }, NO_FILE);
+      const fields: Record<string, string> = {};
+      const stored = await mediaTransaction(db, async (trx) => {
+        const { row, phase } = await findOpen(trx, uuid, true);
+        if (phase !== 'documenti') throw new HttpError(409, 'Completa prima il modulo con i tuoi dati.');
+        if (!workflow.can(Number(row[workflow.statusField]), CLIENTE, row, { type: media.events?.upload ?? '' })) throw invalidLink();
+        let done: MediaRecord | undefined;
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            fields[part.fieldname] = String(part.value);
+            continue;
+          }
+          if (part.fieldname !== 'file' || done || !part.filename) {
+            part.file.resume();
+            if (!part.filename) continue;
+            throw invalid({ [part.fieldname]: ['Si può caricare un solo file per volta, nel campo "file".'] });
+          }
+          const model = fields.model?.trim() || media.model;
+          const category = categories().find((c) => c.name === (fields.collection ?? fields.collection_name) && c.model === model);
+          if (!category) {
+            part.file.resume();
+            throw invalid({ collection: ['Categoria di documento non valida.'] });
+          }
+          let owner: OwnerRef = { resource: def.name, id: Number(row.id) };
+          if (model !== media.model) {
+            const field = (category as { field?: string }).field!;
+            const rows = (row[field] ?? []) as Array<Record<string, unknown>>;
+            if (!fields.id || !rows.some((v) => v.id === fields.id)) {
+              part.file.resume();
+              throw invalid({ id: ['Veicolo non trovato.'] });
+            }
+            owner = { ...owner, itemModel: model, itemId: fields.id };
+          }
+          // The customer's limit (3 per category; per vehicle for the registration document), checked under the row lock.
+          if (await countDocuments(trx, owner, category.name) >= category.max) {
+            part.file.resume();
+            throw invalid({ file: [`Puoi caricare al massimo ${category.max} documenti per la categoria "${category.title}".`] });
+          }
+          const collection = media.collections[category.name] ?? (media.items ?? []).find((i) => i.model === model)!.collections[category.name] as MediaCollectionConfig;
+          done = await storeDocument(trx, {
+            owner, collection: category.name, name: fields.nome_file, fileName: part.filename, source: part.file,
+            types: category.types, maxBytes: collection.maxSizeMb * MB, user: { id: 0, name: CLIENTE.name }, meta: { caricato_da: 'cliente', uuid },
+          });
+          if (part.file.truncated) throw invalid({ file: [`Il file supera la dimensione massima consentita (${collection.maxSizeMb} MB).`] });
+        }
+        if (!done) throw invalid({ file: [NO_FILE] }, NO_FILE);
+        return done;
+      });
+      reply.code(201);
+      return { message: UPLOADED, data: { media: { id: Number(stored.id), name: stored.name, collection_name: stored.collection_name, item_id: stored.item_id, mime_type: stored.mime_type } } };
+    });
   });
 
   app.post('/api/cliente/quotazione/terminaCaricamento/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
