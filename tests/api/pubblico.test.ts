@@ -19,7 +19,7 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 
 async function upload(uuid: string, fields: Record<string, string>, file?: { name: string; content: Buffer }) {
   const boundary = `----test${Math.random().toString(16).slice(2)}`;
-  const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`), file.content, Buffer.from('\r\n'));
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   const res = await t.app.inject({ method: 'POST', url: `/api/cliente/quotazione/upload/${uuid}`, payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });

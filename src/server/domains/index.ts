@@ -8,3 +8,4 @@ import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
 import './quotazione/pubblico.ts';
 import './quotazione/documenti.ts';
+import './quotazione/diretta.ts';

@@ -20,6 +20,8 @@ import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import type { RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { ConsensiPanel } from './ConsensiPanel.tsx';
+import { DocumentiPanel } from './DocumentiPanel.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
 import { t, STATO_DIRETTA } from './texts.ts';
 import { useQuotazione } from './useQuotazione.ts';
@@ -160,7 +162,14 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
                 <SavingOverlay show={ctl.busy === 'save'} />
               </div>
               {ctl.mode === 'edit' && <HistoryPanel rows={ctl.history} workflow={wf.workflow} />}
+              {ctl.mode === 'edit' && id !== undefined && <ConsensiPanel base={resource.api.path} id={id} />}
             </Tab>
+            {/* Spec 001 §2: documents show from code above 2 (and on the direct screen). */}
+            {id !== undefined && (onDiretta || Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
+              <Tab eventKey="documenti" title={t.tabDocumenti}>
+                <DocumentiPanel base={resource.api.path} id={id} />
+              </Tab>
+            )}
           </Tabs>
         </Col>
         <Col lg={4} as="aside" aria-label={t.anteprima} className="quotazione-drawer">

@@ -21,6 +21,7 @@ export const STATO_DIRETTA = 12;
 
 export const t = {
   tabRaccolta: 'Raccolta dati',
+  tabDocumenti: 'Documenti',
   cliente: 'Cliente',
   collaboratore: 'Collaboratore',
   quotazione: 'Quotazione n.',

@@ -7,7 +7,6 @@ import useSWR from 'swr';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Spinner from 'react-bootstrap/Spinner';
 import type Form from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
@@ -19,9 +18,24 @@ import type { FormUi, JsonSchema, RecordData } from '../../../types.ts';
 import { fieldsUpTo, publicRules, resizeModerni, type PublicStep } from '../../../../shared/domains/quotazione/pubblico.ts';
 import { controllingFields, pick, stepSchema, stepUi } from './steps.ts';
 
+interface Categoria {
+  name: string;
+  title: string;
+  max: number;
+  model: string;
+  field?: string;
+}
+
+interface Documento {
+  id: number;
+  name: string;
+  collection_name: string;
+  item_id: string | null;
+}
+
 interface Loaded {
-  data: RecordData & { fase: 'form' | 'documenti'; uuid: string };
-  definizione: { schema: JsonSchema; ui: FormUi & { 'ui:passi': PublicStep[] } };
+  data: RecordData & { fase: 'form' | 'documenti'; uuid: string; documenti: Documento[]; veicoli_storici?: Array<Record<string, unknown>> };
+  definizione: { schema: JsonSchema; ui: FormUi & { 'ui:passi': PublicStep[] }; categorie: Categoria[] };
 }
 
 const FORM_ID = 'quotazione-cliente';
@@ -103,7 +117,7 @@ export default function PubblicoPage() {
       {loaded.data.fase === 'form' ? (
         <Steps loaded={loaded} onDone={async () => { setFinished('dati'); await mutate(); }} />
       ) : (
-        <Documenti uuid={loaded.data.uuid} onDone={() => setFinished('documenti')} />
+        <Documenti loaded={loaded} onUploaded={() => void mutate()} onDone={() => setFinished('documenti')} />
       )}
     </Shell>
   );
@@ -189,7 +203,9 @@ function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void>
     <>
       <nav aria-label="Avanzamento" className="mb-3">
         <p className="mb-1 small text-body-secondary">Passo {step + 1} di {steps.length}</p>
-        <ProgressBar now={((step + 1) / steps.length) * 100} aria-label={`Passo ${step + 1} di ${steps.length}: ${current.titolo}`} />
+        <div className="progress" role="progressbar" aria-label={`Passo ${step + 1} di ${steps.length}: ${current.titolo}`} aria-valuemin={1} aria-valuemax={steps.length} aria-valuenow={step + 1}>
+          <div className="progress-bar" style={{ width: `${((step + 1) / steps.length) * 100}%` }} />
+        </div>
       </nav>
       <h1 className="h4 mb-3">{current.titolo}</h1>
       {current.descrizione && <p>{current.descrizione}</p>}
@@ -228,11 +244,52 @@ function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void>
   );
 }
 
-function Documenti({ uuid, onDone }: { uuid: string; onDone: () => void }) {
-  const [busy, setBusy] = useState(false);
+/** One upload slot: a category of the quotation, or the registration document of one vehicle. */
+interface Slot {
+  key: string;
+  title: string;
+  category: Categoria;
+  itemId?: string;
+}
+
+function Documenti({ loaded, onUploaded, onDone }: { loaded: Loaded; onUploaded: () => void; onDone: () => void }) {
+  const uuid = loaded.data.uuid;
+  const [busy, setBusy] = useState<string>();
   const [failure, setFailure] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const slots: Slot[] = loaded.definizione.categorie.flatMap((c) => {
+    if (!c.field) return [{ key: c.name, title: c.title, category: c }];
+    const rows = (loaded.data[c.field] ?? []) as Array<Record<string, unknown>>;
+    return rows.filter((v) => typeof v.id === 'string').map((v) => ({
+      key: `${c.name}-${String(v.id)}`, title: `${c.title} ${[v.marca, v.modello, v.targa].filter(Boolean).join(' ')}`, category: c, itemId: String(v.id),
+    }));
+  });
+  const filesOf = (slot: Slot) => loaded.data.documenti.filter((d) => d.collection_name === slot.category.name && (slot.itemId ? d.item_id === slot.itemId : !d.item_id));
+
+  const send = async (slot: Slot, file: File | undefined) => {
+    setFailure(undefined);
+    setNotice(undefined);
+    if (!file) return setFailure('Non hai specificato un file da caricare');
+    const body = new FormData();
+    body.append('collection', slot.category.name);
+    body.append('model', slot.category.model);
+    if (slot.itemId) body.append('id', slot.itemId);
+    body.append('nome_file', file.name);
+    body.append('file', file);
+    setBusy(slot.key);
+    try {
+      const answer = await request<{ message: string }>('POST', `/api/cliente/quotazione/upload/${encodeURIComponent(uuid)}`, { noRedirect: true, body });
+      setNotice(answer.message);
+      onUploaded();
+    } catch (err) {
+      setFailure(err instanceof ApiError && Object.keys(err.errors).length ? Object.values(err.errors).flat().join(' ') : serverMessage(err));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
   const termina = async () => {
-    setBusy(true);
+    setBusy('termina');
     setFailure(undefined);
     try {
       await request('POST', `/api/cliente/quotazione/terminaCaricamento/${encodeURIComponent(uuid)}`, { noRedirect: true });
@@ -240,17 +297,54 @@ function Documenti({ uuid, onDone }: { uuid: string; onDone: () => void }) {
     } catch (err) {
       setFailure(serverMessage(err));
     } finally {
-      setBusy(false);
+      setBusy(undefined);
     }
   };
   return (
     <section aria-labelledby="documenti-titolo">
       <h1 id="documenti-titolo" className="h4 mb-3">Caricamento documenti</h1>
-      <p>Quando hai inviato tutti i documenti richiesti dal tuo intermediario premi 'Termina Caricamento'.</p>
-      {failure && <Alert variant="danger" role="alert">{failure}</Alert>}
-      <div className="d-grid d-sm-flex mb-5">
-        <Button size="lg" variant="success" disabled={busy} onClick={() => void termina()}>
-          {busy && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+      <p>Carica una foto o un PDF per ogni documento (al massimo 3 per categoria). Quando hai finito premi 'Termina Caricamento'.</p>
+      {failure && <Alert variant="danger" role="alert"><Alert.Heading as="h2" className="h6">Errore</Alert.Heading>{failure}</Alert>}
+      {notice && <Alert variant="success" role="status">{notice}</Alert>}
+      {slots.map((slot) => {
+        const files = filesOf(slot);
+        const inputId = `documento-${slot.key}`;
+        return (
+          <Card key={slot.key} className="mb-2">
+            <Card.Body className="py-2">
+              <h2 className="h6 mb-1">{slot.title}</h2>
+              {files.length > 0 && (
+                <ul className="list-unstyled small mb-2" aria-label={`Documenti caricati: ${slot.title}`}>
+                  {files.map((f) => <li key={f.id}>{f.name}</li>)}
+                </ul>
+              )}
+              {/* The add button disappears at the maximum (spec 001 §5); the server refuses a further file anyway. */}
+              {files.length < slot.category.max ? (
+                <div>
+                  <label htmlFor={inputId} className="form-label small mb-1">Aggiungi documento ({files.length}/{slot.category.max})</label>
+                  <input
+                    id={inputId}
+                    type="file"
+                    className="form-control"
+                    accept="image/jpeg,image/png,application/pdf"
+                    disabled={busy !== undefined}
+                    onChange={(event) => {
+                      const file = event.target.files?.[0];
+                      event.target.value = '';
+                      void send(slot, file);
+                    }}
+                  />
+                </div>
+              ) : (
+                <p className="small text-body-secondary mb-0">Hai caricato il numero massimo di documenti per questa categoria.</p>
+              )}
+            </Card.Body>
+          </Card>
+        );
+      })}
+      <div className="d-grid d-sm-flex mt-3 mb-5">
+        <Button size="lg" variant="success" disabled={busy !== undefined} onClick={() => void termina()}>
+          {busy === 'termina' && <Spinner size="sm" className="me-2" aria-hidden="true" />}
           Termina Caricamento
         </Button>
       </div>
