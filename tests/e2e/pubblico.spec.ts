@@ -66,7 +66,7 @@ test('a customer completes the public form on a phone and staff see the result',
   await expect(page.getByRole('heading', { level: 1, name: 'Dati anagrafici' })).toBeVisible();
   await expect(page.getByLabel('Cognome')).toHaveValue(cognome);
   await page.getByLabel('Telefono').fill('3331234567');
-  await page.getByRole('group', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
+  await page.getByRole('radiogroup', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
   await expect(page.getByRole('combobox', { name: 'Attività lavorativa' }).locator('option')).toHaveText(
     ['Seleziona…', 'Dipendente a tempo indeterminato', 'Dipendente a tempo determinato', 'Lavoratore autonomo', 'Disoccupato'],
   );
@@ -80,11 +80,11 @@ test('a customer completes the public form on a phone and staff see the result',
 
   // Step 2: consents 1/2, the processing consent refused first.
   await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
-  const trattamento = page.getByRole('group', { name: /trattamento dei miei dati personali/ });
+  const trattamento = page.getByRole('radiogroup', { name: /trattamento dei miei dati personali/ });
   await trattamento.getByLabel('Non acconsento').check();
-  await page.getByRole('group', { name: /comunicazioni commerciali/ }).getByLabel('Non acconsento').check();
-  await page.getByRole('group', { name: /compagnie partner/ }).getByLabel('Acconsento', { exact: true }).check();
-  await page.getByRole('group', { name: /profilazione/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /comunicazioni commerciali/ }).getByLabel('Non acconsento').check();
+  await page.getByRole('radiogroup', { name: /compagnie partner/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /profilazione/ }).getByLabel('Acconsento', { exact: true }).check();
   await page.getByRole('button', { name: 'Avanti' }).click();
   await expect(page.getByText('Obbligatorio prestare il consenso')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
@@ -94,14 +94,14 @@ test('a customer completes the public form on a phone and staff see the result',
 
   // Step 3: consents 2/2.
   await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
-  await page.getByRole('group', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
-  await page.getByRole('group', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
   await expectNoSeriousViolations(page);
   await page.getByRole('button', { name: 'Avanti' }).click();
 
   // Step 4: needs questionnaire and vehicles.
   await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
-  const answer = (name: RegExp, value: 'Sì' | 'No') => page.getByRole('group', { name }).getByLabel(value, { exact: true }).check();
+  const answer = (name: RegExp, value: 'Sì' | 'No') => page.getByRole('radiogroup', { name }).getByLabel(value, { exact: true }).check();
   await answer(/proprietario dei veicoli storici/, 'Sì');
   await answer(/altre coperture assicurative/, 'Sì');
   for (const q4 of [/luogo chiuso/, /registro storico/, /uso amatoriale/, /responsabilità civile/, /furto e incendio/, /assistenza stradale/,

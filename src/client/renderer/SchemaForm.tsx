@@ -150,7 +150,9 @@ export function SchemaForm(props: SchemaFormProps) {
           if (field && !touched.current.has(field)) {
             touched.current.add(field);
             // Re-setting the same value runs live validation (without moving focus), now counting this field.
-            form.current?.setFieldValue(field, latest.current[field] as never);
+            // Deferred past the pointer gesture that moved the focus: run between its mousedown and its click, the
+            // re-set would be batched with the click's own change and the click (a radio, a checkbox) would be lost.
+            setTimeout(() => form.current?.setFieldValue(field, latest.current[field] as never), 0);
           }
         }}
         onError={(errors) => onInvalid?.(errors.length)}

@@ -113,8 +113,15 @@ export function RadioWidget({ id, value, label, options, disabled, readonly, req
   const invalid = (rawErrors?.length ?? 0) > 0;
   const inline = options.inline === true;
   return (
-    <fieldset id={id} aria-describedby={describedBy(id, { error: invalid })} aria-invalid={invalid || undefined} aria-required={required || undefined}>
-      <legend className="form-label fs-6 mb-1">
+    <fieldset
+      id={id}
+      role="radiogroup"
+      aria-labelledby={`${id}__legend`}
+      aria-describedby={describedBy(id, { error: invalid })}
+      aria-invalid={invalid || undefined}
+      aria-required={required || undefined}
+    >
+      <legend id={`${id}__legend`} className="form-label fs-6 mb-1">
         {label}
         {required && (
           <span className="text-danger" aria-hidden="true">
@@ -142,4 +149,9 @@ export function RadioWidget({ id, value, label, options, disabled, readonly, req
       ))}
     </fieldset>
   );
+}
+
+/** A value the form carries but does not show (kept in step with other fields by the page, e.g. persona from the gender). */
+export function HiddenWidget({ id, value }: WidgetProps) {
+  return <input type="hidden" id={id} value={value === undefined || value === null ? '' : String(value)} />;
 }

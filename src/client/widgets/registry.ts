@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
 import type { CellProps } from './cells.tsx';
-import { CheckboxesWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
+import { CheckboxesWidget, HiddenWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
 import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
@@ -40,6 +40,7 @@ export const registry: Readonly<Record<string, RegistryEntry>> = {
   select: { widget: SelectWidget },
   checkboxes: { widget: CheckboxesWidget, ownsLabel: true },
   radio: { widget: RadioWidget, ownsLabel: true },
+  hidden: { widget: HiddenWidget, ownsLabel: true },
   password: { widget: PasswordWidget },
   chip: { cell: ChipCell },
   // Historic vehicles of a quotation: table plus add-vehicle dialog (spec 001 §2).

@@ -128,7 +128,8 @@ function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void>
   const steps = ui['ui:passi'];
   const last = steps.length - 1;
   const [step, setStep] = useState(0);
-  const [values, setValues] = useState<RecordData>(() => ({ ...loaded.data }));
+  // null means 'no answer yet': left out, so the schema speaks of a missing value, not of a wrong type.
+  const [values, setValues] = useState<RecordData>(() => Object.fromEntries(Object.entries(loaded.data).filter(([, v]) => v !== null)) as RecordData);
   const [live, setLive] = useState<RecordData>(values);
   const [errors, setErrors] = useState<ErrorSchema>();
   const [failure, setFailure] = useState<{ title: string; message: string; list?: string[] }>();
@@ -152,12 +153,14 @@ function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void>
   };
 
   const onChange = useCallback((data: RecordData, fieldId?: string) => {
-    setLive(data);
+    // The page re-renders only when a value that narrows choices changes: a re-render in the middle of rjsf's own
+    // batched changes (the blur of one field, the click on the next) would lose the click.
+    setLive((before) => (controls.some((f) => before[f] !== data[f]) ? data : before));
     if (fieldId?.startsWith('root_quotidiano') && typeof data.quotidiano === 'number') {
       const rows = resizeModerni(data.veicoli_moderni, data.quotidiano);
       if (rows.length !== (Array.isArray(data.veicoli_moderni) ? data.veicoli_moderni.length : 0)) form.current?.setFieldValue('veicoli_moderni', rows as never);
     }
-  }, []);
+  }, [controls]);
 
   const submit = async (submitted: RecordData) => {
     const merged = { ...values, ...submitted };

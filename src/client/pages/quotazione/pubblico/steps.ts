@@ -5,9 +5,10 @@ import type { PublicStep } from '../../../../shared/domains/quotazione/pubblico.
 type Schema = JsonSchema & { allOf?: Array<Record<string, unknown>>; required?: string[] };
 type Conditional = { if?: { properties?: Record<string, unknown> }; then?: Schema; else?: Schema };
 
-const keepRequired = (branch: Schema | undefined, fields: Set<string>): Schema | undefined => {
+/** A branch's required fields of this step; choices it restricts are left to "ui:optionsWhen" (an enum there would hide the titles). */
+const keepRequired = (branch: Schema | undefined, fields: Set<string>, narrowedByUi: Set<string>): Schema | undefined => {
   if (!branch) return undefined;
-  const properties = Object.fromEntries(Object.entries(branch.properties ?? {}).filter(([name]) => fields.has(name)));
+  const properties = Object.fromEntries(Object.entries(branch.properties ?? {}).filter(([name]) => fields.has(name) && !narrowedByUi.has(name)));
   return { ...branch, properties, required: (branch.required ?? []).filter((name) => fields.has(name)) };
 };
 
@@ -26,12 +27,13 @@ function narrowed(prop: JsonSchema, fieldUi: Record<string, unknown> | undefined
 /** The schema of one step: its fields, its required ones, and the conditions that only speak of its fields. */
 export function stepSchema(full: Schema, ui: FormUi, step: PublicStep, data: RecordData): JsonSchema {
   const fields = new Set(step.fields);
+  const narrowedByUi = new Set(step.fields.filter((f) => (ui[f] as Record<string, unknown> | undefined)?.['ui:optionsWhen']));
   const properties = Object.fromEntries(
     step.fields.filter((f) => full.properties?.[f]).map((f) => [f, narrowed(full.properties![f]!, ui[f] as Record<string, unknown> | undefined, data)]),
   );
   const allOf = ((full.allOf ?? []) as Conditional[])
     .filter((c) => Object.keys(c.if?.properties ?? {}).every((f) => fields.has(f)))
-    .map((c) => ({ ...c, then: keepRequired(c.then, fields), else: keepRequired(c.else, fields) }));
+    .map((c) => ({ ...c, then: keepRequired(c.then, fields, narrowedByUi), else: keepRequired(c.else, fields, narrowedByUi) }));
   return { type: 'object', properties, required: (full.required ?? []).filter((f) => fields.has(f)), ...(allOf.length ? { allOf } : {}) } as JsonSchema;
 }
 
