@@ -63,9 +63,9 @@ describe('public view of the quotation', async () => {
 
   it('a step\'s schema keeps its fields and narrows choices by the other answers', () => {
     const step4 = stepSchema(schema, ui, ui['ui:passi'][4], { patenti: 6 });
-    expect(step4.properties!.quotidiano!.oneOf!.map((o) => (o as { const: number }).const)).toEqual([3, 4, 5, 6]);
+    expect((step4.properties!.quotidiano!.oneOf as Array<{ const: number }>).map((o) => o.const)).toEqual([3, 4, 5, 6]);
     const step1 = stepSchema(schema, ui, ui['ui:passi'][1], { persona: 'g' });
-    expect(step1.properties!.attivita_lavorativa!.oneOf!.map((o) => (o as { title: string }).title)).toEqual([
+    expect((step1.properties!.attivita_lavorativa!.oneOf as Array<{ title: string }>).map((o) => o.title)).toEqual([
       'Rappresentante di ditta individuale', 'Rappresentante di S.P.A.', 'Rappresentante di S.R.L.', 'Altro',
     ]);
     expect(Object.keys(step1.properties!)).not.toContain('consenso_trattamento');
