@@ -16,6 +16,7 @@ const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
 // The customer's link: no login, its own light page.
 const QuotazioneCliente = lazy(() => import('./pages/quotazione/pubblico/PubblicoPage.tsx'));
+const DocumentiPrecontrattuali = lazy(() => import('./pages/documenti/DocumentiPrecontrattuali.tsx'));
 
 function page(Component: ComponentType, fallback: ReactNode = <PageSpinner />) {
   return (
@@ -55,6 +56,7 @@ export const router = createBrowserRouter([
                   { index: true, element: page(Dashboard) },
                   { path: '/dashboard', element: page(Dashboard) },
                   ...DASHBOARD_SECTIONS.map((section) => ({ path: section.path, element: page(ComingSoon) })),
+                  { path: '/documenti', element: page(DocumentiPrecontrattuali) },
                   { path: '*', element: page(ResourceRoute) },
                 ],
               },

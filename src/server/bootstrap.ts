@@ -27,6 +27,7 @@ function checkPermissionNames(definitions: Definitions, roles: RolesFile): void 
     const expressions: Array<[string, string | undefined]> = [
       ...Object.entries(def.resource.permissions).map(([k, v]) => [`/permissions/${k}`, v] as [string, string]),
       ['/rowScope/unless', def.resource.rowScope?.unless],
+      ['/media/readPermission', def.resource.media?.readPermission],
       ...def.fields.filter((f) => f.readPermission).map((f) => [`(entity.schema.json)/properties/${f.name}/x-read-permission`, f.readPermission] as [string, string]),
       ...def.fields.filter((f) => f.filterPermission).map((f) => [`(entity.schema.json)/properties/${f.name}/x-filter-permission`, f.filterPermission] as [string, string]),
     ];

@@ -120,9 +120,9 @@ describe('meta routes', () => {
     const collab = await userWithRoles(t, admin, { email: 'menu-collab@test.it', roles: ['collaboratore'] });
     const staff = await userWithRoles(t, admin, { email: 'menu-staff@test.it', roles: ['staff'] });
     const menu = async (token: string) => (await t.call('GET', '/api/definitions', { token })).body.menu.map((m: { title: string }) => m.title);
-    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche']);
-    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche']);
-    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Utenti', 'Email in uscita']);
+    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti']);
+    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti']);
+    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Utenti', 'Email in uscita']);
     const cliente = (await t.call('GET', '/api/definitions', { token: collab })).body.resources.find((r: { name: string }) => r.name === 'cliente');
     expect(cliente.can).toEqual({ list: true, read: true, create: true, update: true, delete: false });
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/server/app.ts';
 import { loadAll } from '../../src/server/bootstrap.ts';
 import { configureMedia, storedBytes } from '../../src/server/media/store.ts';
@@ -34,9 +35,9 @@ function multipart(fields: Record<string, string>, file?: { name: string; conten
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-async function upload(app: TestApp['app'], token: string, fields: Record<string, string>, file?: { name: string; content: Buffer; type?: string }, url = '/api/quotazioni/upload', fileFirst = false) {
+async function upload(app: Pick<TestApp['app'], 'inject'>, token: string, fields: Record<string, string>, file?: { name: string; content: Buffer; type?: string }, url = '/api/quotazioni/upload', fileFirst = false) {
   const body = multipart(fields, file, fileFirst);
-  const res = await app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, authorization: `Bearer ${token}` } });
+  const res = await app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   return { status: res.statusCode, body: JSON.parse(res.body) };
 }
 
@@ -245,6 +246,28 @@ describe('contract and signature', () => {
     expect((await t.call('GET', `/api/quotazioni/${quotazioneId}/media`, { token: collab })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_firmato')).toHaveLength(1);
   });
 
+  it('a manual request is a draft: its contacts can be saved, a resend replaces it', async () => {
+    const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Ugo', cognome: 'Pace', email: 'ugo.pace@example.it', provincia_codice: 'MI',
+      veicoli_storici: [{ marca: 'Fiat', modello: '500', anno: 1965, tipologia_ania: 'A' }] } });
+    const id = res.body.data.model.id as number;
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 7 } });
+    await t.call('POST', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`, { token: staff });
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 9 } });
+    // OTP needs a phone: refused at the field, nothing recorded.
+    const otp = await t.call('POST', `/api/v1/policies/${id}/signature_request/send`, { token: staff, body: { modalita: 'otp' } });
+    expect(otp.status).toBe(422);
+    expect(otp.body.errors.telefono).toBeDefined();
+    const draft = await t.call('POST', `/api/v1/policies/${id}/signature_request/send`, { token: staff, body: { modalita: 'manual' } });
+    expect(draft.body.data.last_signature_request).toMatchObject({ status: 'draft', modalita: 'manual', email: 'ugo.pace@example.it' });
+    const saved = await t.call('PUT', `/api/v1/policies/${id}/signature_request`, { token: staff, body: { email: 'ugo@example.it', telefono: '+39 333 9990001' } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.last_signature_request).toMatchObject({ status: 'draft', email: 'ugo@example.it', telefono: '+39 333 9990001' });
+    const again = await t.call('POST', `/api/v1/policies/${id}/signature_request/send`, { token: staff, body: { modalita: 'otp', telefono: '+39 333 9990001', resend: true } });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.history.map((h: { status: string }) => h.status)).toEqual(['ongoing', 'expired']);
+    expect((await t.call('PUT', `/api/v1/policies/${id}/signature_request`, { token: staff, body: { email: 'x@example.it' } })).status).toBe(409);
+  });
+
   it('shows a refusal with its errors and survives a timeout with one request at the provider', async () => {
     const mk = async (email: string) => {
       const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Rita', cognome: 'Gallo', email, telefono: '+39 333 1112223', provincia_codice: 'MI',
@@ -268,5 +291,101 @@ describe('contract and signature', () => {
     expect(read.body.data.last_signature_request.status).toBe('ongoing');
     expect(read.body.data.history).toHaveLength(1);
     expect(sandbox.richieste().filter((r) => r.chiave.startsWith(`quotazione:${slow}:`))).toHaveLength(1);
+  });
+});
+
+describe('pre-contract notices of the mandate products (documents page)', () => {
+  let prodotto: number;
+  beforeAll(async () => {
+    const fornitore = (await t.call('POST', '/api/compagnia', { token: admin, body: { ragioneSociale: 'Tirrenica Assicurazioni S.p.A.', tipoCompagnia: 'DIRETTO' } })).body.data.model.id;
+    const contrattuale = (await t.call('POST', '/api/compagnia_contrattuale', { token: admin, body: { nome: 'Tirrenica Vita' } })).body.data.model.id;
+    const res = await t.call('POST', '/api/categoria_prodotto', { token: admin, body: { nome: 'RCA Auto Storiche', compagnia_fornitore_id: fornitore, compagnia_contrattuale_id: contrattuale } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    prodotto = res.body.data.model.id;
+  });
+
+  it('staff upload versions with validity dates; every user lists and downloads; the one in force is marked', async () => {
+    const before = await storedBytes(t.connection.db);
+    const missing = await upload(t.app, staff, { id: String(prodotto), collection: 'set_informativo', model: 'Prodotto' }, { name: 'set.pdf', content: PDF }, '/api/categoria_prodotto/upload');
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({ versione: ['Campo Obbligatorio.'], valido_dal: ['Campo Obbligatorio.'] });
+    await nothingStored(before);
+    expect((await upload(t.app, collab, { id: String(prodotto), collection: 'set_informativo', versione: '1', valido_dal: '2024-01-01' }, { name: 'set.pdf', content: PDF }, '/api/categoria_prodotto/upload')).status).toBe(403);
+    await nothingStored(before);
+
+    const v1 = await upload(t.app, staff, { id: String(prodotto), collection: 'set_informativo', versione: '2024.1', valido_dal: '2024-01-01' }, { name: 'set-2024.pdf', content: PDF }, '/api/categoria_prodotto/upload');
+    expect(v1.status, JSON.stringify(v1.body)).toBe(201);
+    expect(v1.body.data.media.meta).toEqual({ versione: '2024.1', valido_dal: '2024-01-01' });
+    const future = await upload(t.app, staff, { id: String(prodotto), collection: 'set_informativo', versione: '2099.1', valido_dal: '2099-01-01' }, { name: 'set-2099.pdf', content: PDF }, '/api/categoria_prodotto/upload', true);
+    expect(future.status, JSON.stringify(future.body)).toBe(201);
+    await upload(t.app, staff, { id: String(prodotto), collection: 'dip_ipid', versione: 'A', valido_dal: '2025-03-01' }, { name: 'dip.pdf', content: PDF }, '/api/categoria_prodotto/upload');
+
+    const page = await t.call('GET', '/api/documenti-precontrattuali', { token: collab });
+    expect(page.status).toBe(200);
+    expect(page.body.can_upload).toBe(false);
+    const docs = page.body.data.find((p: { id: number }) => p.id === prodotto).documenti as Array<{ name: string; corrente: boolean; url: string }>;
+    expect(docs.map((d) => [d.name, d.corrente])).toEqual([['dip.pdf', true], ['set-2099.pdf', false], ['set-2024.pdf', true]]);
+    const file = await t.app.inject({ method: 'GET', url: docs[2]!.url, headers: { authorization: `Bearer ${collab}` } });
+    expect(file.statusCode).toBe(200);
+    const { currentNotices } = await import('../../src/server/domains/categoria_prodotto/documenti.ts');
+    expect((await currentNotices(t.connection.db, prodotto)).map((m) => m.meta.versione)).toEqual(['A', '2024.1']);
+  });
+});
+
+describe('reuse by other flows and the provider callback', () => {
+  it('acceptUpload with the public audience refuses the fourth document of a category', async () => {
+    const Fastify = (await import('fastify')).default;
+    const multipartPlugin = (await import('@fastify/multipart')).default;
+    const { acceptUpload, collectionsOf } = await import('../../src/server/media/routes.ts');
+    const def = t.app.ctx.definitions.resources.get('quotazione')!;
+    const publicApp = Fastify();
+    await publicApp.register(multipartPlugin, { preservePath: true } as never);
+    // What the customer's flow does: the owner from its link, no user, the public limit.
+    publicApp.post('/upload', async (request, reply) => {
+      const media = await acceptUpload(t.connection.db, request, {
+        collections: collectionsOf(def.resource.media!), audience: 'public', user: null,
+        async resolve(_trx, fields) {
+          return { owner: { resource: 'quotazione', id: quotazioneId }, collectionName: fields.collection!, collection: collectionsOf(def.resource.media!).get(fields.collection!)! };
+        },
+      });
+      reply.code(201);
+      return { id: media.id };
+    });
+    publicApp.setErrorHandler((error: { statusCode?: number; body?: () => unknown }, _request, reply) => reply.code(error.statusCode ?? 500).send(error.body?.() ?? {}));
+    try {
+      for (let i = 0; i < 3; i++) expect((await upload(publicApp as never, '', { id: '1', collection: 'tessera_club' }, { name: `club${i}.png`, content: PNG }, '/upload')).status).toBe(201);
+      const before = await storedBytes(t.connection.db);
+      const fourth = await upload(publicApp as never, '', { id: '1', collection: 'tessera_club' }, { name: 'club4.png', content: PNG }, '/upload');
+      expect(fourth.status).toBe(422);
+      expect(fourth.body.errors.file[0]).toMatch(/Sono già presenti 3 documenti/);
+      await nothingStored(before);
+    } finally {
+      await publicApp.close();
+    }
+  });
+
+  it('the callback needs the shared secret', async () => {
+    // The secret is read when the routes are registered: off in this app, so every call is refused.
+    const res = await t.call('POST', '/api/firma/callback', { body: { id: 'sbx-x', status: 'done' }, headers: { 'x-firma-secret': '' } });
+    expect(res.status).toBe(401);
+    process.env.FIRMA_CALLBACK_SECRET = 'segreto-di-prova';
+    const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+    const withSecret = await buildApp({ db: t.connection.db, definitions });
+    try {
+      const wrong = await withSecret.inject({ method: 'POST', url: '/api/firma/callback', payload: { id: 'sbx-x' }, headers: { 'x-firma-secret': 'sbagliato' } });
+      expect(wrong.statusCode).toBe(401);
+      const unknown = await withSecret.inject({ method: 'POST', url: '/api/firma/callback', payload: { id: 'sbx-x' }, headers: { 'x-firma-secret': 'segreto-di-prova' } });
+      expect(unknown.statusCode).toBe(404);
+      const ongoing = (await sql<{ provider_id: string; owner_id: number }>`SELECT provider_id, owner_id FROM firma_richiesta WHERE stato = 'ongoing' LIMIT 1`.execute(t.connection.db)).rows[0]!;
+      sandbox.avanza(ongoing.provider_id);
+      const done = await withSecret.inject({ method: 'POST', url: '/api/firma/callback', payload: { id: ongoing.provider_id, status: 'done' }, headers: { 'x-firma-secret': 'segreto-di-prova' } });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(JSON.parse(done.body).data.status).toBe('done');
+      const q = await t.call('GET', `/api/quotazioni/${ongoing.owner_id}`, { token: staff });
+      expect(q.body.data.stato_quotazione_id).toBe(10);
+    } finally {
+      delete process.env.FIRMA_CALLBACK_SECRET;
+      await withSecret.close();
+    }
   });
 });

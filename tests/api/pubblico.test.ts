@@ -236,7 +236,7 @@ describe('steps and rules', () => {
     await upload(uuid, { collection: 'patente' }, { name: 'p2.pdf', content: PDF });
     await upload(uuid, { collection: 'patente' }, { name: 'p3.pdf', content: PDF });
     const fourth = await upload(uuid, { collection: 'patente' }, { name: 'p4.pdf', content: PDF });
-    expect([fourth.status, fourth.body.errors]).toEqual([422, { file: ['Puoi caricare al massimo 3 documenti per la categoria "Patente".'] }]);
+    expect([fourth.status, fourth.body.errors]).toEqual([422, { file: ['Sono già presenti 3 documenti per la categoria "Patente".'] }]);
     const listed = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.documenti as Array<{ collection_name: string }>;
     expect(listed.filter((d) => d.collection_name === 'patente')).toHaveLength(3);
     expect(listed).toHaveLength(8);

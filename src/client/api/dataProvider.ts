@@ -104,6 +104,26 @@ export async function request<T = unknown>(method: string, path: string, options
   throw new ApiError(response.status, message || msg.genericError, errors, body);
 }
 
+/** A stored file (document preview and download): the bytes as a Blob, with the same session and errors. */
+export async function requestFile(path: string): Promise<Blob> {
+  const token = getToken();
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, msg.networkError, {});
+  }
+  if (!response.ok) {
+    if (response.status === 401) {
+      endSession({ expired: true });
+      handlers.onSessionExpired();
+      throw new ApiError(401, msg.sessionExpired);
+    }
+    throw new ApiError(response.status, response.status === 404 ? msg.notFound : msg.genericError);
+  }
+  return response.blob();
+}
+
 // ---- Generic CRUD (react-admin style data provider) ----
 
 export interface ListParams {

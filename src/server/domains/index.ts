@@ -9,3 +9,4 @@ import './quotazione/routes.ts';
 import './quotazione/pubblico.ts';
 import './quotazione/documenti.ts';
 import './quotazione/diretta.ts';
+import './categoria_prodotto/documenti.ts';

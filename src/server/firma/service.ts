@@ -22,6 +22,7 @@ registerDomainMigration('firma', [
      provider_id text,
      modalita text NOT NULL,
      stato text NOT NULL,
+     firmatario text,
      email text,
      telefono text,
      documenti jsonb NOT NULL DEFAULT '[]',
@@ -48,6 +49,7 @@ export interface SignatureRequestRow {
   provider_id: string | null;
   modalita: ModalitaFirma;
   stato: StatoRichiesta;
+  firmatario: string | null;
   email: string | null;
   telefono: string | null;
   documenti: number[];
@@ -131,21 +133,24 @@ export async function sendSignatureRequest(db: Database, input: SendInput): Prom
     const latest = await latestRequest(trx, input.owner);
     if (latest && (latest.stato === 'sending' || latest.stato === 'ongoing' || (latest.stato === 'draft' && !input.resend))) return { row: latest, fresh: false };
     if (latest?.stato === 'done') throw new HttpError(409, 'I documenti sono già stati firmati.');
+    // A resent draft is replaced by the new attempt; its history keeps it.
+    if (latest?.stato === 'draft') await setState(trx, latest.id, 'expired', { messaggio: 'Sostituita da un nuovo invio.', nota: 'Sostituita da un nuovo invio.' });
     const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM firma_richiesta WHERE owner_resource = ${input.owner.resource} AND owner_id = ${input.owner.id}`.execute(trx);
     const chiave = `${input.owner.resource}:${input.owner.id}:${count.rows[0]!.n + 1}`;
     const rows = await sql<SignatureRequestRow>`
-      INSERT INTO firma_richiesta (owner_resource, owner_id, chiave, provider, modalita, stato, email, telefono, documenti, storico, created_by_name)
-      VALUES (${input.owner.resource}, ${input.owner.id}, ${chiave}, ${firmaProvider().nome}, ${input.modalita}, 'sending', ${input.firmatario.email},
+      INSERT INTO firma_richiesta (owner_resource, owner_id, chiave, provider, modalita, stato, firmatario, email, telefono, documenti, storico, created_by_name)
+      VALUES (${input.owner.resource}, ${input.owner.id}, ${chiave}, ${firmaProvider().nome}, ${input.modalita}, 'sending', ${input.firmatario.nome}, ${input.firmatario.email},
         ${input.firmatario.telefono}, ${JSON.stringify(input.documenti)}::jsonb, ${JSON.stringify([{ stato: 'sending', at: new Date().toISOString() }])}::jsonb, ${input.user.name})
       RETURNING *`.execute(trx);
     return { row: rows.rows[0]!, fresh: true };
   });
   if (!stored.fresh && stored.row.stato !== 'sending') return stored.row;
-  return deliver(db, stored.row, input.firmatario.nome);
+  return deliver(db, stored.row);
 }
 
 /** Calls the provider for a 'sending' attempt (again, with the same key, after a timeout). */
-async function deliver(db: Database, row: SignatureRequestRow, nome: string): Promise<SignatureRequestRow> {
+async function deliver(db: Database, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+  const nome = row.firmatario ?? row.email ?? '';
   const documenti = [];
   for (const id of row.documenti) {
     const m = await findDocument(db, id);
@@ -171,7 +176,7 @@ export async function refreshRequest(db: Database, row: SignatureRequestRow): Pr
   if (!OPEN.includes(row.stato)) return row;
   if (row.stato === 'sending' || !row.provider_id) {
     try {
-      return await deliver(db, row, row.email ?? '');
+      return await deliver(db, row);
     } catch (error) {
       if (error instanceof HttpError) return (await latestById(db, row.id))!;
       throw error;
@@ -239,6 +244,17 @@ export function presentRequest(row: SignatureRequestRow | undefined) {
     storico: row.storico, signed_media_id: row.signed_media_id === null ? null : Number(row.signed_media_id),
     created_by_name: row.created_by_name, created_at: row.created_at, updated_at: row.updated_at,
   };
+}
+
+/** 'Salva modifiche' of a draft: the signer's contacts used by the next resend. */
+export async function updateDraft(db: Database, owner: { resource: string; id: number }, changes: { email?: string; telefono?: string | null }): Promise<SignatureRequestRow> {
+  const latest = await latestRequest(db, owner);
+  if (!latest || latest.stato !== 'draft') throw new HttpError(409, 'Solo una richiesta di firma in bozza si può modificare.');
+  const rows = await sql<SignatureRequestRow>`
+    UPDATE firma_richiesta SET email = coalesce(${changes.email ?? null}, email), telefono = ${changes.telefono === undefined ? sql`telefono` : changes.telefono}, updated_at = now()
+    WHERE id = ${latest.id} AND stato = 'draft' RETURNING *`.execute(db);
+  if (!rows.rows[0]) throw new HttpError(409, 'Solo una richiesta di firma in bozza si può modificare.');
+  return rows.rows[0];
 }
 
 export function checkModalita(raw: unknown): ModalitaFirma {

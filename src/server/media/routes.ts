@@ -1,7 +1,7 @@
 // Upload, download, list and delete of the files of every resource that declares "media" in its resource.json.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { MediaCollectionConfig, MediaConfig, MediaType, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { HttpError, forbidden, invalid, notFound, notFoundFor } from '../errors.ts';
@@ -29,12 +29,17 @@ function parseId(raw: unknown): number | undefined {
   return typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : undefined;
 }
 
-export function presentMedia(base: string, m: MediaRecord) {
+/** Where a resource's files download: the first declared download path, or the default one under its API path. */
+export function downloadPattern(def: ResourceDefinition): string {
+  return def.resource.media?.paths?.download?.[0] ?? `${def.resource.api.path}/getDocument/:collection_name/:id`;
+}
+
+export function presentMedia(pattern: string, m: MediaRecord) {
   return {
     id: Number(m.id), name: m.name, collection_name: m.collection_name, file_name: m.file_name, mime_type: m.mime_type,
     size: Number(m.size), sha256: m.sha256, meta: m.meta, item_model: m.item_model, item_id: m.item_id,
     created_by_name: m.created_by_name, created_at: m.created_at,
-    url: `${base}/getDocument/${m.collection_name}/${m.id}`,
+    url: pattern.replace(':collection_name', encodeURIComponent(m.collection_name)).replace(':id', String(m.id)),
   };
 }
 
@@ -92,27 +97,56 @@ export class MediaOwner {
   }
 }
 
-async function upload(app: FastifyInstance, owner: MediaOwner, base: string, request: FastifyRequest) {
+export interface UploadTarget {
+  owner: OwnerRef;
+  collectionName: string;
+  collection: MediaCollectionConfig;
+}
+
+export interface UploadOptions {
+  /** Finds, scopes and locks the owner from the form fields (id, collection, model), refusing what the user may not do. */
+  resolve(trx: Transaction<any>, fields: Record<string, string>): Promise<UploadTarget>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Every collection that may be named, for the limits applied while the file streams before the fields are known. */
+  collections: Map<string, MediaCollectionConfig>;
+  /** Which count limit applies: staff screens (maxCount) or the customer's public flow (publicMaxCount). */
+  audience: 'staff' | 'public';
+  user?: { id: number; name: string } | null;
+}
+
+/** Descriptive fields a collection asks for (a notice's version and validity date), from the form. */
+function metaFields(collection: MediaCollectionConfig, fields: Record<string, string>): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  const errors: Record<string, string[]> = {};
+  for (const name of collection.fields ?? []) {
+    const value = (fields[name] ?? '').trim();
+    if (!value) errors[name] = ['Campo Obbligatorio.'];
+    else if (name === 'valido_dal' && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)))) errors[name] = ['Data non valida (AAAA-MM-GG).'];
+    else if (value.length > 50) errors[name] = ['Massimo 50 caratteri.'];
+    else meta[name] = value;
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  return meta;
+}
+
+/**
+ * Receives one multipart upload (file, nome_file, id, collection, model) into the store, all or nothing: the row and
+ * the bytes are written in one transaction that any refusal rolls back. Public flows (issue 12) and other owners reuse it.
+ */
+export async function acceptUpload(db: Db, request: FastifyRequest, options: UploadOptions): Promise<MediaRecord> {
   if (!request.isMultipart()) throw invalid({ file: [NO_FILE] }, NO_FILE);
-  const user = request.user;
-  const every = collectionsOf(owner.media);
-  const lenient = { types: ['pdf', 'jpeg', 'png'] as MediaType[], maxBytes: Math.max(...[...every.values()].map((c) => c.maxSizeMb)) * MB };
+  const lenient = { types: ['pdf', 'jpeg', 'png'] as MediaType[], maxBytes: Math.max(...[...options.collections.values()].map((c) => c.maxSizeMb)) * MB };
   const fields: Record<string, string> = {};
-  const media = await mediaTransaction(app.ctx.db, async (trx) => {
+  return mediaTransaction(db, async (trx) => {
     let stored: MediaRecord | undefined;
-    let target: { owner: OwnerRef; collection: MediaCollectionConfig; name: string } | undefined;
+    let target: UploadTarget | undefined;
     const resolveTarget = async () => {
-      const collectionName = fields.collection ?? fields.collection_name;
-      if (!collectionName) throw invalid({ collection: ['Campo Obbligatorio.'] });
-      const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id);
-      const collection = collectionsOf(owner.media, fields.model?.trim() || owner.media.model).get(collectionName);
-      if (!collection) throw invalid({ collection: ['Categoria di documento non valida.'] });
-      owner.assertMayChange(user, record, 'upload');
-      const max = collection.maxCount;
-      if (max !== undefined && (await countDocuments(trx, ref, collectionName)) >= max) {
-        throw invalid({ file: [`Sono già presenti ${max} documenti per la categoria "${collection.title}".`] });
+      if (!(fields.collection ?? fields.collection_name)) throw invalid({ collection: ['Campo Obbligatorio.'] });
+      const found = await options.resolve(trx, fields);
+      const max = options.audience === 'public' ? found.collection.publicMaxCount ?? found.collection.maxCount : found.collection.maxCount;
+      if (max !== undefined && (await countDocuments(trx, found.owner, found.collectionName)) >= max) {
+        throw invalid({ file: [`Sono già presenti ${max} documenti per la categoria "${found.collection.title}".`] });
       }
-      target = { owner: ref, collection, name: collectionName };
+      target = found;
     };
     for await (const part of request.parts()) {
       if (part.type === 'field') {
@@ -130,14 +164,14 @@ async function upload(app: FastifyInstance, owner: MediaOwner, base: string, req
       }
       if (fields.id !== undefined && (fields.collection ?? fields.collection_name) !== undefined) await resolveTarget();
       stored = await storeDocument(trx, {
-        owner: target?.owner ?? { resource: owner.def.name, id: 0 },
-        collection: target?.name ?? '',
+        owner: target?.owner ?? { resource: '', id: 0 },
+        collection: target?.collectionName ?? '',
         name: fields.nome_file,
         fileName: part.filename,
         source: part.file,
         types: target?.collection.types ?? lenient.types,
         maxBytes: target ? target.collection.maxSizeMb * MB : lenient.maxBytes,
-        user,
+        user: options.user,
       });
       // busboy stops at its own limit without an error: the file was cut, so refuse it.
       if (part.file.truncated) throw invalid({ file: [`Il file supera la dimensione massima consentita (${lenient.maxBytes / MB} MB).`] });
@@ -147,16 +181,38 @@ async function upload(app: FastifyInstance, owner: MediaOwner, base: string, req
       // The fields came after the file: check now what could not be checked while it streamed.
       await resolveTarget();
       const t = target!;
-      const type = stored.mime_type.split('/')[1] === 'jpeg' ? 'jpeg' : stored.mime_type === 'application/pdf' ? 'pdf' : 'png';
-      if (!t.collection.types.includes(type as MediaType)) throw invalid({ file: ['Tipo di file non consentito per questa categoria.'] });
+      const type = ({ 'application/pdf': 'pdf', 'image/jpeg': 'jpeg', 'image/png': 'png' } as Record<string, MediaType>)[stored.mime_type]!;
+      if (!t.collection.types.includes(type)) throw invalid({ file: ['Tipo di file non consentito per questa categoria.'] });
       if (Number(stored.size) > t.collection.maxSizeMb * MB) throw invalid({ file: [`Il file supera la dimensione massima consentita (${t.collection.maxSizeMb} MB).`] });
-      const rows = await sql<MediaRecord>`UPDATE media SET owner_id = ${t.owner.id}, item_model = ${t.owner.itemModel ?? null}, item_id = ${t.owner.itemId ?? null},
-        collection_name = ${t.name}, name = ${fields.nome_file?.trim() || stored.file_name} WHERE id = ${stored.id} RETURNING *`.execute(trx);
+      const rows = await sql<MediaRecord>`UPDATE media SET owner_resource = ${t.owner.resource}, owner_id = ${t.owner.id}, item_model = ${t.owner.itemModel ?? null},
+        item_id = ${t.owner.itemId ?? null}, collection_name = ${t.collectionName}, name = ${fields.nome_file?.trim() || stored.file_name} WHERE id = ${stored.id} RETURNING *`.execute(trx);
       stored = rows.rows[0]!;
+    }
+    const meta = metaFields(target!.collection, fields);
+    if (Object.keys(meta).length) {
+      stored = (await sql<MediaRecord>`UPDATE media SET meta = meta || ${JSON.stringify(meta)}::jsonb WHERE id = ${stored.id} RETURNING *`.execute(trx)).rows[0]!;
     }
     return stored;
   });
-  return { message: UPLOADED, data: { media: presentMedia(base, media) } };
+}
+
+async function upload(app: FastifyInstance, owner: MediaOwner, request: FastifyRequest) {
+  const user = request.user;
+  const media = await acceptUpload(app.ctx.db, request, {
+    collections: collectionsOf(owner.media),
+    audience: 'staff',
+    user,
+    async resolve(trx, fields) {
+      const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id);
+      const collectionName = (fields.collection ?? fields.collection_name)!;
+      const collection = collectionsOf(owner.media, fields.model?.trim() || owner.media.model).get(collectionName);
+      if (!collection) throw invalid({ collection: ['Categoria di documento non valida.'] });
+      if (collection.generated) throw invalid({ collection: ['Categoria riservata ai documenti generati dal sistema.'] });
+      owner.assertMayChange(user, record, 'upload');
+      return { owner: ref, collection, collectionName };
+    },
+  });
+  return { message: UPLOADED, data: { media: presentMedia(downloadPattern(owner.def), media) } };
 }
 
 export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
@@ -181,7 +237,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
     for (const p of paths.upload ?? [`${base}/upload`]) {
       app.post(p, async (request, reply) => {
         reply.code(201);
-        return upload(app, owner, base, request);
+        return upload(app, owner, request);
       });
     }
     for (const p of paths.download ?? [`${base}/getDocument/:collection_name/:id`]) {
@@ -208,8 +264,11 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
         if (!owner.mayRead(request.user)) throw forbidden();
         await owner.record(app.ctx.db, request.user, id);
         reply.header('cache-control', 'no-store');
-        const collections = [...collectionsOf(media).entries()].map(([name, c]) => ({ name, ...c }));
-        return { data: (await listDocuments(app.ctx.db, { resource: def.name, id })).map((m) => presentMedia(base, m)), collections };
+        const collections = [
+          ...Object.entries(media.collections).map(([name, c]) => ({ name, model: media.model, ...c })),
+          ...(media.items ?? []).flatMap((item) => Object.entries(item.collections).map(([name, c]) => ({ name, model: item.model, ...c }))),
+        ];
+        return { data: (await listDocuments(app.ctx.db, { resource: def.name, id })).map((m) => presentMedia(downloadPattern(def), m)), collections };
       });
     }
     for (const p of paths.delete ?? [`${base}/getDocument/:collection_name/:id`]) {

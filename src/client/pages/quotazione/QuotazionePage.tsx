@@ -21,7 +21,8 @@ import type { RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { ConsensiPanel } from './ConsensiPanel.tsx';
-import { DocumentiPanel } from './DocumentiPanel.tsx';
+import { DocumentiTab } from './DocumentiTab.tsx';
+import { FirmaBox } from './FirmaBox.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
 import { t, STATO_DIRETTA } from './texts.ts';
 import { useQuotazione } from './useQuotazione.ts';
@@ -190,10 +191,10 @@ export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps
               {ctl.mode === 'edit' && <HistoryPanel rows={ctl.history} workflow={wf.workflow} />}
               {ctl.mode === 'edit' && id !== undefined && <ConsensiPanel base={resource.api.path} id={id} />}
             </Tab>
-            {/* Spec 001 §2: documents show from code above 2 (and on the direct screen). */}
-            {id !== undefined && (onDiretta || Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
+            {/* Spec 001 §2: documents show from code above 2, and on the direct screen (code 3.5). */}
+            {ctl.mode === 'edit' && (onDiretta || Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
               <Tab eventKey="documenti" title={t.tabDocumenti}>
-                <DocumentiPanel base={resource.api.path} id={id} />
+                <DocumentiTab def={def} record={ctl.record} wf={wf} />
               </Tab>
             )}
           </Tabs>
@@ -208,6 +209,7 @@ export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps
             formId="form-quotazione-anteprima"
             onEvent={(event, stato) => setPending({ event, stato })}
           />
+          {ctl.mode === 'edit' && <FirmaBox record={ctl.record} onDone={ctl.reload} />}
         </Col>
       </Row>
       <ConfirmDialog

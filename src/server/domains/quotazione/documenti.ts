@@ -10,7 +10,7 @@ import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { listDocuments, mediaTransaction, storeDocument } from '../../media/store.ts';
 import { generaContratto, type QuotazionePerContratto } from '../../adapters/auto-storiche/contratto.ts';
 import {
-  checkModalita, latestRequest, presentRequest, refreshRequest, registerSignatureOwner, requestHistory, sendSignatureRequest,
+  checkModalita, latestRequest, updateDraft, presentRequest, refreshRequest, registerSignatureOwner, requestHistory, sendSignatureRequest,
 } from '../../firma/service.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
@@ -120,6 +120,21 @@ registerDomainRoutes('quotazione-documenti', async (app: FastifyInstance) => {
     reply.header('cache-control', 'no-store');
     // Reading asks the provider for news too: the box shows the signature as soon as it is done.
     return { data: await signatureAnswer(request.user, id, true) };
+  });
+
+  app.put('/api/v1/policies/:policyId/signature_request', {
+    preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+    schema: {
+      params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] },
+      body: { type: 'object', properties: { email: { type: 'string', maxLength: 200 }, telefono: { type: 'string', maxLength: 30 } } },
+    },
+  }, async (request) => {
+    const id = parseId((request.params as { policyId: string }).policyId);
+    await repo.get(app.ctx.db, request.user, id);
+    const body = (request.body ?? {}) as { email?: string; telefono?: string };
+    if (body.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.email.trim())) throw invalid({ email: ['Indirizzo email non valido.'] });
+    await updateDraft(app.ctx.db, { resource: RESOURCE, id }, { email: body.email?.trim(), telefono: body.telefono === undefined ? undefined : body.telefono.trim() || null });
+    return { message: 'Richiesta di firma aggiornata.', data: await signatureAnswer(request.user, id, false) };
   });
 
   app.post('/api/v1/policies/:policyId/signature_request/send', {

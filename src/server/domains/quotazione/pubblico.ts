@@ -11,8 +11,8 @@ import { enforceLimits } from '../../plugins/rateLimit.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
-import { countDocuments, listDocuments, mediaTransaction, storeDocument, type MediaRecord, type OwnerRef } from '../../media/store.ts';
-import { NO_FILE, UPLOADED } from '../../media/routes.ts';
+import { listDocuments, type MediaRecord, type OwnerRef } from '../../media/store.ts';
+import { UPLOADED, acceptUpload } from '../../media/routes.ts';
 import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import type { AuthUser } from '../../auth/user.ts';
@@ -334,63 +334,39 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
 
   await app.register(async (uploads) => {
     await uploads.register(multipart, { limits: { fileSize: 1024 * MB, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
-    // Multipart with fields first (collection, model, id of the vehicle row, nome_file) and then one file.
+    // The documents issue's upload (streamed, type from the bytes, all or nothing) with the customer's own checks.
     uploads.post('/api/cliente/quotazione/upload/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
       const { uuid } = request.params as { uuid: string };
       await limit(request, reply, uuid);
       noStore(reply);
-      if (!request.isMultipart()) throw invalid({ file: [NO_FILE] }, NO_FILE);
-      const fields: Record<string, string> = {};
-      const stored = await mediaTransaction(db, async (trx) => {
-        const { row, phase } = await findOpen(trx, uuid, true);
-        if (phase !== 'documenti') throw new HttpError(409, 'Completa prima il modulo con i tuoi dati.');
-        if (!workflow.can(Number(row[workflow.statusField]), CLIENTE, row, { type: media.events?.upload ?? '' })) throw invalidLink();
-        let done: MediaRecord | undefined;
-        for await (const part of request.parts()) {
-          if (part.type === 'field') {
-            fields[part.fieldname] = String(part.value);
-            continue;
-          }
-          if (part.fieldname !== 'file' || done || !part.filename) {
-            part.file.resume();
-            if (!part.filename) continue;
-            throw invalid({ [part.fieldname]: ['Si può caricare un solo file per volta, nel campo "file".'] });
-          }
+      const early = await findOpen(db, uuid, false);
+      if (early.phase !== 'documenti') throw new HttpError(409, 'Completa prima il modulo con i tuoi dati.');
+      const stored = await acceptUpload(db, request, {
+        collections: new Map(categories().map((c) => [c.name, collectionOf(c.name, c.model)])),
+        audience: 'public',
+        user: { id: 0, name: CLIENTE.name },
+        async resolve(trx, fields) {
+          const { row, phase } = await findOpen(trx, uuid, true);
+          if (phase !== 'documenti' || !workflow.can(Number(row[workflow.statusField]), CLIENTE, row, { type: media.events?.upload ?? '' })) throw invalidLink();
           const model = fields.model?.trim() || media.model;
-          const category = categories().find((c) => c.name === (fields.collection ?? fields.collection_name) && c.model === model);
-          if (!category) {
-            part.file.resume();
-            throw invalid({ collection: ['Categoria di documento non valida.'] });
-          }
+          const collectionName = (fields.collection ?? fields.collection_name)!;
+          const category = categories().find((c) => c.name === collectionName && c.model === model);
+          if (!category) throw invalid({ collection: ['Categoria di documento non valida.'] });
           let owner: OwnerRef = { resource: def.name, id: Number(row.id) };
           if (model !== media.model) {
-            const field = (category as { field?: string }).field!;
-            const rows = (row[field] ?? []) as Array<Record<string, unknown>>;
-            if (!fields.id || !rows.some((v) => v.id === fields.id)) {
-              part.file.resume();
-              throw invalid({ id: ['Veicolo non trovato.'] });
-            }
+            const rows = (row[(category as { field?: string }).field!] ?? []) as Array<Record<string, unknown>>;
+            if (!fields.id || !rows.some((v) => v.id === fields.id)) throw invalid({ id: ['Veicolo non trovato.'] });
             owner = { ...owner, itemModel: model, itemId: fields.id };
           }
-          // The customer's limit (3 per category; per vehicle for the registration document), checked under the row lock.
-          if (await countDocuments(trx, owner, category.name) >= category.max) {
-            part.file.resume();
-            throw invalid({ file: [`Puoi caricare al massimo ${category.max} documenti per la categoria "${category.title}".`] });
-          }
-          const collection = media.collections[category.name] ?? (media.items ?? []).find((i) => i.model === model)!.collections[category.name] as MediaCollectionConfig;
-          done = await storeDocument(trx, {
-            owner, collection: category.name, name: fields.nome_file, fileName: part.filename, source: part.file,
-            types: category.types, maxBytes: collection.maxSizeMb * MB, user: { id: 0, name: CLIENTE.name }, meta: { caricato_da: 'cliente', uuid },
-          });
-          if (part.file.truncated) throw invalid({ file: [`Il file supera la dimensione massima consentita (${collection.maxSizeMb} MB).`] });
-        }
-        if (!done) throw invalid({ file: [NO_FILE] }, NO_FILE);
-        return done;
+          return { owner, collection: collectionOf(collectionName, model), collectionName };
+        },
       });
       reply.code(201);
       return { message: UPLOADED, data: { media: { id: Number(stored.id), name: stored.name, collection_name: stored.collection_name, item_id: stored.item_id, mime_type: stored.mime_type } } };
     });
   });
+  const collectionOf = (name: string, model: string): MediaCollectionConfig =>
+    model === media.model ? media.collections[name]! : (media.items ?? []).find((i) => i.model === model)!.collections[name]!;
 
   app.post('/api/cliente/quotazione/terminaCaricamento/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
     const { uuid } = request.params as { uuid: string };

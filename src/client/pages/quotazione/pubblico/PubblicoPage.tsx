@@ -276,7 +276,8 @@ function Documenti({ loaded, onUploaded, onDone }: { loaded: Loaded; onUploaded:
     const body = new FormData();
     body.append('collection', slot.category.name);
     body.append('model', slot.category.model);
-    if (slot.itemId) body.append('id', slot.itemId);
+    // The owner first, so the server checks the category before the file streams in (the link names the quotation).
+    body.append('id', slot.itemId ?? uuid);
     body.append('nome_file', file.name);
     body.append('file', file);
     setBusy(slot.key);
