@@ -33,14 +33,14 @@ test('a customer completes the public form on a phone and staff see the result',
   // Staff prepare and confirm a quotation: the confirmation e-mails the customer their link.
   const { email, password } = admin();
   const token = (await (await request.post(appUrl('/api/login'), { data: { email, password } })).json()).token as string;
-  const model = (await api(request, token, 'post', '/api/autostoriche', { marca: 'FIAT', modello: `500 F ${uniqueSurname('E')}`, anno: 1968, valore_b: 6000, colore: 'verde', tipologia: 'A' })).data.model;
+  const model = (await api(request, token, 'post', '/api/autostoriche', { marca: 'LANCIA', modello: `FULVIA ${uniqueSurname('E')}`, anno: 1968, valore_b: 6000, colore: 'verde', tipologia: 'A' })).data.model;
   const cognome = uniqueSurname('CLIENTE');
   const customerEmail = `${cognome.toLowerCase()}@example.it`;
   const q = (await api(request, token, 'post', '/api/quotazioni', {
     persona: 'f', sesso: 'M', nome: 'Mario', cognome, email: customerEmail, cfisc: validCodiceFiscale(), dataNascita: '1980-01-01',
     provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via del Corso', residenzaCivico: '10',
     residenzaCap: '00186', residenza_comune_id: '058091', provincia_codice: 'RM', competenze: 20,
-    veicoli_storici: [{ id: 'e2e-veicolo-1', auto_storica_id: model.id, marca: 'FIAT', modello: model.modello, anno: 1968, tipologia_ania: 'A', targa: 'RM123456' }],
+    veicoli_storici: [{ id: 'e2e-veicolo-1', auto_storica_id: model.id, marca: 'LANCIA', modello: model.modello, anno: 1968, tipologia_ania: 'A', targa: 'RM123456' }],
   })).data.model;
   await api(request, token, 'post', '/api/quotazioni/calcolo', { id: q.id });
   await api(request, token, 'post', `/api/quotazioni/conferma/${q.id}`);
@@ -130,7 +130,7 @@ test('a customer completes the public form on a phone and staff see the result',
   await expect(page.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Caricamento documenti' })).toBeVisible();
   await expectNoSeriousViolations(page);
-  const titles = ["Carta d'identità", 'Patente', 'Codice fiscale', 'Tessera club', 'Varie', `Libretto FIAT ${model.modello} RM123456`];
+  const titles = ["Carta d'identità", 'Patente', 'Codice fiscale', 'Tessera club', 'Varie', `Libretto LANCIA ${model.modello} RM123456`];
   for (const [i, title] of titles.entries()) {
     const card = page.locator('.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
     const file = i % 2 ? { name: `documento-${i}.png`, mimeType: 'image/png', buffer: PNG } : { name: `documento-${i}.pdf`, mimeType: 'application/pdf', buffer: PDF };
@@ -154,7 +154,7 @@ test('a customer completes the public form on a phone and staff see the result',
   const staff = await browser.newPage();
   await loginAsAdmin(staff);
   await staff.goto(appUrl(`/modifica/quotazione/${q.id}`));
-  await expect(staff.getByTestId('intestazione-quotazione')).toContainText('Preventivo in attesa di verifica');
+  await expect(staff.getByTestId('intestazione-quotazione')).toContainText('Preventivo in attesa di verifica', { timeout: 30_000 });
   const consensi = staff.getByTestId('consensi');
   await expect(consensi.locator('tbody tr')).toHaveCount(6);
   await expect(consensi).toContainText('Non acconsento');
