@@ -319,13 +319,6 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await expect(mario.getByRole('tab', { name: 'Raccolta dati' })).toBeVisible();
   await expect(mario.getByRole('tab', { name: 'Documenti' })).toBeVisible();
   await expect(mario.getByLabel('Ragione Sociale')).toHaveCount(0);
-  await mario.getByLabel('Genere').selectOption({ label: 'Azienda' });
-  await expect(mario.getByLabel('Nome', { exact: true })).toHaveCount(0);
-  await expect(mario.getByLabel('Data di Nascita')).toHaveCount(0);
-  await expect(mario.getByLabel('Ragione Sociale')).toBeVisible();
-  await expect(mario.getByLabel('Partita IVA')).toBeVisible();
-  await mario.getByLabel('Genere').selectOption({ label: 'Maschio' });
-  await expect(mario.getByLabel('Nome', { exact: true })).toBeVisible();
   // The collaborator is picked by name, never typed as a code.
   await expect(mario.getByLabel('Collaboratore')).toHaveValue(/ROSSI/);
   await runAction(mario, 'Passa in attesa di emissione', 'Passare la quotazione in attesa di emissione?');
@@ -353,6 +346,19 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await expect(actionButtons(staff)).toHaveText(['Aggiorna', 'Conferma', 'Conferma per emissione diretta']);
   await shot(staff, 'quotazione-staff');
   await expect(staff.getByTestId('storico').locator('tbody tr').last()).toContainText('Cambia stato');
+
+  // Gender A is a company on the direct screen: names and birth data hidden, company name and VAT number shown.
+  const other = await draftThroughApi(mario, /^500 F/, uniqueSurname('DIRETTA'));
+  const headers = { Authorization: `Bearer ${await token(mario)}` };
+  expect((await mario.request.post(appUrl(`/api/quotazioni/confermaDiretta/${other}`), { headers })).ok()).toBe(true);
+  await mario.goto(appUrl(`/modifica/quotazione_diretta/${other}`));
+  await expect(mario.getByLabel('Nome', { exact: true })).toBeVisible();
+  await expect(mario.getByLabel('Ragione Sociale')).toHaveCount(0);
+  await mario.getByLabel('Genere').selectOption({ label: 'Azienda' });
+  await expect(mario.getByLabel('Nome', { exact: true })).toHaveCount(0);
+  await expect(mario.getByLabel('Data di Nascita')).toHaveCount(0);
+  await expect(mario.getByLabel('Ragione Sociale')).toBeVisible();
+  await expect(mario.getByLabel('Partita IVA')).toBeVisible();
 });
 
 test('the list asks before deleting and shows why a signed quotation cannot go', async ({ browser }) => {
