@@ -352,13 +352,13 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   const headers = { Authorization: `Bearer ${await token(mario)}` };
   expect((await mario.request.post(appUrl(`/api/quotazioni/confermaDiretta/${other}`), { headers })).ok()).toBe(true);
   await mario.goto(appUrl(`/modifica/quotazione_diretta/${other}`));
-  await expect(mario.getByLabel('Nome', { exact: true })).toBeVisible();
-  await expect(mario.getByLabel('Ragione Sociale')).toHaveCount(0);
-  await mario.getByLabel('Genere').selectOption({ label: 'Azienda' });
-  await expect(mario.getByLabel('Nome', { exact: true })).toHaveCount(0);
-  await expect(mario.getByLabel('Data di Nascita')).toHaveCount(0);
-  await expect(mario.getByLabel('Ragione Sociale')).toBeVisible();
-  await expect(mario.getByLabel('Partita IVA')).toBeVisible();
+  await expect(mario.locator('#root_nome')).toBeVisible();
+  await expect(mario.locator('#root_rsoc')).toHaveCount(0);
+  await mario.locator('#root_sesso').selectOption({ label: 'Azienda' });
+  await expect(mario.locator('#root_nome')).toHaveCount(0);
+  await expect(mario.locator('#root_dataNascita')).toHaveCount(0);
+  await expect(mario.locator('#root_rsoc')).toBeVisible();
+  await expect(mario.locator('#root_piva')).toBeVisible();
 });
 
 test('the list asks before deleting and shows why a signed quotation cannot go', async ({ browser }) => {
