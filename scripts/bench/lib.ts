@@ -98,7 +98,7 @@ export async function closedLoop(opts: PhaseOptions, task: (i: number) => Promis
         }
         const i = next++;
         const t0 = performance.now();
-        let ok = false;
+        let ok: boolean;
         try {
           ok = await task(offset + i);
         } catch {

@@ -6,6 +6,8 @@ export type { Collaboratore } from './collaboratore.ts';
 export type { Compagnia } from './compagnia.ts';
 export type { CompagniaContrattuale } from './compagnia_contrattuale.ts';
 export type { EmailOutbox } from './email_outbox.ts';
+export type { Polizza } from './polizza.ts';
 export type { ProdottoAssegnato } from './prodotto_assegnato.ts';
 export type { Quotazione } from './quotazione.ts';
+export type { Titolo } from './titolo.ts';
 export type { Utente } from './utente.ts';

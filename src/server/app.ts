@@ -8,7 +8,9 @@ import { cadastralCodes } from './domains/riferimenti/loader.ts';
 import type { AppConfig, AppContext } from './context.ts';
 import type { Database } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
-import { HttpError } from './errors.ts';
+import { errorHandler, installValidator, refuseNul } from './http/contract.ts';
+import { registerEntitySchemas, registerOpenApi } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security.ts';
 import { Workflow, type WorkflowDefinition } from '../shared/workflow/machine.ts';
 import authPlugin from './plugins/auth.ts';
 import maintenancePlugin from './plugins/maintenance.ts';
@@ -17,6 +19,13 @@ import resourcesPlugin from './plugins/resources.ts';
 import documentiPlugin from './plugins/documenti.ts';
 import './domains/index.ts';
 import { domainRoutes, publicRoutes } from './domains/registry.ts';
+
+/** TRUST_PROXY: unset = the socket's address; 1/true = X-Forwarded-For from any proxy; else the proxies' addresses/CIDRs, comma-separated. */
+export function trustProxy(value: string | undefined): boolean | string {
+  if (!value || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  return value;
+}
 
 export interface BuildOptions {
   db: Database;
@@ -29,7 +38,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: trustProxy(process.env.TRUST_PROXY),
   });
   const config: AppConfig = {
     appName: 'Broker Back Office',
@@ -38,23 +47,22 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     ...options.config,
   };
   const workflows = new Map([...options.definitions.workflows].map(([name, json]) => [name, new Workflow(json as WorkflowDefinition)]));
-  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes: await cadastralCodes(options.db) }), config, workflows };
+  const placeCodes = await cadastralCodes(options.db);
+  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows };
   app.decorate('ctx', ctx);
   // The old front end posted some actions as form data (spec 001 §7, cambioStato).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());
-    const fastifyError = error as { statusCode?: number; validation?: unknown; code?: string; message?: string };
-    if (fastifyError.validation) return reply.code(422).send({ message: 'Richiesta non valida.', errors: { _: [String(fastifyError.message)] } });
-    if (fastifyError.statusCode && fastifyError.statusCode < 500) {
-      return reply.code(fastifyError.statusCode).send({ message: fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Tipo di contenuto non supportato.' : 'Richiesta non valida.' });
-    }
-    request.log.error(error);
-    return reply.code(500).send({ message: 'Errore interno del server.' });
-  });
+  app.setErrorHandler(errorHandler);
+  installValidator(app, placeCodes);
+  app.addHook('preValidation', refuseNul);
+
+  await registerSecurityHeaders(app);
+  // Before any route: the document collects every route registered after it, and every route inherits the defaults.
+  registerEntitySchemas(app, options.definitions);
+  await registerOpenApi(app, config.appName);
 
   await app.register(maintenancePlugin);
   await app.register(authPlugin);

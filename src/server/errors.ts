@@ -27,14 +27,35 @@ interface PgError {
   code?: string;
   constraint?: string;
   table?: string;
+  column?: string;
   detail?: string;
+}
+
+/** Errors PostgreSQL raises on values the checks before a query let through: the input's fault, so 422, never 500. */
+const BAD_VALUE_CODES: Record<string, string> = {
+  '22P02': 'Valore non valido.',
+  '22003': 'Valore fuori dai limiti consentiti.',
+  '22007': 'Data non valida.',
+  '22008': 'Data fuori dai limiti consentiti.',
+  '22021': 'Il testo contiene caratteri non ammessi.',
+  '54000': 'Valore troppo lungo.',
+  '23514': 'Valore non ammesso.',
+};
+
+/** Bad-value errors of PostgreSQL as a 422 at the column when PostgreSQL names it; undefined for anything else. */
+export function fromBadValue(error: unknown): HttpError | undefined {
+  const pg = error as PgError;
+  if (typeof pg?.code !== 'string') return undefined;
+  if (pg.code === '23502') return invalid({ [pg.column ?? 'body']: ['Campo Obbligatorio.'] });
+  const message = BAD_VALUE_CODES[pg.code];
+  return message ? invalid({ [pg.column ?? 'body']: [message] }) : undefined;
 }
 
 /** Constraint violations the checks before a write cannot rule out under concurrency. */
 export function fromDatabaseError(error: unknown, operation: 'write' | 'delete', titleOf: (table: string) => string = (t) => t): HttpError | undefined {
   const pg = error as PgError;
   if (pg.code === '23505') {
-    const column = /\(lower\(\(?"?([A-Za-z0-9_]+)"?/.exec(pg.detail ?? '')?.[1] ?? /\("?([A-Za-z0-9_]+)"?\)=/.exec(pg.detail ?? '')?.[1] ?? '_';
+    const column = /\(lower\(\(?"?([A-Za-z0-9_]+)"?/.exec(pg.detail ?? '')?.[1] ?? /\("?([A-Za-z0-9_]+)"?\)=/.exec(pg.detail ?? '')?.[1] ?? 'body';
     return invalid({ [column]: ['Valore già presente.'] });
   }
   // 23001: ON DELETE RESTRICT; 23503: any other foreign-key violation.
@@ -43,10 +64,10 @@ export function fromDatabaseError(error: unknown, operation: 'write' | 'delete',
       const dependant = /table "([^"]+)"/.exec(pg.detail ?? '')?.[1] ?? pg.table ?? '';
       return new HttpError(409, `Impossibile eliminare: ci sono ancora dati collegati in ${titleOf(dependant)}.`, undefined, { dependant });
     }
-    const column = /\(([A-Za-z0-9_]+)\)=/.exec(pg.detail ?? '')?.[1] ?? '_';
+    const column = /\(([A-Za-z0-9_]+)\)=/.exec(pg.detail ?? '')?.[1] ?? 'body';
     return invalid({ [column]: ['Il record collegato non esiste.'] });
   }
-  return undefined;
+  return fromBadValue(error);
 }
 
 /** "Cliente non trovato", "Quotazione non trovata": the resource's own name and gender. */

@@ -1,6 +1,7 @@
 // Process entry point: start, and shut down cleanly on SIGINT/SIGTERM so the embedded database stops too.
 import { DefinitionError } from '../shared/definitions/compile.ts';
 import { startServer } from './server.ts';
+import { StartupError } from './db/embedded.ts';
 
 try {
   const server = await startServer();
@@ -15,6 +16,7 @@ try {
   process.on('SIGTERM', shutdown);
 } catch (error) {
   if (error instanceof DefinitionError) console.error(`Definition error in schemas/${error.message}`);
+  else if (error instanceof StartupError) console.error(error.message);
   else console.error(error);
   process.exit(1);
 }

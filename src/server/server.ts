@@ -1,4 +1,5 @@
 // Starts the whole back office: database (embedded or DATABASE_URL), migration, first admin, HTTP server.
+import { logSerializers } from './http/logging.ts';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { connect, type Connection } from './db/connection.ts';
@@ -35,6 +36,9 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (l
     // On a fresh database every column is new: name them only when an existing table grew.
     const grown = report.added.filter((c) => !report.created.includes(c.split('.')[0]!));
     if (grown.length) log(`columns added: ${grown.join(', ')}`);
+    for (const [what, list] of [['renamed', report.renamed], ['converted', report.converted], ['filled with the default', report.filled], ['dropped', report.dropped], ['migrations applied', report.migrations]] as const) {
+      if (list.length) log(`${what}: ${list.join(', ')}`);
+    }
     for (const warning of report.warnings) log(`warning: ${warning}`);
     await ensureAdmin(connection.db, env.ADMIN_EMAIL ?? 'admin@localhost', env.ADMIN_PASSWORD, log);
   } catch (error) {
@@ -69,7 +73,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     db: database.connection.db,
     definitions: database.definitions,
     config: { staticDir: path.resolve(env.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
-    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info' },
+    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info', serializers: logSerializers },
   });
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';

@@ -1,15 +1,24 @@
 // One ajv set-up for client and server: Italian formats, keywords and messages, and input normalisation.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import localizeItModule from 'ajv-i18n/localize/it/index.js';
 import { dataNascitaMessage, decodeCodiceFiscale, isDataNascitaValida, italianFormats } from './validators/index.ts';
+import { formatMessages, keywordMessages } from './validation-messages.ts';
 import type { FieldDefinition, JsonSchema } from './definitions/types.ts';
 
 // ajv-formats ships CommonJS; its default export differs between bundlers and Node.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const localizeIt = ((localizeItModule as unknown as { default?: unknown }).default ?? localizeItModule) as (errors: ErrorObject[]) => void;
 
-export const REQUIRED_MESSAGE = 'Campo Obbligatorio.';
+export { REQUIRED_MESSAGE } from './validation-messages.ts';
 
 export type FieldErrors = Record<string, string[]>;
+
+/** Annotations the definitions use, declared to ajv; strict mode stays off so a new x-* never breaks a form. */
+export const ANNOTATION_KEYWORDS = [
+  'x-uppercase', 'x-widget', 'x-ref', 'x-money', 'x-secret', 'x-messages', 'x-unique', 'x-aliases', 'x-codice-fiscale',
+  'x-filter-permission', 'x-read-permission', 'x-premio-forzato', 'x-warn-pattern', 'x-renamed-from', 'x-removed', 'x-computed',
+];
 
 export interface AjvOptions {
   /**
@@ -19,9 +28,8 @@ export interface AjvOptions {
   placeCodes?: ReadonlySet<string>;
 }
 
-export function createAjv(options: AjvOptions = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-  addFormats(ajv);
+/** Formats, annotation keywords and x-data-nascita on an ajv instance: the server's and the one rjsf builds. */
+export function configureAjv(ajv: Ajv, options: AjvOptions = {}): Ajv {
   const { placeCodes } = options;
   for (const [name, format] of Object.entries(italianFormats)) {
     let validate = format.validate;
@@ -32,46 +40,52 @@ export function createAjv(options: AjvOptions = {}): Ajv {
     }
     ajv.addFormat(name, { type: 'string', validate });
   }
-  ajv.addKeyword({
-    keyword: 'x-data-nascita',
-    type: 'string',
-    schemaType: 'boolean',
-    validate: (enabled: boolean, value: string) => !enabled || isDataNascitaValida(value),
-    errors: false,
-  });
+  for (const keyword of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);
+  if (!ajv.getKeyword('x-data-nascita')) {
+    ajv.addKeyword({
+      keyword: 'x-data-nascita',
+      type: 'string',
+      schemaType: 'boolean',
+      // A malformed date is the format's error; this keyword only judges real dates.
+      validate: (enabled: boolean, value: string) => !enabled || !/^\d{4}-\d{2}-\d{2}$/.test(value) || isDataNascitaValida(value),
+      errors: false,
+    });
+  }
   return ajv;
 }
 
-function messageFor(error: ErrorObject): string | undefined {
+export function createAjv(options: AjvOptions = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+  addFormats(ajv);
+  return configureAjv(ajv, options);
+}
+
+// Keywords that only summarise the errors reported on the fields themselves (if/then/else, anyOf, allOf).
+const SUMMARY_KEYWORDS = new Set(['if', 'then', 'else', 'anyOf', 'allOf', '$ref']);
+
+/** The one Italian message of an ajv error: x-messages of the schema, our wording, else ajv-i18n's Italian. */
+export function messageFor(error: ErrorObject): string | undefined {
   const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-messages'] as Record<string, string> | undefined;
   if (custom?.[error.keyword]) return custom[error.keyword];
-  const p = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required': return REQUIRED_MESSAGE;
-    case 'format': {
-      const name = String(p.format);
-      if (italianFormats[name]) return italianFormats[name].message;
-      if (name === 'email') return 'Indirizzo email non valido';
-      if (name === 'date') return 'Data non valida (formato AAAA-MM-GG)';
-      if (name === 'date-time') return 'Data e ora non valide';
-      return 'Formato non valido';
-    }
-    case 'x-data-nascita': return dataNascitaMessage();
-    case 'maxLength': return `Massimo ${String(p.limit)} caratteri`;
-    case 'minLength': return `Almeno ${String(p.limit)} caratteri`;
-    case 'minimum': return `Il valore minimo è ${String(p.limit)}`;
-    case 'maximum': return `Il valore massimo è ${String(p.limit)}`;
-    case 'exclusiveMinimum': return `Il valore deve essere maggiore di ${String(p.limit)}`;
-    case 'exclusiveMaximum': return `Il valore deve essere minore di ${String(p.limit)}`;
-    case 'type': return 'Tipo di dato non valido';
-    case 'enum': case 'const': case 'oneOf': return 'Valore non ammesso';
-    case 'pattern': return 'Formato non valido';
-    case 'additionalProperties': return 'Campo non consentito.';
-    case 'minItems': return `Almeno ${String(p.limit)} elementi`;
-    case 'maxItems': return `Al massimo ${String(p.limit)} elementi`;
-    case 'uniqueItems': return 'Valori duplicati';
-    // if/then/else, anyOf and friends only summarise the errors reported on the fields themselves.
-    default: return undefined;
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'format') {
+    const name = String(params.format);
+    return italianFormats[name]?.message ?? formatMessages[name] ?? 'Formato non valido';
+  }
+  if (error.keyword === 'x-data-nascita') return dataNascitaMessage();
+  const ours = keywordMessages[error.keyword];
+  if (ours) return ours(params);
+  if (SUMMARY_KEYWORDS.has(error.keyword)) return undefined;
+  const copy = { ...error, message: undefined as string | undefined };
+  localizeIt([copy]);
+  return copy.message ? copy.message.charAt(0).toUpperCase() + copy.message.slice(1) : undefined;
+}
+
+/** Sets every error's message to its Italian text (rjsf shows error.message). */
+export function localizeErrors(errors: ErrorObject[] | null | undefined): void {
+  for (const error of errors ?? []) {
+    const message = messageFor(error);
+    if (message) error.message = message;
   }
 }
 

@@ -113,6 +113,7 @@ describe('meta routes', () => {
     expect(res.body.paths['/api/cliente/{id}'].put.responses).toHaveProperty('409');
     expect(res.body.components.schemas.cliente.properties.cf.format).toBe('codice-fiscale');
     expect(res.body.components.schemas.cliente_input.properties).not.toHaveProperty('id');
+    expect(res.body.components.schemas.cliente_input.properties).toHaveProperty('version');
   });
 
   it('gives each user only the definitions and menu entries they may see', async () => {
@@ -120,9 +121,10 @@ describe('meta routes', () => {
     const collab = await userWithRoles(t, admin, { email: 'menu-collab@test.it', roles: ['collaboratore'] });
     const staff = await userWithRoles(t, admin, { email: 'menu-staff@test.it', roles: ['staff'] });
     const menu = async (token: string) => (await t.call('GET', '/api/definitions', { token })).body.menu.map((m: { title: string }) => m.title);
-    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti']);
-    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti']);
-    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Utenti', 'Email in uscita']);
+    // show_polizze (staff and collaborators, issue 17) shows Polizze and Titoli; every user reads the product documents.
+    expect(await menu(collab)).toEqual(['Dashboard', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Polizze', 'Titoli']);
+    expect(await menu(staff)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Polizze', 'Titoli']);
+    expect(await menu(admin)).toEqual(['Dashboard', 'Fornitori', 'Collaboratori', 'Clienti', 'Modelli Auto Storiche', 'RCA Auto Storiche', 'Documenti', 'Polizze', 'Titoli', 'Utenti', 'Email in uscita']);
     const cliente = (await t.call('GET', '/api/definitions', { token: collab })).body.resources.find((r: { name: string }) => r.name === 'cliente');
     expect(cliente.can).toEqual({ list: true, read: true, create: true, update: true, delete: false });
   });

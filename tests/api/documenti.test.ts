@@ -56,12 +56,17 @@ beforeAll(async () => {
   collab = await userWithRoles(t, admin, { email: 'collab.d@test.it', roles: ['collaboratore'], collaboratore_id: collabId });
   otherCollab = await userWithRoles(t, admin, { email: 'other.d@test.it', roles: ['collaboratore'], collaboratore_id: otherId });
   staff = await userWithRoles(t, admin, { email: 'staff.d@test.it', roles: ['staff'] });
+  const modello = await t.call('POST', '/api/autostoriche', { token: admin, body: { marca: 'ALFA ROMEO', modello: 'GIULIA SUPER', anno: 1968, valore_b: 18000, colore: 'verde', tipologia: 'A' } });
+  expect(modello.status, JSON.stringify(modello.body)).toBe(201);
   const res = await t.call('POST', '/api/quotazioni', { token: collab, body: {
     persona: 'f', nome: 'Giovanni', cognome: 'Esposito', email: 'giovanni.esposito@example.it', telefono: '+39 333 7654321', provincia_codice: 'RM', competenze: 20,
-    veicoli_storici: [{ id: 'v1', marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'AB123CD' }],
+    veicoli_storici: [{ id: 'v1', auto_storica_id: modello.body.data.model.id, marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'AB123CD' }],
   } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   quotazioneId = res.body.data.model.id;
+  // The request to issue needs a calculation bound to the quotation's data.
+  const calcolo = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: { id: quotazioneId } });
+  expect(calcolo.status, JSON.stringify(calcolo.body)).toBe(200);
   // Documents are collected from status 5 (spec 001 §4).
   expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: quotazioneId, stato_quotazione_id: 5 } })).status).toBe(200);
 });
@@ -94,6 +99,19 @@ describe('upload', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.media).toMatchObject({ item_model: 'Veicolo', item_id: 'v1', collection_name: 'libretto' });
     expect((await upload(t.app, collab, { id: String(quotazioneId), collection: 'libretto', model: 'Quotazione' }, { name: 'l.png', content: PNG })).status).toBe(422);
+  });
+
+  it('asks which record when a vehicle row id repeats (a renewal copies its vehicles)', async () => {
+    const copy = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Giovanni', cognome: 'Esposito', provincia_codice: 'RM',
+      veicoli_storici: [{ id: 'v1', marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A' }] } });
+    const copyId = copy.body.data.model.id as number;
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: copyId, stato_quotazione_id: 5 } });
+    const ambiguous = await upload(t.app, collab, { id: 'v1', collection: 'libretto', model: 'Veicolo' }, { name: 'libretto.png', content: PNG });
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.body.errors.owner_id).toBeDefined();
+    const named = await upload(t.app, collab, { id: 'v1', owner_id: String(copyId), collection: 'libretto', model: 'Veicolo' }, { name: 'libretto.png', content: PNG });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    expect((await t.call('GET', `/api/quotazioni/${copyId}/media`, { token: collab })).body.data.map((m: { item_id: string }) => m.item_id)).toEqual(['v1']);
   });
 
   it('refuses wrong content, too big, a fifth in a category, path names, no file: no row and no bytes left', async () => {

@@ -25,6 +25,12 @@ async function expectNoSeriousViolations(page: Page) {
 
 async function session(browser: Browser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
+  // Previews load blobs into frames and images: the server's Content-Security-Policy must allow them.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      ((window as unknown as { __csp?: string[] }).__csp ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
   await login(page, STAFF.email, STAFF.password);
   return page;
 }
@@ -72,6 +78,7 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
   await staff.getByRole('button', { name: 'Anteprima: carta.pdf' }).click();
   await expect(staff.getByTestId('anteprima-documento').locator('iframe[title="carta.pdf"]')).toHaveAttribute('src', /^blob:/);
   await staff.getByRole('button', { name: 'Chiudi' }).click();
+  expect(await staff.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])).toEqual([]);
 
   // The issue documents: the insurer's contract, then the quotation waits for signature.
   await api(staff, 'post', '/api/quotazioni/cambioStato', { id, stato_quotazione_id: 7 });

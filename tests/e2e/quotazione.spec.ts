@@ -77,6 +77,11 @@ test('derogation flow: collaborator, approver, confirmation e-mail in the outbox
   await expect(mario.getByLabel('Data di Nascita')).toHaveCount(0);
   await mario.getByLabel('Persona').selectOption({ label: 'Fisica' });
   await expect(mario.getByLabel('Ragione Sociale')).toHaveCount(0);
+  // Hidden fields hold no data (the schema's condition maps them to false): the person's data is typed again.
+  await expect(mario.getByRole('textbox', { name: 'Nome', exact: true })).toHaveValue('');
+  await mario.getByLabel('Sesso').selectOption({ label: 'Maschio' });
+  await mario.getByRole('textbox', { name: 'Nome', exact: true }).fill('Giorgio');
+  await mario.getByRole('textbox', { name: 'Cognome', exact: true }).fill(surname);
 
   // Daily-use vehicles follow the declared count: rows added and removed at the end.
   const moderni = mario.locator('[id^="root_veicoli_moderni_"][id$="_marca"]');

@@ -19,7 +19,7 @@ function read(): { token: string | null; data: SessionData | null } {
   const raw = storage()?.getItem(TOKEN_KEY) ?? null;
   // The old client could store the literal text "undefined": it means no session.
   const token = raw && raw !== 'undefined' && raw !== 'null' ? raw : null;
-  let data: SessionData | null = null;
+  let data: SessionData | null;
   try {
     const json = storage()?.getItem(DATA_KEY);
     data = json ? (JSON.parse(json) as SessionData) : null;

@@ -26,6 +26,8 @@ export function usePageMeta(meta: PageMeta): void {
   useEffect(() => {
     set(meta);
     document.title = meta.title ? `${meta.title} - ${APP_NAME}` : APP_NAME;
+    // Only title and icon are shown: a caller's new object literal on every render must not re-run this.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [set, meta.title, meta.icon]);
 }
 

@@ -24,6 +24,8 @@ export const customPages: Readonly<Record<string, Page>> = {
   'importa-modelli': lazy(() => import('./anagrafiche/ImportaModelli.tsx')),
   // Historic-car quotation management (spec 001 §2), also the direct quotation screen.
   quotazione: lazy(() => import('./quotazione/QuotazionePage.tsx')),
+  // Policy form with commission panel, titles and payments (spec 002 §2.3).
+  polizza: lazy(() => import('./polizza/PolizzaPage.tsx')),
 };
 
 export function customPage(name: string): Page | undefined {

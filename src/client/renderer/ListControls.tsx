@@ -186,7 +186,9 @@ export function Pager(props: {
 }) {
   const { page, lastPage, total, perPage, onPage, onPerPage } = props;
   const id = useId();
-  const sizes = PAGE_SIZES.includes(perPage) ? PAGE_SIZES : [...PAGE_SIZES, perPage].sort((a, b) => a - b);
+  // -1 (every row) sorts last and reads 'Tutti'.
+  const rank = (n: number) => (n === -1 ? Infinity : n);
+  const sizes = PAGE_SIZES.includes(perPage) ? PAGE_SIZES : [...PAGE_SIZES, perPage].sort((a, b) => rank(a) - rank(b));
   return (
     <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-2">
       <div className="small text-body-secondary" aria-live="polite">
@@ -199,7 +201,7 @@ export function Pager(props: {
         <Form.Select id={id} size="sm" style={{ width: 'auto' }} value={perPage} onChange={(e) => onPerPage(Number(e.target.value))}>
           {sizes.map((n) => (
             <option key={n} value={n}>
-              {n}
+              {n === -1 ? 'Tutti' : n}
             </option>
           ))}
         </Form.Select>

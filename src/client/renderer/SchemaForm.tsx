@@ -12,6 +12,7 @@ import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
 import { fieldOfId } from './layout.ts';
 import { formTemplates } from './templates.tsx';
 import { formValidator } from './validator.ts';
+import { computedProperties, staleComputed } from '../../shared/rules.ts';
 
 const templates = { ...Theme.templates, ...formTemplates };
 const widgets = { ...Theme.widgets, ...rjsfWidgets() };
@@ -81,6 +82,8 @@ export function SchemaForm(props: SchemaFormProps) {
   const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
   const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
   const formContext = useMemo(() => ({ ...context, resources, recordId }), [context, resources, recordId]);
+  // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
+  const computed = useMemo(() => computedProperties(schema), [schema]);
   const latest = useRef<RecordData>(initialData);
   const form = useRef<Form | null>(null);
   const setForm = useCallback(
@@ -114,6 +117,7 @@ export function SchemaForm(props: SchemaFormProps) {
     scheduleValidity(latest.current);
     return () => clearTimeout(timer.current);
     // Recount when the schema or the server's errors change; data changes schedule their own count.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [prepared, extraErrors]);
 
   return (
@@ -140,7 +144,11 @@ export function SchemaForm(props: SchemaFormProps) {
         focusOnFirstError
         translateString={translateString}
         onChange={(event: IChangeEvent, fieldId?: string) => {
-          const data = (event.formData ?? {}) as RecordData;
+          let data = (event.formData ?? {}) as RecordData;
+          for (const [name, value] of staleComputed(computed, data)) {
+            data = { ...data, [name]: value };
+            form.current?.setFieldValue(name, value as never);
+          }
           scheduleValidity(data);
           onChange?.(data, fieldId);
         }}

@@ -59,7 +59,11 @@ export function withoutErrorsOf(errors: ErrorSchema | undefined, fields: string[
   if (!errors || !fields.length) return errors;
   const next = { ...(errors as Record<string, unknown>) };
   let removed = false;
-  for (const field of fields) if (field in next) (delete next[field], (removed = true));
+  for (const field of fields) {
+    if (!(field in next)) continue;
+    delete next[field];
+    removed = true;
+  }
   if (!removed) return errors;
   return Object.keys(next).length ? (next as ErrorSchema) : undefined;
 }

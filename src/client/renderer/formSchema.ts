@@ -56,6 +56,8 @@ function prepareObject(schema: JsonSchema, formUi: Record<string, unknown>, path
     // Throws, naming the field, when the definition asks for a widget the registry lacks.
     if (widget) widgetEntry(widget, fieldPath);
     uiSchema[name] = widget ? { ...fieldUi, 'ui:widget': widget } : { ...fieldUi };
+    // A computed field ("x-computed") is shown, never typed: SchemaForm recomputes it.
+    if (typeof prop['x-computed'] === 'string') (uiSchema[name] as Record<string, unknown>)['ui:readonly'] = true;
   }
   const keep = new Set(Object.keys(properties));
   const required = (schema.required ?? []).filter((name) => keep.has(name));

@@ -10,6 +10,11 @@ function positiveInt(text: string | null, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
+/** Rows per page: a positive number, or -1 for every row (the server streams them). */
+function pageSize(text: string | null, fallback: number): number {
+  return text === '-1' ? -1 : positiveInt(text, fallback);
+}
+
 /** list.json "filters": filters that are no column (e.g. a plate among a quotation's vehicles), applied by the server. */
 export function extraFilters(list: ListConfig): ListColumn[] {
   const filters = (list as ListConfig & { filters?: ListColumn[] }).filters;
@@ -25,7 +30,7 @@ export function readListState(query: URLSearchParams, list: ListConfig): Require
   }
   return {
     page: positiveInt(query.get('page'), 1),
-    perPage: positiveInt(query.get('per_page'), list.perPage ?? DEFAULT_PER_PAGE),
+    perPage: pageSize(query.get('per_page'), list.perPage ?? DEFAULT_PER_PAGE),
     sort: query.get('sort') ?? list.defaultSort ?? '',
     search: query.get('search') ?? '',
     filters,

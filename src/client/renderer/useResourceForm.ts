@@ -25,6 +25,8 @@ export interface ResourceFormOptions {
   preset?: RecordData;
   /** Called after a save instead of moving to the edit route (the form lives in a dialog). */
   onSaved?: (record: RecordData, mode: 'new' | 'edit') => void;
+  /** The notice after a create, when the screen's texts name it (spec 002: 'polizza inserito'). */
+  createdMessage?: string;
 }
 
 export function useResourceForm(def: ResourceDef, id: string | undefined, options: ResourceFormOptions = {}) {
@@ -122,7 +124,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         setExtraErrors(undefined);
         setConflict(null);
         setDirty(false);
-        notify('success', saved.message || 'Salvataggio completato');
+        notify('success', (mode === 'new' ? options.createdMessage : undefined) || saved.message || 'Salvataggio completato');
         if (mode === 'new' && !onSaved.current) {
           const editPath = resource.routes?.edit?.path;
           if (editPath && record.id !== undefined) navigate(generatePath(editPath, { id: String(record.id) }), { replace: true });
@@ -149,7 +151,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         setSaving(false);
       }
     },
-    [saving, mode, fields, form, original, resource, id, navigate, notify],
+    [saving, mode, fields, form, original, resource, id, navigate, notify, options.createdMessage],
   );
 
   /** After a 409: show the other user's version and list what this user had typed. */

@@ -33,11 +33,20 @@ export function useResourceList(def: ResourceDef) {
     if (data && data.last_page >= 1 && state.page > data.last_page) apply({ page: data.last_page }, { replace: true });
   }, [data, state.page, apply]);
 
+  // The row leaves the list at once (spec 002 §2.2); a refusal puts it back and the caller shows the message.
   const removeRow = useCallback(
     async (row: RecordData) => {
-      const result = await remove(def.resource, row.id as number);
-      await mutate();
-      return result;
+      let result: Awaited<ReturnType<typeof remove>> | undefined;
+      const without = (current: typeof data) =>
+        (current ? { ...current, data: current.data.filter((r) => r.id !== row.id), total: Math.max(0, current.total - 1) } : current) as NonNullable<typeof data>;
+      await mutate(
+        async (current) => {
+          result = await remove(def.resource, row.id as number);
+          return without(current);
+        },
+        { optimisticData: without, rollbackOnError: true, populateCache: true, revalidate: true },
+      );
+      return result!;
     },
     [def.resource, mutate],
   );

@@ -7,6 +7,8 @@ export interface CellProps {
   column?: ListColumn;
   /** Option titles of an enum field (v → Verde), when the schema gives them. */
   titles?: Map<unknown, string>;
+  /** The whole row (AG Grid passes it), for cells that show more than their own value. */
+  data?: Record<string, unknown>;
 }
 
 export const DateCell = ({ value }: CellProps) => <>{formatDate(value)}</>;

@@ -8,7 +8,9 @@ import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TextareaWidget
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
 import { FixedRowsWidget } from './fixedRows.tsx';
+import { ExpandCell } from './ExpandCell.tsx';
 import { VeicoliStoriciWidget } from '../pages/quotazione/lazyWidgets.tsx';
+import { ProdottoPolizzaWidget } from '../pages/polizza/lazyWidgets.tsx';
 
 export interface RegistryEntry {
   widget?: ComponentType<WidgetProps>;
@@ -43,8 +45,12 @@ export const registry: Readonly<Record<string, RegistryEntry>> = {
   hidden: { widget: HiddenWidget, ownsLabel: true },
   password: { widget: PasswordWidget },
   chip: { cell: ChipCell },
+  // A row's nested items and detail fields behind a toggle (the policy list's guarantees and product).
+  expand: { cell: ExpandCell },
   // Historic vehicles of a quotation: table plus add-vehicle dialog (spec 001 §2).
   veicoli_storici: { widget: VeicoliStoriciWidget, ownsLabel: true },
+  // A policy's product, filtered by the chosen branch, contractual company and supplier (spec 002 §2.3).
+  prodotto_polizza: { widget: ProdottoPolizzaWidget },
 };
 
 export class UnknownWidgetError extends Error {

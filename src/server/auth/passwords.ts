@@ -4,6 +4,15 @@ import { hash, verify } from '@node-rs/argon2';
 export const MIN_PASSWORD_LENGTH = 12;
 export const PASSWORD_TOO_SHORT = `La password deve contenere almeno ${MIN_PASSWORD_LENGTH} caratteri.`;
 
+export const PASSWORD_BLANK = 'La password non può essere composta solo da spazi.';
+
+/** Why a new password is refused, or undefined when it is acceptable. */
+export function passwordProblem(password: string): string | undefined {
+  if (!password.trim()) return PASSWORD_BLANK;
+  if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT;
+  return undefined;
+}
+
 // OWASP's argon2id baseline (19 MiB, 2 passes); algorithm 2 is Argon2id (a const enum the bundler cannot inline).
 const OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 

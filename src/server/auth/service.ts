@@ -8,8 +8,12 @@ export const USERS_RESOURCE = 'utente';
 
 const TOKEN_TTL_HOURS = Number(process.env.TOKEN_TTL_HOURS) || 12;
 const FAILURE_WINDOW_MINUTES = 15;
-const MAX_FAILURES_PER_EMAIL = 5;
+const MAX_FAILURES_PER_PAIR = 5;
 const MAX_FAILURES_PER_IP = 30;
+// The account as a whole: after 10 failures from anywhere each attempt waits 1 s, 2 s, 4 s, ... up to 8 s.
+const SLOW_AFTER_FAILURES_PER_EMAIL = 10;
+const slowBaseMs = () => Number(process.env.LOGIN_SLOW_BASE_MS) || 1000;
+const SLOW_MAX_MS = 8000;
 
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -62,29 +66,46 @@ export async function revokeUserTokens(db: Database, userId: number, keep?: numb
   await query.execute();
 }
 
-export function throttleKeys(email: string, ip: string): { email: string; ip: string } {
-  return { email: `email:${email.trim().toLowerCase()}`, ip: `ip:${ip}` };
+export interface ThrottleKeys {
+  /** The account from this address: the pair a guesser is refused on, so a stranger cannot lock the owner out. */
+  pair: string;
+  /** The account from anywhere: slowed down, never refused. */
+  email: string;
+  /** The address against any account: refused (password spraying). */
+  ip: string;
 }
 
-/** Minutes to wait when too many recent failures came for this e-mail or address, else 0. */
-export async function throttled(db: Database, keys: { email: string; ip: string }): Promise<boolean> {
+export function throttleKeys(email: string, ip: string): ThrottleKeys {
+  const account = email.trim().toLowerCase();
+  return { pair: `pair:${account}|${ip}`, email: `email:${account}`, ip: `ip:${ip}` };
+}
+
+/**
+ * The state of this login attempt's counters, kept in PostgreSQL so every instance sees the same:
+ * refused when the pair or the address failed too often; otherwise delayed once the account as a whole did.
+ */
+export async function throttled(db: Database, keys: ThrottleKeys): Promise<{ refused: boolean; delayMs: number }> {
   const rows = await sql<{ key: string; n: number }>`
     SELECT key, count(*)::int AS n FROM auth_login_failure
-    WHERE key IN (${keys.email}, ${keys.ip}) AND at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES})
+    WHERE key IN (${keys.pair}, ${keys.email}, ${keys.ip}) AND at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES})
     GROUP BY key`.execute(db);
   const count = (key: string) => rows.rows.find((r) => r.key === key)?.n ?? 0;
-  return count(keys.email) >= MAX_FAILURES_PER_EMAIL || count(keys.ip) >= MAX_FAILURES_PER_IP;
+  const refused = count(keys.pair) >= MAX_FAILURES_PER_PAIR || count(keys.ip) >= MAX_FAILURES_PER_IP;
+  const beyond = count(keys.email) - SLOW_AFTER_FAILURES_PER_EMAIL;
+  const delayMs = beyond < 0 ? 0 : Math.min(slowBaseMs() * 2 ** beyond, SLOW_MAX_MS);
+  return { refused, delayMs };
 }
 
 export const THROTTLE_MESSAGE = `Troppi tentativi di accesso. Riprova tra ${FAILURE_WINDOW_MINUTES} minuti.`;
 
-export async function recordFailure(db: Database, keys: { email: string; ip: string }): Promise<void> {
-  await db.insertInto('auth_login_failure').values([{ key: keys.email }, { key: keys.ip }]).execute();
+export async function recordFailure(db: Database, keys: ThrottleKeys): Promise<void> {
+  await db.insertInto('auth_login_failure').values([{ key: keys.pair }, { key: keys.email }, { key: keys.ip }]).execute();
   await sql`DELETE FROM auth_login_failure WHERE at < now() - interval '1 day'`.execute(db);
 }
 
-export async function clearFailures(db: Database, keys: { email: string }): Promise<void> {
-  await db.deleteFrom('auth_login_failure').where('key', '=', keys.email).execute();
+/** The right password clears the account's counters (not the address's, which may be guessing other accounts). */
+export async function clearFailures(db: Database, keys: ThrottleKeys): Promise<void> {
+  await db.deleteFrom('auth_login_failure').where('key', 'in', [keys.pair, keys.email]).execute();
 }
 
 export interface RolesFile {

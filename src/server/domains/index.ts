@@ -7,6 +7,7 @@ import './autostoriche/index.ts';
 import './quotazione/hooks.ts';
 import './quotazione/routes.ts';
 import './quotazione/pubblico.ts';
+import './polizza/index.ts';
 import './quotazione/documenti.ts';
 import './quotazione/diretta.ts';
 import './categoria_prodotto/documenti.ts';

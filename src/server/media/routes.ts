@@ -78,7 +78,7 @@ export class MediaOwner {
   }
 
   /** The owner of an upload: the record itself (its model) or a row of one of its array fields (model Veicolo). */
-  async resolve(db: Db, user: AuthUser, model: string | undefined, rawId: string | undefined): Promise<{ owner: OwnerRef; record: Record<string, unknown> }> {
+  async resolve(db: Db, user: AuthUser, model: string | undefined, rawId: string | undefined, rawOwner?: string): Promise<{ owner: OwnerRef; record: Record<string, unknown> }> {
     const wanted = model?.trim() || this.media.model;
     if (wanted === this.media.model) {
       const id = parseId(rawId);
@@ -89,9 +89,14 @@ export class MediaOwner {
     const item = this.media.items?.find((i) => i.model === wanted);
     if (!item) throw invalid({ model: [`Modello non valido: ${[this.media.model, ...(this.media.items ?? []).map((i) => i.model)].join(' o ')}.`] });
     if (!rawId || rawId.length > 100) throw invalid({ id: ['Campo Obbligatorio.'] });
+    // The row's id may repeat across records (a renewal copies its vehicles): owner_id names the record then.
+    const ownerId = rawOwner === undefined || rawOwner === '' ? undefined : parseId(rawOwner);
+    if (rawOwner && ownerId === undefined) throw invalid({ owner_id: ['Identificativo non valido.'] });
     const found = await sql<{ id: number }>`
-      SELECT id FROM ${sql.table(this.def.name)} WHERE ${sql.ref(item.field)} @> ${JSON.stringify([{ id: rawId }])}::jsonb LIMIT 1`.execute(db);
+      SELECT id FROM ${sql.table(this.def.name)} WHERE ${sql.ref(item.field)} @> ${JSON.stringify([{ id: rawId }])}::jsonb
+        ${ownerId === undefined ? sql`` : sql`AND id = ${ownerId}`} ORDER BY id LIMIT 2`.execute(db);
     if (!found.rows[0]) throw notFound(item.model, false);
+    if (found.rows.length > 1) throw invalid({ owner_id: [`Più record contengono questo ${item.model.toLowerCase()}: indica owner_id.`] });
     const record = await this.record(db, user, Number(found.rows[0].id), true);
     return { owner: { resource: this.def.name, id: Number(found.rows[0].id), itemModel: item.model, itemId: rawId }, record };
   }
@@ -203,7 +208,7 @@ async function upload(app: FastifyInstance, owner: MediaOwner, request: FastifyR
     audience: 'staff',
     user,
     async resolve(trx, fields) {
-      const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id);
+      const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id, fields.owner_id);
       const collectionName = (fields.collection ?? fields.collection_name)!;
       const collection = collectionsOf(owner.media, fields.model?.trim() || owner.media.model).get(collectionName);
       if (!collection) throw invalid({ collection: ['Categoria di documento non valida.'] });

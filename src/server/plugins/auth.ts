@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError, invalid, unauthenticated } from '../errors.ts';
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT, hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import {
   USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, userForToken,
 } from '../auth/service.ts';
@@ -61,7 +61,9 @@ export default fp(async (app: FastifyInstance) => {
     if (!password) missing.password = ['Campo Obbligatorio.'];
     if (Object.keys(missing).length) throw invalid(missing);
     const keys = throttleKeys(email, request.ip);
-    if (await throttled(db, keys)) throw new HttpError(429, THROTTLE_MESSAGE, { authentication: [THROTTLE_MESSAGE] });
+    const throttle = await throttled(db, keys);
+    if (throttle.refused) throw new HttpError(429, THROTTLE_MESSAGE, { authentication: [THROTTLE_MESSAGE] });
+    if (throttle.delayMs) await new Promise((resolve) => setTimeout(resolve, throttle.delayMs));
     const row = await sql<{ id: number; password: string | null; attivo: boolean }>`
       SELECT id, password, attivo FROM ${sql.table(USERS_RESOURCE)} WHERE lower(email) = lower(${email.trim()})`.execute(db);
     const found = row.rows[0];
@@ -111,7 +113,8 @@ export default fp(async (app: FastifyInstance) => {
         const stored = await sql<{ password: string | null }>`SELECT password FROM ${sql.table(USERS_RESOURCE)} WHERE id = ${request.user.id}`.execute(db);
         if (!body.password_attuale) errors.password_attuale = ['Campo Obbligatorio.'];
         else if (!(await verifyPassword(stored.rows[0]?.password, body.password_attuale))) errors.password_attuale = ['La password attuale non è corretta.'];
-        if (body.password.length < MIN_PASSWORD_LENGTH) errors.password = [PASSWORD_TOO_SHORT];
+        const problem = passwordProblem(body.password);
+        if (problem) errors.password = [problem];
         else changes.password = await hashPassword(body.password);
       }
       if (Object.keys(errors).length) throw invalid(errors);

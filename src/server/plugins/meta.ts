@@ -5,14 +5,14 @@ import { sql } from 'kysely';
 import type { MenuEntry, PermissionAction } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { invalid, notFound } from '../errors.ts';
-import { openApiDocument } from '../openapi.ts';
 import { isMaintenance } from './maintenance.ts';
+
+const PREFERENCE_PARAMS = { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 100 } } };
 
 const ACTIONS: PermissionAction[] = ['list', 'read', 'create', 'update', 'delete'];
 
 export default fp(async (app: FastifyInstance) => {
   const { definitions, config } = app.ctx;
-  const openapi = openApiDocument(definitions, config.appName);
   const headers = new Map([...definitions.resources.values()].filter((d) => d.resource.headers).map((d) => [d.resource.headers!, d.list]));
 
   app.get('/api/health', async (_request, reply) => {
@@ -27,7 +27,8 @@ export default fp(async (app: FastifyInstance) => {
 
   app.get('/api/environment', async () => ({ maintenance: await isMaintenance(app), appName: config.appName, ambiente: config.ambiente }));
 
-  app.get('/api/openapi.json', async () => openapi);
+  // Generated from the registered routes, so it cannot drift from what the server accepts.
+  app.get('/api/openapi.json', { schema: { tags: ['system'], summary: 'Documento OpenAPI 3.1 di questa API' } }, async () => app.swagger());
 
   // Column configuration only, no data: public like the static files of the old product.
   app.get('/headers/:config', async (request) => {
@@ -70,14 +71,18 @@ export default fp(async (app: FastifyInstance) => {
       return { resources, menu };
     });
 
-    scoped.get('/api/preferences/:key', async (request) => {
+    scoped.get('/api/preferences/:key', { schema: { tags: ['preferences'], params: PREFERENCE_PARAMS } }, async (request) => {
       const key = (request.params as { key: string }).key;
       const row = await app.ctx.db.selectFrom('user_preference').select('value').where('user_id', '=', request.user.id).where('key', '=', key).executeTakeFirst();
       return { data: { value: row?.value ?? null } };
     });
 
     scoped.put('/api/preferences/:key', {
-      schema: { params: { type: 'object', properties: { key: { type: 'string', maxLength: 100 } } } },
+      schema: {
+        tags: ['preferences'], summary: 'Salva una preferenza dell\'utente',
+        params: PREFERENCE_PARAMS,
+        body: { type: 'object', required: ['value'], properties: { value: {} } },
+      },
     }, async (request) => {
       const key = (request.params as { key: string }).key;
       const body = request.body as { value?: unknown } | undefined;

@@ -5,9 +5,39 @@ import type { PermissionAction, ResourceDefinition } from '../../shared/definiti
 import { hasPermission } from '../../shared/permissions.ts';
 import { forbidden, invalid, notFoundFor } from '../errors.ts';
 import { ResourceRepository, type ListQuery } from '../resources/repository.ts';
+import { streamAll } from '../resources/stream.ts';
+import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 
 const MAX_PER_PAGE = 500;
+
+const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'id numerico del record' } } };
+const FILTER_VALUE = { anyOf: [{ type: 'string', maxLength: 1000 }, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 1000 } }] };
+const LIST_QUERY = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    per_page: { type: 'integer', minimum: -1, maximum: MAX_PER_PAGE, description: '-1 = tutti' },
+    sort: { type: 'string', maxLength: 300, description: 'campi separati da virgola, - per discendente' },
+    search: { type: 'string', maxLength: 200 },
+  },
+  // filter[campo], filter[campo][from], filter[campo][to]
+  patternProperties: { '^filter\\[': FILTER_VALUE },
+};
+
+function listResponse(name: string) {
+  return {
+    type: 'object',
+    properties: { data: { type: 'array', items: { $ref: `${name}#` } }, current_page: { type: 'integer' }, last_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' } },
+  };
+}
+const recordResponse = (name: string) => ({ type: 'object', properties: { data: { $ref: `${name}#` } } });
+const WARNINGS = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } };
+const writeResponse = (name: string) => ({
+  type: 'object', properties: { message: { type: 'string' }, data: { type: 'object', properties: { model: { $ref: `${name}#` } } }, warnings: WARNINGS },
+});
+const IF_MATCH = { type: 'object', properties: { 'if-match': { type: 'string', maxLength: 40 } } };
+const MESSAGE_RESPONSE = { type: 'object', properties: { message: { type: 'string' } } };
 
 function parseId(raw: string, def: ResourceDefinition): number {
   if (!/^\d{1,9}$/.test(raw)) throw notFoundFor(def);
@@ -19,7 +49,8 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   const int = (name: string, fallback: number) => {
     const raw = query[name];
     if (raw === undefined || raw === '') return fallback;
-    if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) {
+    if (typeof raw === 'number' && Number.isSafeInteger(raw)) return raw;
+    if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw)) {
       errors[name] = ['Deve essere un numero intero'];
       return fallback;
     }
@@ -35,8 +66,8 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   for (const [key, value] of Object.entries(query)) {
     if (!key.startsWith('filter[')) continue;
     const match = /^filter\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[(from|to)\])?$/.exec(key);
-    // A filter the engine cannot read must not silently answer every row.
-    if (!match) {
+    // A filter the engine cannot read must not silently answer every row; nor may it name an object's machinery.
+    if (!match || ['__proto__', 'constructor', 'prototype'].includes(match[1]!)) {
       errors[key] = ['Filtro non consentito'];
       continue;
     }
@@ -87,19 +118,36 @@ function registerWorkflowRoutes(
     const status = workflow.status(Number(model[workflow.statusField]));
     return { message: `${meta.label}: stato "${status.nome}".`, data: { model } };
   };
+  const tags = [def.name];
+  const actionResponse = { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422) };
   for (const [type, meta] of Object.entries(workflow.definition.meta.events)) {
     if (!meta.route) continue;
-    scoped.post(`${base}/${meta.route}/:id`, { preHandler: allow('read') }, async (request) =>
+    const noteField = meta.noteField ?? 'nota';
+    const body = {
+      type: 'object',
+      properties: {
+        [noteField]: { type: 'string', maxLength: 5000 }, nota: { type: 'string', maxLength: 5000 },
+        [workflow.statusField]: { anyOf: [{ type: 'integer', minimum: 0, maximum: 1000 }, { type: 'string', pattern: '^[0-9]{1,4}$' }] },
+        stato: { anyOf: [{ type: 'integer', minimum: 0, maximum: 1000 }, { type: 'string', pattern: '^[0-9]{1,4}$' }] },
+      },
+    };
+    scoped.post(`${base}/${meta.route}/:id`, {
+      preHandler: allow('read'), schema: { tags, summary: meta.label, params: ID_PARAMS, body, response: actionResponse },
+    }, async (request) =>
       run(request, type, parseId((request.params as { id: string }).id, def), (request.body ?? {}) as Record<string, unknown>));
     if (meta.kind === 'manual') {
       // The spec's form: POST /api/quotazioni/cambioStato with id and stato_quotazione_id in the body.
-      scoped.post(`${base}/${meta.route}`, { preHandler: allow('read') }, async (request) => {
+      const withId = { ...body, required: ['id'], properties: { ...body.properties, id: { anyOf: [{ type: 'integer', minimum: 1, maximum: 999_999_999 }, { type: 'string', pattern: '^[0-9]{1,9}$' }] } } };
+      scoped.post(`${base}/${meta.route}`, { preHandler: allow('read'), schema: { tags, summary: meta.label, body: withId, response: actionResponse } }, async (request) => {
         const body = (request.body ?? {}) as Record<string, unknown>;
         return run(request, type, parseId(String(body.id ?? ''), def), body);
       });
     }
   }
-  scoped.get(`${base}/:id/workflow`, { preHandler: allow('read') }, async (request) => {
+  scoped.get(`${base}/:id/workflow`, {
+    preHandler: allow('read'),
+    schema: { tags, summary: 'Stato, azioni disponibili, avvisi e storico', params: ID_PARAMS, response: { 200: { type: 'object', properties: { data: { type: 'object' } } }, ...errorResponses(401, 403, 404) } },
+  }, async (request) => {
     const id = parseId((request.params as { id: string }).id, def);
     const record = await repo.get(scoped.ctx.db, request.user, id);
     const status = Number(record[workflow.statusField]);
@@ -124,38 +172,50 @@ export default fp(async (app: FastifyInstance) => {
         if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
       };
       const what = def.resource.singular ?? 'Record';
+      const tags = [def.name];
+      // The engine validates the body itself (aliases, normalisation, the entity schema); the document shows the whole input.
+      const input = { $ref: `${def.name}_input#`, [ENGINE_VALIDATED]: true };
       const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
-        scoped.get(base, { preHandler: allow('list') }, async (request, reply) => {
+        scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: LIST_QUERY, response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
-          return repo.list(app.ctx.db, request.user, parseListQuery(def, request.query as Record<string, unknown>));
+          const query = parseListQuery(def, request.query as Record<string, unknown>);
+          // per_page=-1 means every row: streamed from a cursor rather than capped and held in memory.
+          if (query.perPage === -1) return streamAll(reply, app.ctx.db, repo, request.user, query);
+          return repo.list(app.ctx.db, request.user, query);
         });
-        scoped.get(`${base}/:id`, { preHandler: allow('read') }, async (request, reply) => {
+        scoped.get(`${base}/:id`, { preHandler: allow('read'), schema: { tags, params: ID_PARAMS, response: { 200: recordResponse(def.name), ...errorResponses(401, 403, 404) } } }, async (request, reply) => {
           const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           etag(reply, record);
           reply.header('cache-control', 'no-store');
           return { data: record };
         });
-        scoped.post(base, { preHandler: allow('create') }, async (request, reply) => {
+        scoped.post(base, { preHandler: allow('create'), schema: { tags, summary: `Crea ${what}`, body: input, response: { 201: writeResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           const { model, warnings } = await repo.create(app.ctx.db, request.user, request.body);
           etag(reply, model);
           reply.code(201);
           return { message: done('creat'), data: { model }, ...withWarnings(warnings) };
         });
-        scoped.put(`${base}/:id`, { preHandler: allow('update') }, async (request, reply) => {
+        scoped.put(`${base}/:id`, {
+          preHandler: allow('update'),
+          schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: input, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
+        }, async (request, reply) => {
           const id = parseId((request.params as { id: string }).id, def);
           const { model, warnings } = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
           etag(reply, model);
           return { message: done('aggiornat'), data: { model }, ...withWarnings(warnings) };
         });
-        scoped.delete(`${base}/:id`, { preHandler: allow('delete') }, async (request) => {
+        scoped.delete(`${base}/:id`, { preHandler: allow('delete'), schema: { tags, params: ID_PARAMS, response: { 200: MESSAGE_RESPONSE, ...errorResponses(401, 403, 404, 409) } } }, async (request) => {
           await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           return { message: done('eliminat') };
         });
         if (workflow) registerWorkflowRoutes(scoped, base, def, repo, workflow, allow);
       }
       if (workflow && def.resource.workflow?.countsPath) {
-        scoped.get(def.resource.workflow.countsPath, { preHandler: allow('list') }, async (request) => ({
+        scoped.get(def.resource.workflow.countsPath, {
+          preHandler: allow('list'),
+          schema: { tags: [def.name], summary: 'Record per stato', response: { 200: { type: 'object', properties: { data: { type: 'array', items: { type: 'object' } } } }, ...errorResponses(401, 403) } },
+        }, async (request) => ({
           data: await repo.statusCounts(app.ctx.db, request.user),
         }));
       }

@@ -22,6 +22,8 @@ export interface ResourceHooks {
   beforeWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
   afterWrite?(operation: 'create' | 'update', ctx: WriteContext): Promise<void>;
   beforeDelete?(ctx: WriteContext): Promise<void>;
+  /** Before a workflow event is applied to the locked record (e.g. refuse an action on a stale calculation). */
+  beforeTransition?(event: string, ctx: WriteContext & { before: Record<string, unknown> }): Promise<void>;
   /** List filters that are not columns (filter[targa] inside the vehicles, filter[scade_il_mese_prossimo]). */
   listFilters?: Record<string, (value: string, user: AuthUser) => Expression<SqlBool>>;
   /** Field-level read rules (e.g. values only some permissions may see); runs on every record returned. */

@@ -3,7 +3,7 @@ import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { Ajv } from 'ajv';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
-import type { FieldDefinition, ResourceDefinition } from '../../shared/definitions/types.ts';
+import type { FieldDefinition, JsonSchema, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../shared/validation.ts';
 import { HttpError, fromDatabaseError, invalid, notFoundFor } from '../errors.ts';
@@ -11,9 +11,13 @@ import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
 import { canonicalInput } from '../../shared/canonical.ts';
+import { applyRecordRules } from '../../shared/rules.ts';
+import { computedMismatchMessage } from '../../shared/validation-messages.ts';
+import { formatEuro } from '../../shared/money.ts';
 import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
 import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
+import { INT4_MAX } from '../http/contract.ts';
 
 export interface ListQuery {
   page: number;
@@ -37,7 +41,32 @@ export interface WriteResult {
   warnings: FieldErrors;
 }
 
+/** Every resource a repository was built for, so references can consult the row scope of what they point at. */
+const knownDefinitions = new Map<string, ResourceDefinition>();
+
+/** The row filter that a resource's row scope adds for this user, or undefined when the user sees every row. */
+export async function scopeFilterOf(def: ResourceDefinition, db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
+  const scope = def.resource.rowScope;
+  if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
+  if (user.collaboratore_id === null) return sql<SqlBool>`false`;
+  if (scope.network && hasPermission(scope.network.permission, user)) {
+    // The network's ids first: a literal list lets the planner use the indexes, a subquery does not.
+    const ids = (await sql<{ id: number }>`${networkOf(def, user.collaboratore_id, scope.network.parentField)}`.execute(db)).rows.map((r) => r.id);
+    return sql<SqlBool>`${sql.ref(scope.field)} = ANY(${ids}::int[])`;
+  }
+  return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
+}
+
+/** The collaborator and everyone below them, following parentField of the resource the scope field points at. */
+function networkOf(def: ResourceDefinition, root: number, parentField: string) {
+  const table = def.fields.find((f) => f.name === def.resource.rowScope!.field)?.ref ?? def.name;
+  return sql`WITH RECURSIVE rete(id) AS (
+    SELECT ${root}::int UNION SELECT c.id FROM ${sql.table(table)} c JOIN rete ON c.${sql.ref(parentField)} = rete.id)
+    SELECT id FROM rete`;
+}
+
 const MAX_ALL_ROWS = 10000;
+const EMPTY_BODY = 'Nessun dato da salvare.';
 const STALE_MESSAGE = 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.';
 
 export class ResourceRepository {
@@ -53,6 +82,7 @@ export class ResourceRepository {
     readonly workflow?: Workflow,
   ) {
     this.validate = compileValidator(ajv, def.schema);
+    knownDefinitions.set(def.name, def);
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
     this.readable = [...new Set(this.readable)];
@@ -63,24 +93,31 @@ export class ResourceRepository {
   }
 
   /** The row filter that row scope adds for this user, or undefined when the user sees every row. */
-  private async scopeFilter(db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
-    const scope = this.def.resource.rowScope;
-    if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
-    if (user.collaboratore_id === null) return sql<SqlBool>`false`;
-    if (scope.network && hasPermission(scope.network.permission, user)) {
-      // The network's ids first: a literal list lets the planner use the indexes, a subquery does not.
-      const ids = (await sql<{ id: number }>`${this.networkOf(user.collaboratore_id, scope.network.parentField)}`.execute(db)).rows.map((r) => r.id);
-      return sql<SqlBool>`${sql.ref(scope.field)} = ANY(${ids}::int[])`;
-    }
-    return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
+  private scopeFilter(db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
+    return scopeFilterOf(this.def, db, user);
   }
 
-  /** The collaborator and everyone below them, following parentField of the resource the scope field points at. */
   private networkOf(root: number, parentField: string) {
-    const table = this.byName.get(this.def.resource.rowScope!.field)?.ref ?? this.table;
-    return sql`WITH RECURSIVE rete(id) AS (
-      SELECT ${root}::int UNION SELECT c.id FROM ${sql.table(table)} c JOIN rete ON c.${sql.ref(parentField)} = rete.id)
-      SELECT id FROM rete`;
+    return networkOf(this.def, root, parentField);
+  }
+
+  /**
+   * x-ref honours the referenced resource's row scope: a record can point only at records its author may see
+   * (a collaborator cannot attach another collaborator's customer to a quotation). Unchanged references pass.
+   */
+  private async assertReferencesVisible(db: Database, user: AuthUser, input: Record<string, unknown>, before?: Record<string, unknown>): Promise<void> {
+    const errors: FieldErrors = {};
+    for (const [key, value] of Object.entries(input)) {
+      const field = this.byName.get(key);
+      if (!field?.ref || typeof value !== 'number' || (before && before[key] === value)) continue;
+      const target = knownDefinitions.get(field.ref);
+      if (!target?.resource.rowScope) continue;
+      const scope = await scopeFilterOf(target, db, user);
+      if (!scope) continue;
+      const found = await sql`SELECT 1 FROM ${sql.table(target.name)} WHERE id = ${value} AND ${scope}`.execute(db);
+      if (!found.rows.length) errors[key] = ['Il record collegato non esiste.'];
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
   }
 
   private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
@@ -110,7 +147,8 @@ export class ResourceRepository {
     const parse = (value: string): unknown => {
       switch (field.kind) {
         case 'integer': {
-          if (!/^-?\d+$/.test(value)) throw bad();
+          // int4 columns: a larger number is no match for anything, and PostgreSQL would refuse it.
+          if (!/^-?\d{1,10}$/.test(value) || Math.abs(Number(value)) > INT4_MAX) throw bad();
           return Number(value);
         }
         case 'number':
@@ -125,7 +163,13 @@ export class ResourceRepository {
           throw bad();
         }
         case 'date': {
-          if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw bad();
+          if (!isCalendarDate(value)) throw bad();
+          return value;
+        }
+        case 'datetime': {
+          // A day (2026-02-01) or an ISO timestamp, on a day that exists.
+          if (!/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+            || !isCalendarDate(value.slice(0, 10)) || Number.isNaN(Date.parse(value.length === 10 ? value : value.replace(' ', 'T')))) throw bad();
           return value;
         }
         default: return value;
@@ -169,7 +213,8 @@ export class ResourceRepository {
     return conditions;
   }
 
-  async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
+  /** The WHERE, ORDER BY and columns of a list query, and how a row is presented: shared by list() and the streamed full list. */
+  async selection(db: Database, user: AuthUser, query: ListQuery) {
     const conditions = await this.listConditions(db, user, query);
     const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
     const order = [...query.sort, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
@@ -180,10 +225,21 @@ export class ResourceRepository {
       // PostgreSQL's default null ordering, so the btree indexes can serve the sort.
       return s.startsWith('-') ? sql`${sql.ref(name)} DESC` : sql`${sql.ref(name)} ASC`;
     }));
+    const columns = sql.join(this.readable.map((c) => sql.ref(c)));
+    return {
+      where,
+      orderBy,
+      columns,
+      select: sql`SELECT ${columns} FROM ${sql.table(this.table)} ${where} ORDER BY ${orderBy}`,
+      present: (row: Record<string, unknown>) => this.present(row, user),
+    };
+  }
+
+  async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
+    const { where, orderBy, columns } = await this.selection(db, user, query);
     const all = query.perPage === -1;
     const perPage = all ? MAX_ALL_ROWS : query.perPage;
     const offset = (query.page - 1) * perPage;
-    const columns = sql.join(this.readable.map((c) => sql.ref(c)));
     // Page and total as two queries on two connections: a window count would make PostgreSQL
     // materialise every matching row before LIMIT could stop the index scan.
     const [rows, counted] = await Promise.all([
@@ -217,27 +273,37 @@ export class ResourceRepository {
 
   /** Refuses unknown and server-owned fields, then normalises what is left. */
   private cleanInput(body: unknown, user: AuthUser): Record<string, unknown> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid({ body: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
     const errors: FieldErrors = {};
     const input: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(canonicalInput(body as Record<string, unknown>, this.def.schema))) {
-      if (key === 'version') continue;
+      if (key === 'version') {
+        if (value !== undefined && value !== null && !Number.isInteger(value)) errors.version = ['Deve essere un numero intero'];
+        continue;
+      }
       const field = this.byName.get(key);
       if (!field) errors[key] = ['Campo non consentito.'];
       else if (field.readOnly) errors[key] = ['Campo non modificabile.'];
       // Who cannot read a field got null for it: sending that null back means "unchanged", not "erase".
       else if (value === null && !this.mayRead(key, user)) continue;
-      else input[key] = value;
+      // Spec 000 §3.1 gives flags as 0 or 1: both spellings mean the same.
+      else if (field.kind === 'boolean' && (value === 0 || value === 1)) input[key] = value === 1;
+      else if (field.kind === 'money' && typeof value === 'number' && Math.abs(value) >= 1e12) errors[key] = ['Valore fuori dai limiti consentiti.'];
+      else if (field.kind === 'integer' && typeof value === 'number' && Math.abs(value) > INT4_MAX) errors[key] = [`Il valore massimo è ${INT4_MAX}`];
+      // Read-only parts of nested records (a vehicle's colour) belong to the server: ignored like the record's own.
+      else input[key] = withoutReadOnly(value, this.def.schema.properties?.[key]);
     }
     if (Object.keys(errors).length) throw invalid(errors);
     return normalizeInput(this.def.fields, input);
   }
 
-  private async applyScopeOnWrite(db: Database, user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>): Promise<void> {
+  private async applyScopeOnWrite(db: Database, user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>, update = false): Promise<void> {
     const scope = this.def.resource.rowScope;
     if (!scope || (scope.unless && hasPermission(scope.unless, user))) return;
     const mine = user.collaboratore_id;
     const wanted = input[scope.field];
+    // Emptying the field would push the record out of its author's own sight.
+    if (wanted === null && update) throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
     if (wanted === undefined || wanted === null) {
       record[scope.field] = mine;
       return;
@@ -248,6 +314,12 @@ export class ResourceRepository {
       if (found.rows.length) return;
     }
     throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
+  }
+
+  /** Conditional fields hidden by the record's values are emptied, computed ones filled (or a disagreeing value refused). */
+  private applyRules(record: Record<string, unknown>, input: Record<string, unknown>): void {
+    const errors = applyRecordRules(this.def.schema, record, input, (expected) => computedMismatchMessage(formatEuro(expected)));
+    if (Object.keys(errors).length) throw invalid(errors);
   }
 
   private validateRecord(record: Record<string, unknown>): void {
@@ -276,7 +348,11 @@ export class ResourceRepository {
     const record = { ...this.defaults(), ...input };
     if (this.workflow) record[this.workflow.statusField] = this.workflow.initialStatus.id;
     await this.applyScopeOnWrite(db, user, record, input);
+    await this.assertReferencesVisible(db, user, record);
+    this.applyRules(record, record);
     this.validateRecord(record);
+    // A record of nothing (every field the server's, or none sent) is no record to create.
+    if (!Object.values(input).some((v) => v !== null && v !== undefined)) throw invalid({ body: [EMPTY_BODY] });
     const hooks = hooksFor(this.def.name);
     return translate('write', () => db.transaction().execute(async (trx) => {
       await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
@@ -308,8 +384,10 @@ export class ResourceRepository {
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const record = { ...stored, ...input };
+      this.applyRules(record, input);
       const scopeField = this.def.resource.rowScope?.field;
-      await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input);
+      await this.applyScopeOnWrite(trx, user, record, scopeField ? { ...input, [scopeField]: record[scopeField] } : input, true);
+      await this.assertReferencesVisible(trx, user, input, before);
       this.validateRecord(record);
       await hooks.beforeWrite?.('update', { trx, user, def: this.def, input, before, tokenId: user.tokenId });
       const updated = await this.writeRow(trx, id, await this.columnValues(input));
@@ -348,12 +426,59 @@ export class ResourceRepository {
     }
   }
 
+  /**
+   * Inputs for a computation (a quotation's pricing) cleaned and checked like a PUT's, without writing:
+   * only `keys` are taken from the body, and only their own errors count.
+   */
+  computationInput(body: Record<string, unknown>, user: AuthUser, keys: string[]): Record<string, unknown> {
+    const canonical = canonicalInput(body, this.def.schema);
+    const picked = Object.fromEntries(keys.filter((k) => canonical[k] !== undefined).map((k) => [k, canonical[k]]));
+    const input = this.cleanInput(picked, user);
+    const errors = this.validate(withoutNulls(input));
+    const own = errors ? Object.fromEntries(Object.entries(errors).filter(([field]) => keys.includes(field.split('.')[0]!))) : {};
+    if (Object.keys(own).length) throw invalid(own);
+    return input;
+  }
+
+  /**
+   * A write the server makes on the user's behalf (a calculation): the user's inputs are cleaned like a PUT's,
+   * the version is checked (required when the user changes inputs), the workflow consulted, and the merged record,
+   * computed fields included, validated before anything is stored.
+   */
+  async updateComputed(
+    db: Database, user: AuthUser, id: number, userInput: Record<string, unknown>, version: number | undefined,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    compute: (record: Record<string, unknown>, trx: Transaction<any>) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
+    if (Object.keys(userInput).length && version === undefined) {
+      throw new HttpError(428, 'Indica la versione del record che stai modificando (campo version o intestazione If-Match).');
+    }
+    const hooks = hooksFor(this.def.name);
+    return translate('write', () => db.transaction().execute(async (trx) => {
+      const before = await this.fetch(trx, user, id, true);
+      if (version !== undefined && before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before, user) });
+      const stored: Record<string, unknown> = {};
+      for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
+      const computed = await compute({ ...stored, ...userInput }, trx);
+      const changes = { ...userInput, ...computed };
+      this.assertWorkflowAllows(user, before, 'update', changes);
+      this.validateRecord({ ...stored, ...changes });
+      await hooks.beforeWrite?.('update', { trx, user, def: this.def, input: changes, before, tokenId: user.tokenId });
+      const updated = await this.writeRow(trx, id, await this.columnValues(changes));
+      await hooks.afterWrite?.('update', { trx, user, def: this.def, input: changes, before, after: updated, tokenId: user.tokenId });
+      return this.present(updated, user);
+    }));
+  }
+
   /** Writes server-owned fields (computed premiums, ...) after the same scope, version and workflow checks as an edit. */
   async updateOwned(db: Database, user: AuthUser, id: number, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
       this.assertWorkflowAllows(user, before, 'update', changes);
-      return this.present(await this.writeRow(trx, id, await this.columnValues(changes)), user);
+      // Server-written values follow the definition's rules too (e.g. premium lines' x-computed total).
+      const written = { ...changes };
+      this.applyRules({ ...before, ...written }, written);
+      return this.present(await this.writeRow(trx, id, await this.columnValues(written)), user);
     }));
   }
 
@@ -379,6 +504,7 @@ export class ResourceRepository {
     const field = workflow.statusField;
     const meta = workflow.definition.meta.events[event.type];
     const id = Number(before.id);
+    await hooksFor(this.def.name).beforeTransition?.(event.type, { trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
     const from = Number(before[field]);
     const record = this.present(before, user);
     const result = workflow.apply(from, user, record, event);
@@ -433,6 +559,29 @@ export class ResourceRepository {
       await trx.deleteFrom(this.table).where('id', '=', id).execute();
     }), this.titleOf);
   }
+}
+
+/** The value without the properties its schema marks readOnly, at any depth below the record. */
+export function withoutReadOnly(value: unknown, schema: JsonSchema | undefined): unknown {
+  if (!schema || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return schema.items ? value.map((v) => withoutReadOnly(v, schema.items)) : value;
+  if (!schema.properties) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const prop = schema.properties[k];
+    if (prop?.readOnly === true) continue;
+    out[k] = withoutReadOnly(v, prop);
+  }
+  return out;
+}
+
+/** YYYY-MM-DD naming a day of the calendar (2026-02-30 does not). */
+function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
 function escapeLike(value: string): string {

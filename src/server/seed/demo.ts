@@ -12,6 +12,7 @@ import { computeCodiceFiscale } from '../../shared/validators/codiceFiscale.ts';
 import '../domains/index.ts';
 import { parse } from 'csv-parse/sync';
 import { seedFornitori } from '../domains/compagnia/demo.ts';
+import { seedPolizze } from '../domains/polizza/demo.ts';
 import { calcola } from '../domains/quotazione/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
 
@@ -111,6 +112,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
   const fornitori = await seedFornitori(db, repo, SYSTEM_USER);
   const models = await seedModelli(db, repo);
   const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!);
+  const polizze = await seedPolizze(db, repo, SYSTEM_USER);
 
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {
@@ -120,7 +122,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
       ...(u.collaboratore ? { collaboratore_id: collaboratori.get(u.collaboratore) } : {}),
     });
   }
-  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations; users:`);
+  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${polizze} policies; users:`);
   for (const u of users) log(`  ${u.roles.join(',').padEnd(14)} ${u.email}  password: ${u.password}`);
 }
 

@@ -5,6 +5,7 @@ import type {
   Definitions, FieldDefinition, FieldKind, JsonSchema, ListConfig, MenuEntry, ResourceConfig, ResourceDefinition,
 } from './types.ts';
 import { SYSTEM_FIELDS } from './types.ts';
+import { ExpressionError, conditionalBlocks, expressionFields, parseExpression } from '../rules.ts';
 
 export class DefinitionError extends Error {
   constructor(readonly file: string, readonly pointer: string, detail: string) {
@@ -118,6 +119,16 @@ function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
   return Object.entries(schema.properties).map(([name, prop]) => {
     const pointer = `/properties/${name}`;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new DefinitionError(file, pointer, 'property names must be identifiers');
+    const renamedFrom = prop['x-renamed-from'];
+    if (renamedFrom !== undefined) {
+      if (typeof renamedFrom !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(renamedFrom) || renamedFrom === name) {
+        throw new DefinitionError(file, `${pointer}/x-renamed-from`, 'must be the former property name');
+      }
+      if (schema.properties![renamedFrom]) throw new DefinitionError(file, `${pointer}/x-renamed-from`, `"${renamedFrom}" is still a property`);
+      // The old spelling stays accepted by the API until the analyst removes x-renamed-from.
+      const aliases = (prop['x-aliases'] as string[] | undefined) ?? [];
+      if (!aliases.includes(renamedFrom)) prop['x-aliases'] = [...aliases, renamedFrom];
+    }
     const secret = prop['x-secret'];
     if (secret !== undefined && secret !== 'argon2') throw new DefinitionError(file, `${pointer}/x-secret`, 'only "argon2" is supported');
     return {
@@ -132,8 +143,80 @@ function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
       values: closedValues(prop),
       readPermission: typeof prop['x-read-permission'] === 'string' ? prop['x-read-permission'] : undefined,
       filterPermission: typeof prop['x-filter-permission'] === 'string' ? prop['x-filter-permission'] : undefined,
+      renamedFrom: renamedFrom as string | undefined,
     };
   });
+}
+
+/** Takes the properties marked "x-removed": true out of the schema (they no longer exist for the API) and names them. */
+function withoutRemoved(schema: JsonSchema, file: string): string[] {
+  const removed: string[] = [];
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    if (prop?.['x-removed'] === undefined) continue;
+    if (prop['x-removed'] !== true) throw new DefinitionError(file, `/properties/${name}/x-removed`, 'must be true');
+    if ((SYSTEM_FIELDS as readonly string[]).includes(name)) throw new DefinitionError(file, `/properties/${name}/x-removed`, 'a system column cannot be removed');
+    removed.push(name);
+    delete schema.properties![name];
+  }
+  return removed;
+}
+
+const NUMERIC = new Set(['number', 'integer']);
+
+/**
+ * Conditional and computed fields of one object schema (the entity, or the items of an array property): checked, and
+ * turned into the form's rules, so the analyst writes them once in JSON Schema. `ui` is that object's form.ui node.
+ */
+function deriveRules(schema: JsonSchema, ui: Record<string, unknown>, file: string, base: string): void {
+  const props = schema.properties ?? {};
+  const node = (name: string) => ((ui[name] ??= {}) as Record<string, unknown>);
+  conditionalBlocks(schema).forEach((block, i) => {
+    const where = base;
+    const hidden = [...block.thenHidden, ...block.elseHidden];
+    if (!hidden.length) return;
+    const tested = Object.keys(block.when);
+    if (tested.length !== 1 || !block.required.includes(tested[0]!)) {
+      throw new DefinitionError(file, `${where}/if`, 'a condition that hides fields must test one property (const or enum) and require it');
+    }
+    const [field] = tested as [string];
+    if (!props[field]) throw new DefinitionError(file, `${where}/if/properties/${field}`, `unknown property "${field}"`);
+    const values = block.when[field]!;
+    const expected = values.length === 1 ? values[0] : values;
+    for (const name of hidden) {
+      if (!props[name]) throw new DefinitionError(file, `${where}`, `condition ${i + 1} hides unknown property "${name}"`);
+      const target = node(name);
+      if (block.thenHidden.includes(name)) target['ui:hideWhen'] = { ...(target['ui:hideWhen'] as object | undefined), [field]: expected };
+      else target['ui:showWhen'] = { ...(target['ui:showWhen'] as object | undefined), [field]: expected };
+    }
+  });
+  for (const [name, prop] of Object.entries(props)) {
+    const expression = prop?.['x-computed'];
+    if (expression !== undefined) {
+      const pointer = `${base}/properties/${name}/x-computed`;
+      if (typeof expression !== 'string') throw new DefinitionError(file, pointer, 'must be an expression such as "premio_base + competenze"');
+      let fields: string[];
+      try {
+        fields = expressionFields(parseExpression(expression));
+      } catch (error) {
+        if (error instanceof ExpressionError) throw new DefinitionError(file, pointer, error.message);
+        throw error;
+      }
+      const own = mainType(prop);
+      if (!own || !NUMERIC.has(own)) throw new DefinitionError(file, pointer, 'a computed property must be a number');
+      for (const field of fields) {
+        const type = props[field] ? mainType(props[field]!) : undefined;
+        if (!type || !NUMERIC.has(type) || field === name) throw new DefinitionError(file, pointer, `"${field}" is not a numeric property of the same record`);
+      }
+      // Shown, never typed: the form recomputes it as the user types.
+      node(name)['ui:readonly'] = true;
+    }
+    if (prop?.items && typeof prop.items === 'object' && prop.items.properties) {
+      const existing = (ui[name] as Record<string, unknown> | undefined)?.items as Record<string, unknown> | undefined;
+      const itemsUi = structuredClone(existing ?? {});
+      deriveRules(prop.items, itemsUi, file, `${base}/properties/${name}/items`);
+      if (Object.keys(itemsUi).length) node(name).items = itemsUi;
+    }
+  }
 }
 
 function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: string): void {
@@ -189,14 +272,18 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
     }
     const file = `${r.dir}/entity.schema.json`;
     const schema = resolveRefs(r.entity, file, '', raw.shared, r.entity) as JsonSchema;
+    const removed = withoutRemoved(schema, file);
+    const form = structuredClone(r.form) as Record<string, unknown>;
+    deriveRules(schema, form, file, '');
     const resource = r.resource as ResourceConfig;
     resources.set(resource.name, {
       name: resource.name,
       resource,
       schema,
       list: r.list as ListConfig,
-      form: r.form as Record<string, unknown>,
+      form,
       fields: deriveFields(schema, file),
+      removed,
     });
   }
   const names = new Set(resources.keys());

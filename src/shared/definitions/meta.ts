@@ -132,7 +132,7 @@ export const listMetaSchema = {
           headerName: { type: 'string' },
           sortable: { type: 'boolean' },
           filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] },
-          format: { enum: ['date', 'money', 'boolean', 'chip', 'datetime'] },
+          format: { enum: ['date', 'money', 'boolean', 'chip', 'datetime', 'expand'] },
           width: { type: 'number' },
           hide: { type: 'boolean' },
           chips: { type: 'object', additionalProperties: { type: 'string' } },
@@ -141,11 +141,13 @@ export const listMetaSchema = {
           thresholds: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
           itemKey: { type: 'string' },
           itemValue: { type: 'string' },
+          // format 'expand': other fields of the row shown with the nested items.
+          details: { type: 'array', items: { type: 'string' } },
         },
       },
     },
     defaultSort: { type: 'string', pattern: '^-?[A-Za-z_][A-Za-z0-9_]*$' },
-    perPage: { type: 'integer', minimum: 1, maximum: 500 },
+    perPage: { type: 'integer', minimum: -1, maximum: 500, not: { const: 0 } },
     actions: { type: 'array', items: { enum: ['add', 'edit', 'delete'] } },
     emptyText: { type: 'string' },
     // Filters that are not columns: fields of the entity or server-side list filters of the domain (filter[targa]).

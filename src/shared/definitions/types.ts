@@ -57,13 +57,15 @@ export interface ListColumn {
   headerName: string;
   sortable?: boolean;
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
-  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime';
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand';
   width?: number;
   hide?: boolean;
   chips?: Record<string, string>;
   thresholds?: Record<string, [number, number]>;
   itemKey?: string;
   itemValue?: string;
+  /** format 'expand': other fields of the row shown with the nested items. */
+  details?: string[];
 }
 
 export interface ListConfig {
@@ -104,6 +106,8 @@ export interface FieldDefinition {
   readPermission?: string;
   /** Only holders filter or sort by it ("x-filter-permission"), e.g. a value others see only in part. */
   filterPermission?: string;
+  /** The column's former name ("x-renamed-from"): migration renames it, the API accepts the old name as an alias. */
+  renamedFrom?: string;
 }
 
 export interface ResourceDefinition {
@@ -113,6 +117,8 @@ export interface ResourceDefinition {
   list: ListConfig;
   form: Record<string, unknown>;
   fields: FieldDefinition[];
+  /** Properties marked "x-removed": true: gone from schema and API, their columns dropped by the migration. */
+  removed?: string[];
 }
 
 export interface MenuEntry {

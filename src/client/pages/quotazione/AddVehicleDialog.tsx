@@ -11,6 +11,7 @@ import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import type { JsonSchema } from '../../types.ts';
 import { colourCode, COLOUR_TITLES, t } from './texts.ts';
+import { hiddenProperties } from '../../../shared/rules.ts';
 
 /** A historic vehicle as the quotation stores it (Italian field set). */
 export interface Vehicle {
@@ -26,6 +27,7 @@ export interface Vehicle {
   targa?: string;
   tipologia_targa?: string;
   tipologia_ania?: string;
+  quintali?: number;
 }
 
 /** A catalogue model from GET /api/autostoriche/search (colour masked for who may not see it). */
@@ -84,6 +86,9 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
   const [tipologiaTarga, setTipologiaTarga] = useState('');
   const [tipologiaAnia, setTipologiaAnia] = useState('');
   const [furto, setFurto] = useState(false);
+  const [quintali, setQuintali] = useState('');
+  // Quintali only for the vehicle types the definition's condition allows (type C, spec 001 §5).
+  const showQuintali = !hiddenProperties(item, { tipologia_ania: tipologiaAnia }).has('quintali') && Boolean(fields.quintali);
   const [errors, setErrors] = useState<Errors>({});
 
   // A fresh dialog each time it opens.
@@ -97,6 +102,7 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
     setTarga('');
     setTipologiaTarga('');
     setTipologiaAnia('');
+    setQuintali('');
     setFurto(false);
     setErrors({});
     setLoadError(undefined);
@@ -168,6 +174,7 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
       targa: targa.trim().toUpperCase(),
       ...(tipologiaTarga ? { tipologia_targa: tipologiaTarga } : {}),
       tipologia_ania: tipologiaAnia,
+      ...(showQuintali && quintali.trim() !== '' && Number.isFinite(Number(quintali.replace(',', '.'))) ? { quintali: Number(quintali.replace(',', '.')) } : {}),
     });
   };
 
@@ -294,6 +301,12 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
               </Form.Select>
               {feedback('tipologia_ania')}
             </Form.Group>
+            {showQuintali && (
+              <Form.Group className="col-md-6" controlId={`${uid}-quintali`}>
+                <Form.Label>{label('quintali', 'Quintali')}</Form.Label>
+                <Form.Control inputMode="decimal" value={quintali} onChange={(e) => setQuintali(e.target.value)} />
+              </Form.Group>
+            )}
             <div className="col-md-6 d-flex align-items-end">
               <Form.Check type="switch" id={`${uid}-furto`} label={label('furto', 'Furto')} checked={furto} onChange={(e) => setFurto(e.target.checked)} />
             </div>

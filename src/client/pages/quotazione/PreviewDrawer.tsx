@@ -3,13 +3,14 @@ import { useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { can } from '../../api/session.ts';
-import { useDefinitions } from '../../lib/definitions.ts';
+import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import { cellRenderer } from '../../widgets/registry.ts';
 import type { FormUi, RecordData } from '../../types.ts';
-import { fromCents, toCents } from '../../../shared/money.ts';
+import { withDerivedValues } from '../../../shared/rules.ts';
+import type { JsonSchema } from '../../types.ts';
 import { actionEvents } from './useRecordWorkflow.ts';
 import type { AvailableEvent, RecordWorkflow } from './useRecordWorkflow.ts';
 import type { useQuotazione } from './useQuotazione.ts';
@@ -64,6 +65,8 @@ export function PreviewDrawer({ ctl, wf, canSave, canPremio, formId, saveLabel, 
   const competenze = live.competenze as number | undefined;
   const forzato = live.premio_forzato as number | undefined;
   const premio = record.premio as number | null | undefined;
+  // A premium line's schema: its premio_totale is "x-computed" there (premio_base + competenze, in cents).
+  const lineSchema = (findResource(definitions, 'quotazione')?.schema.properties?.preventivi?.items ?? {}) as JsonSchema;
 
   const drawerUi = useMemo<FormUi>(
     () => ({
@@ -132,8 +135,8 @@ export function PreviewDrawer({ ctl, wf, canSave, canPremio, formId, saveLabel, 
           {preventivi.map((p, i) => {
             const base = p.premio_base ?? 0;
             const comp = competenze ?? p.competenze ?? 0;
-            // premio_totale = premio_base + competenze, to the cent (spec 001 §3).
-            const totale = fromCents(toCents(base) + toCents(comp));
+            // premio_totale follows the definition's x-computed as the user types the fee (spec 001 §3).
+            const totale = (withDerivedValues(lineSchema, { ...p, premio_base: base, competenze: comp }).premio_totale as number | undefined) ?? 0;
             return (
               <div key={i} className="mb-2" data-testid="preventivo">
                 {p.label && <div className="fw-semibold mb-1">{p.label}</div>}

@@ -177,6 +177,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
       show({});
     }
     // Only when the record changes: later reloads are explicit.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id]);
 
   const onMainChange = useCallback(

@@ -1,4 +1,5 @@
 // Reads an uploaded CSV or XLSX of historic-car models into rows validated like the API's, held column by column; writes nothing.
+import { checkXlsxBounds } from './xlsx-bounds.ts';
 import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
@@ -322,6 +323,18 @@ async function* xlsxRows(stream: Readable): AsyncGenerator<SheetRow> {
   }
 }
 
+/** The upload (already capped by the upload limit) in memory, checked before ExcelJS expands any of it. */
+async function boundedXlsx(stream: Readable): Promise<Readable> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const file = Buffer.concat(chunks);
+  const problem = await checkXlsxBounds(file);
+  if (problem === 'cell') throw fileError('Il file XLSX contiene un testo troppo lungo per una cella (oltre 32.767 caratteri).');
+  if (problem === 'expanded') throw fileError('Il file XLSX è troppo grande una volta decompresso: dividilo in più file.');
+  if (problem === 'unreadable') throw fileError('Il file XLSX non è leggibile: salvalo di nuovo da Excel come «Cartella di lavoro Excel (.xlsx)».');
+  return Readable.from([file]);
+}
+
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
 const XLS_MESSAGE = 'Il formato XLS non è supportato: salva il file come XLSX o CSV.';
@@ -336,7 +349,7 @@ export async function readModels(spec: ImportSpec, filename: string, source: Rea
   const { head, stream } = await peek(source);
   if (head.length === 0) throw fileError('Il file è vuoto.');
   let rows: AsyncGenerator<SheetRow>;
-  if (head.subarray(0, 4).equals(ZIP)) rows = xlsxRows(stream);
+  if (head.subarray(0, 4).equals(ZIP)) rows = xlsxRows(await boundedXlsx(stream));
   else if (head.subarray(0, 4).equals(OLE)) throw fileError(XLS_MESSAGE);
   else if (extension === 'xlsx' || head.includes(0)) throw fileError('Il file non è un CSV o un XLSX leggibile.');
   else rows = csvRows(head, stream);

@@ -33,7 +33,7 @@ function coercePercent(value: unknown): unknown {
 
 /** Flat body for the repository, and the columns that arrived inside mandato (their errors are answered there). */
 function flatten(body: unknown): { flat: Body; nested: Set<string> } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid({ body: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
   const { mandato, ...flat } = body as Body;
   const nested = new Set<string>();
   const errors: FieldErrors = {};

@@ -26,6 +26,9 @@ function colourOf(modelColour: unknown): Colour {
   return c === 'verde' ? 'v' : c === 'giallo' ? 'g' : 'r';
 }
 
+/** What a calculation prices: changing any of them after a calculation makes it stale. */
+export const PRICING_INPUTS = ['veicoli_storici', 'provincia_codice', 'minoreAnni', 'competenze'];
+
 export interface CalcoloInput {
   veicoli_storici?: Array<Record<string, unknown>>;
   provincia_codice?: string | null;

@@ -3,28 +3,49 @@ import type { FastifyInstance } from 'fastify';
 import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
-import { calcola, type CalcoloInput } from './calcolo.ts';
+import { invalid } from '../../errors.ts';
+import { INT4_MAX } from '../../http/contract.ts';
+import { calcola, PRICING_INPUTS, type CalcoloInput } from './calcolo.ts';
+
+const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
+
+/** The pricing inputs as the entity declares them; the engine checks them again on the merged record. */
+export const calcoloBody = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', minimum: 1, maximum: INT4_MAX },
+    version: { type: 'integer', minimum: 0, maximum: INT4_MAX },
+    competenze: nullable({ type: 'number', minimum: 0, maximum: 999_999_999.99 }),
+    provincia_codice: nullable({ type: 'string', maxLength: 2 }),
+    minoreAnni: nullable({ anyOf: [{ type: 'boolean' }, { enum: [0, 1] }] }),
+    veicoli_storici: { type: 'array', maxItems: 50, items: { type: 'object' } },
+  },
+} as const;
 
 registerDomainRoutes('quotazione', async (app: FastifyInstance) => {
   const def = app.ctx.definitions.resources.get('quotazione')!;
   const workflow = app.ctx.workflows.get(def.resource.workflow!.machine);
   const repo = new ResourceRepository(def, app.ctx.ajv, undefined, workflow);
 
-  app.post('/api/quotazioni/calcolo', { preHandler: requirePermission('show_sue_quotazioni') }, async (request) => {
-    const body = (request.body ?? {}) as CalcoloInput & { id?: number };
-    const id = Number(body.id);
-    const stored = Number.isInteger(id) && id > 0 ? await repo.get(app.ctx.db, request.user, id) : undefined;
-    const input: CalcoloInput = { ...(stored as CalcoloInput | undefined), ...body };
-    const result = await calcola(app.ctx.db, input);
-    if (!stored) return { ...result, message: 'Calcolo eseguito.' };
-    // A new calculation replaces the previous premiums and empties the forced premium (spec 001 §4).
-    const model = await repo.updateOwned(app.ctx.db, request.user, id, {
-      colore: result.colore, premio: result.premio, premio_verti: result.premio_verti, preventivi: result.preventivi,
-      veicoli_storici: result.veicoli_storici, premio_forzato: null,
-      ...(body.competenze !== undefined ? { competenze: body.competenze } : {}),
-      ...(body.provincia_codice !== undefined ? { provincia_codice: body.provincia_codice } : {}),
-      ...(body.minoreAnni !== undefined ? { minoreAnni: body.minoreAnni } : {}),
+  app.post('/api/quotazioni/calcolo', {
+    preHandler: requirePermission('show_sue_quotazioni'),
+    schema: { tags: ['quotazione'], summary: 'Calcolo del premio (salvato sulla quotazione quando si indica id)', body: calcoloBody },
+  }, async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const input = repo.computationInput(body, request.user, PRICING_INPUTS);
+    if (body.id === undefined) return { ...(await calcola(app.ctx.db, input as CalcoloInput)), message: 'Calcolo eseguito.' };
+    const ifMatch = /^(?:W\/)?"?(\d{1,9})"?$/.exec(String(request.headers['if-match'] ?? ''));
+    const version = typeof body.version === 'number' ? body.version : ifMatch ? Number(ifMatch[1]) : undefined;
+    let result: Awaited<ReturnType<typeof calcola>> | undefined;
+    // The inputs, the price computed from them and the forced premium emptied (spec 001 §4) commit together.
+    const model = await repo.updateComputed(app.ctx.db, request.user, Number(body.id), input, version, async (record, trx) => {
+      result = await calcola(trx, record as CalcoloInput);
+      return {
+        colore: result.colore, premio: result.premio, premio_verti: result.premio_verti, preventivi: result.preventivi,
+        veicoli_storici: result.veicoli_storici, premio_forzato: null,
+      };
     });
+    if (!result) throw invalid({ id: ['Calcolo non eseguito.'] });
     return { ...result, message: 'Calcolo eseguito.', data: { model } };
   });
 });

@@ -68,6 +68,7 @@ export const TABLES: TableSpec[] = [
   },
   { name: 'ref_frazionamento', key: 'codice', columns: [text('codice'), text('nome'), integer('rate'), integer('mesi', true), integer('ordine')] },
   { name: 'ref_tipologia_rimessa', key: 'codice', columns: [text('codice'), text('nome'), integer('ordine')] },
+  { name: 'ref_tipo_pagamento', key: 'codice', columns: [text('codice'), text('nome'), integer('ordine')] },
 ];
 
 function createStatements(spec: TableSpec): string[] {
@@ -105,6 +106,7 @@ async function buildRows(): Promise<Record<string, Row[]>> {
     ref_ramo: lists.rami.map((r, ordine) => ({ ...r, ordine })),
     ref_frazionamento: lists.frazionamenti.map((f, ordine) => ({ ...f, ordine })),
     ref_tipologia_rimessa: lists.tipologieRimessa.map((t, ordine) => ({ ...t, ordine })),
+    ref_tipo_pagamento: lists.tipiPagamento.map((t, ordine) => ({ ...t, ordine })),
   };
 }
 

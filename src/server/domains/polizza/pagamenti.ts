@@ -1,0 +1,39 @@
+// Payment of a title: date, amount (the title's premium), payment type and who; the history row, the title and the policy's status in one transaction.
+import { sql } from 'kysely';
+import type { AuthUser } from '../../auth/user.ts';
+import { HttpError, invalid, notFound } from '../../errors.ts';
+import type { ResourceRepository } from '../../resources/repository.ts';
+import { formatEuro } from '../../../shared/money.ts';
+import { centesimi, euro } from '../../../shared/premi.ts';
+import type { FieldErrors } from '../../../shared/validation.ts';
+import { aggiornaStatoPolizza, oggi, type Trx } from './titoli.ts';
+
+/** Runs inside the caller's transaction; `titoli` applies the row scope (a title one may not see answers 404). */
+export async function registraPagamento(trx: Trx, titoli: ResourceRepository, user: AuthUser, id: number, body: Record<string, unknown>): Promise<void> {
+  const visible = await titoli.get(trx, user, id);
+  // The policy row first: an edit of the policy and a payment of its titles never interleave.
+  await sql`SELECT id FROM polizza WHERE id = ${visible.polizza_id as number} FOR UPDATE`.execute(trx);
+  const titolo = (await sql<Record<string, unknown>>`SELECT * FROM titolo WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0];
+  if (!titolo) throw notFound('Titolo', false);
+  if (titolo.saldato) throw new HttpError(409, 'Il titolo è già pagato.');
+  const errors: FieldErrors = {};
+  const data = body.data_pagamento ?? body.data;
+  const today = oggi();
+  if (typeof data !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(data) || Number.isNaN(Date.parse(`${data}T00:00:00Z`))) errors.data_pagamento = ['Data del pagamento obbligatoria (AAAA-MM-GG).'];
+  else if (data > today) errors.data_pagamento = ['La data del pagamento non può essere futura.'];
+  const tipo = body.tipo_pagamento;
+  const tipi = (await sql<{ codice: string }>`SELECT codice FROM ref_tipo_pagamento`.execute(trx)).rows.map((r) => r.codice);
+  if (typeof tipo !== 'string' || !tipi.includes(tipo)) errors.tipo_pagamento = ['Tipo di pagamento non valido.'];
+  const rawImporto = body.importo ?? body.importo_pagato;
+  const importo = typeof rawImporto === 'number' || (typeof rawImporto === 'string' && /^\d+([.,]\d{1,2})?$/.test(rawImporto)) ? centesimi(rawImporto) : NaN;
+  const premio = centesimi(titolo.premio as number);
+  if (!Number.isFinite(importo)) errors.importo = ['Importo obbligatorio.'];
+  else if (importo !== premio) errors.importo = [`L'importo deve essere uguale al premio del titolo: ${formatEuro(euro(premio))}.`];
+  if (Object.keys(errors).length) throw invalid(errors);
+  await sql`INSERT INTO titolo_movimento (titolo_id, tipo, data, importo, tipo_pagamento, user_id, user_name)
+    VALUES (${id}, 'PAGAMENTO', ${data as string}, ${euro(importo)}, ${tipo as string}, ${user.id || null}, ${user.name})`.execute(trx);
+  await sql`UPDATE titolo SET saldato = true, stato = 'PAGATO', data_ultimo_stato = ${today}, data_pagamento = ${data as string},
+    importo_pagato = ${euro(importo)}, tipo_pagamento = ${tipo as string}, pagato_da = ${user.name}, version = version + 1, updated_at = now()
+    WHERE id = ${id}`.execute(trx);
+  await aggiornaStatoPolizza(trx, Number(titolo.polizza_id));
+}
