@@ -37,7 +37,7 @@ test('a customer completes the public form on a phone and staff see the result',
   const cognome = uniqueSurname('CLIENTE');
   const customerEmail = `${cognome.toLowerCase()}@example.it`;
   const q = (await api(request, token, 'post', '/api/quotazioni', {
-    persona: 'f', sesso: 'M', nome: 'Mario', cognome, email: customerEmail, cfisc: validCodiceFiscale(), dataNascita: '1980-01-01',
+    persona: 'f', sesso: 'M', nome: 'Mario', cognome, email: customerEmail, cfisc: validCodiceFiscale(), dataNascita: '1980-01-01', nazione_nascita_id: '1',
     provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via del Corso', residenzaCivico: '10',
     residenzaCap: '00186', residenza_comune_id: '058091', provincia_codice: 'RM', competenze: 20,
     veicoli_storici: [{ id: 'e2e-veicolo-1', auto_storica_id: model.id, marca: 'LANCIA', modello: model.modello, anno: 1968, tipologia_ania: 'A', targa: 'RM123456' }],

@@ -362,8 +362,6 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await mario.locator('#root_sesso').selectOption({ label: 'Azienda' });
   await expect(mario.locator('#root_nome')).toHaveCount(0);
   await expect(mario.locator('#root_dataNascita')).toHaveCount(0);
-  await expect(mario.locator('#root_rsoc')).toBeVisible();
-  await expect(mario.locator('#root_piva')).toBeVisible();
 });
 
 test('the list asks before deleting and shows why a signed quotation cannot go', async ({ browser }) => {
