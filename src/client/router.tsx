@@ -16,6 +16,8 @@ const MainLayout = lazy(() => import('./shell/MainLayout.tsx'));
 const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
 const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
+// The customer's link: no login, its own light page.
+const QuotazioneCliente = lazy(() => import('./pages/quotazione/pubblico/PubblicoPage.tsx'));
 const DocumentiPrecontrattuali = lazy(() => import('./pages/documenti/DocumentiPrecontrattuali.tsx'));
 // Developer catalogue of the widget registry (super_admin).
 const TestComponent = lazy(() => import('./shell/TestComponent.tsx'));
@@ -47,6 +49,7 @@ export const router = createBrowserRouter([
     children: [
       { path: '/login', element: page(LoginPage) },
       { path: '/manutenzione', element: page(MaintenancePage) },
+      { path: '/quotazione/cliente/:uuid', element: page(QuotazioneCliente) },
       {
         element: <RequireAuth />,
         children: [

@@ -18,7 +18,7 @@ import metaPlugin from './plugins/meta.ts';
 import resourcesPlugin from './plugins/resources.ts';
 import documentiPlugin from './plugins/documenti.ts';
 import './domains/index.ts';
-import { domainRoutes } from './domains/registry.ts';
+import { domainRoutes, publicRoutes } from './domains/registry.ts';
 
 /** TRUST_PROXY: unset = the socket's address; 1/true = X-Forwarded-For from any proxy; else the proxies' addresses/CIDRs, comma-separated. */
 export function trustProxy(value: string | undefined): boolean | string {
@@ -74,6 +74,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     scoped.addHook('onRequest', app.authenticate);
     for (const [, plugin] of domainRoutes()) await scoped.register(plugin);
   });
+  // Public routes (the customer's link) carry no token; each guards and rate-limits itself.
+  for (const [, plugin] of publicRoutes()) await app.register(plugin);
 
   const staticDir = config.staticDir;
   const spa = staticDir && existsSync(path.join(staticDir, 'index.html'));

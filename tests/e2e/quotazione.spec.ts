@@ -319,7 +319,13 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await mario.goto(appUrl(`/auto_storiche?search=${surname}`));
   await mario.getByRole('button', { name: new RegExp(`^Modifica Quotazione n. ${id}`) }).click();
   await expect(mario).toHaveURL(new RegExp(`/modifica/quotazione_diretta/${id}$`));
-  await expect(actionButtons(mario)).toHaveText(['Aggiorna', 'Passa in attesa di emissione']);
+  // The direct screen (spec 001 §2): tabs, 'Salva', gender A is a company (names and birth data hidden, company name and VAT shown).
+  await expect(actionButtons(mario)).toHaveText(['Salva', 'Passa in attesa di emissione']);
+  await expect(mario.getByRole('tab', { name: 'Raccolta dati' })).toBeVisible();
+  await expect(mario.getByRole('tab', { name: 'Documenti' })).toBeVisible();
+  await expect(mario.getByLabel('Ragione Sociale')).toHaveCount(0);
+  // The collaborator is picked by name, never typed as a code.
+  await expect(mario.getByLabel('Collaboratore')).toHaveValue(/ROSSI/);
   await runAction(mario, 'Passa in attesa di emissione', 'Passare la quotazione in attesa di emissione?');
   await expect(status(mario)).toHaveText('In attesa di emissione');
   await expect(mario).toHaveURL(new RegExp(`/modifica/quotazione/${id}$`));
@@ -345,6 +351,17 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await expect(actionButtons(staff)).toHaveText(['Aggiorna', 'Conferma', 'Conferma per emissione diretta']);
   await shot(staff, 'quotazione-staff');
   await expect(staff.getByTestId('storico').locator('tbody tr').last()).toContainText('Cambia stato');
+
+  // Gender A is a company on the direct screen: names and birth data hidden, company name and VAT number shown.
+  const other = await draftThroughApi(mario, /^500 F/, uniqueSurname('DIRETTA'));
+  const headers = { Authorization: `Bearer ${await token(mario)}` };
+  expect((await mario.request.post(appUrl(`/api/quotazioni/confermaDiretta/${other}`), { headers })).ok()).toBe(true);
+  await mario.goto(appUrl(`/modifica/quotazione_diretta/${other}`));
+  await expect(mario.locator('#root_nome')).toBeVisible();
+  await expect(mario.locator('#root_rsoc')).toHaveCount(0);
+  await mario.locator('#root_sesso').selectOption({ label: 'Azienda' });
+  await expect(mario.locator('#root_nome')).toHaveCount(0);
+  await expect(mario.locator('#root_dataNascita')).toHaveCount(0);
 });
 
 test('the list asks before deleting and shows why a signed quotation cannot go', async ({ browser }) => {

@@ -69,8 +69,6 @@ export interface SchemaFormProps {
   resources?: ResourceDef[];
   /** Id of the record being edited, for look-ups that depend on it (e.g. who may be its superior). */
   recordId?: string;
-  /** Page actions that custom widgets may call (e.g. a server refresh of a row), passed in rjsf's formContext. */
-  actions?: Record<string, unknown>;
   extraErrors?: ErrorSchema;
   disabled?: boolean;
   onChange?: (data: RecordData, fieldId?: string) => void;
@@ -79,12 +77,14 @@ export interface SchemaFormProps {
   /** Current number of errors (schema + server), recomputed shortly after each change. */
   onValidity?: (errorCount: number) => void;
   formRef?: Ref<Form>;
+  /** Extra context for widgets, e.g. a look-up prefix for a form used without login. */
+  context?: Record<string, unknown>;
 }
 
 export function SchemaForm(props: SchemaFormProps) {
-  const { id, schema, formUi, activeField, initialData, resources, recordId, actions, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef } = props;
+  const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
   const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
-  const formContext = useMemo(() => ({ resources, recordId, actions }), [resources, recordId, actions]);
+  const formContext = useMemo(() => ({ ...context, resources, recordId }), [context, resources, recordId]);
   // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
   const computed = useMemo(() => computedProperties(schema), [schema]);
   const latest = useRef<RecordData>(initialData);
@@ -157,7 +157,9 @@ export function SchemaForm(props: SchemaFormProps) {
           if (field && !touched.current.has(field)) {
             touched.current.add(field);
             // Re-setting the same value runs live validation (without moving focus), now counting this field.
-            form.current?.setFieldValue(field, latest.current[field] as never);
+            // Deferred past the pointer gesture that moved the focus: run between its mousedown and its click, the
+            // re-set would be batched with the click's own change and the click (a radio, a checkbox) would be lost.
+            setTimeout(() => form.current?.setFieldValue(field, latest.current[field] as never), 0);
           }
         }}
         onError={(errors) => onInvalid?.(errors.length)}

@@ -103,22 +103,39 @@ export function CheckboxesWidget({ id, value, label, options, disabled, readonly
   );
 }
 
-/** One choice among few (e.g. Male, Female, Juridic): inline radios in a fieldset named by the field label. */
-export function RadioWidget({ id, value, label, options, disabled, readonly, rawErrors, onChange, onBlur, onFocus }: WidgetProps) {
+/** One choice among a few (yes/no, consents): radios in a fieldset whose legend is the field label, large enough to tap. */
+export function RadioWidget({ id, value, label, options, disabled, readonly, required, rawErrors, onChange, onBlur, onFocus }: WidgetProps) {
   const enumOptions = options.enumOptions ?? [];
   const invalid = (rawErrors?.length ?? 0) > 0;
+  const inline = options.inline === true;
   return (
-    <fieldset id={id} aria-describedby={describedBy(id, { error: invalid })}>
-      <legend className="form-label fs-6 mb-1">{label}</legend>
+    <fieldset
+      id={id}
+      role="radiogroup"
+      aria-labelledby={`${id}__legend`}
+      aria-describedby={describedBy(id, { error: invalid })}
+      aria-invalid={invalid || undefined}
+      aria-required={required || undefined}
+    >
+      <legend id={`${id}__legend`} className="form-label fs-6 mb-1">
+        {label}
+        {required && (
+          <span className="text-danger" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </legend>
       {enumOptions.map((option, i) => (
         <Form.Check
           key={String(option.value)}
-          inline
           type="radio"
+          inline={inline}
+          className="py-1"
           id={`${id}-${i}`}
           name={id}
           label={option.label}
-          checked={option.value === value}
+          checked={value === option.value}
           disabled={disabled || readonly}
           isInvalid={invalid}
           onChange={() => onChange(option.value)}
@@ -128,4 +145,9 @@ export function RadioWidget({ id, value, label, options, disabled, readonly, raw
       ))}
     </fieldset>
   );
+}
+
+/** A value the form carries but does not show (kept in step with other fields by the page, e.g. persona from the gender). */
+export function HiddenWidget({ id, value }: WidgetProps) {
+  return <input type="hidden" id={id} value={value === undefined || value === null ? '' : String(value)} />;
 }

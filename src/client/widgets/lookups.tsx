@@ -19,9 +19,9 @@ const COMUNE_PATH = '/api/autocomplete/comune';
 const comuneLabel = (c: Comune) => (c.provincia ? `${c.nome} (${c.provincia})` : c.nome);
 
 /** The municipality list may answer 404 until the ISTAT reference data lands. */
-async function lookupComuni(search: string, signal: AbortSignal): Promise<Comune[]> {
+async function lookupComuni(base: string, search: string, signal: AbortSignal): Promise<Comune[]> {
   try {
-    return (await api.lookup<Comune>(COMUNE_PATH, { search }, signal)).data ?? [];
+    return (await api.lookup<Comune>(base, { search }, signal)).data ?? [];
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw new LookupUnavailable(err.message);
     throw err;
@@ -57,14 +57,17 @@ const comuneFallback = {
 };
 
 export function ComuneWidget(props: WidgetProps) {
+  // A form outside the login (the customer's link) names its own look-up prefix in formContext.
+  const prefix = (props.registry.formContext as { lookupBase?: string } | undefined)?.lookupBase;
+  const base = prefix ? `${prefix}/comune` : COMUNE_PATH;
   const search = useCallback(async (text: string, signal: AbortSignal): Promise<Option[]> => {
-    return (await lookupComuni(text, signal)).map((c) => ({ value: padIstat(c.codice), label: comuneLabel(c) }));
-  }, []);
+    return (await lookupComuni(base, text, signal)).map((c) => ({ value: padIstat(c.codice), label: comuneLabel(c) }));
+  }, [base]);
   // An unknown code (or no reference data yet) simply stays shown as the code.
   const describe = useCallback(async (value: string | number, signal: AbortSignal) => {
-    const body = await api.item<Comune>(`${COMUNE_PATH}/${encodeURIComponent(padIstat(value))}`, signal);
+    const body = await api.item<Comune>(`${base}/${encodeURIComponent(padIstat(value))}`, signal);
     return body.data ? comuneLabel(body.data) : undefined;
-  }, []);
+  }, [base]);
   return <Autocomplete {...commonProps(props)} search={search} describe={describe} fallback={comuneFallback} />;
 }
 

@@ -6,7 +6,7 @@ import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import type { JsonSchema, ListColumn } from '../types.ts';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
 import type { CellProps } from './cells.tsx';
-import { CheckboxesWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
+import { CheckboxesWidget, HiddenWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
 import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TargaWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
@@ -65,6 +65,7 @@ const entries: Record<string, RegistryEntry> = {
   select: { widget: SelectWidget, sample: { schema: { type: 'string', oneOf: [{ const: 'A', title: 'Autovettura' }, { const: 'M', title: 'Motocicli' }] }, value: 'A' } },
   checkboxes: { widget: CheckboxesWidget, ownsLabel: true, sample: { schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['email', 'sms'] } }, value: ['email'] } },
   radio: { widget: RadioWidget, ownsLabel: true, sample: { schema: { type: 'string', oneOf: [{ const: 'si', title: 'Sì' }, { const: 'no', title: 'No' }] }, value: 'si' } },
+  hidden: { widget: HiddenWidget, ownsLabel: true, sample: text('valore nascosto') },
   password: { widget: PasswordWidget, sample: text('') },
   chip: { cell: ChipCell, sample: { schema: { type: 'string' }, value: 'v', column: { field: 'colore', headerName: 'Colore', chips: { v: 'verde', g: 'giallo', r: 'rosso' } } } },
   // A row's nested items and detail fields behind a toggle (the policy list's guarantees and product).
@@ -118,6 +119,7 @@ export function rjsfWidgets(): RegistryWidgetsType {
     SelectWidget,
     CheckboxWidget: SwitchWidget,
     CheckboxesWidget,
+    RadioWidget,
   });
   return widgets;
 }

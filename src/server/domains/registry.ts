@@ -11,3 +11,15 @@ export function registerDomainRoutes(name: string, plugin: FastifyPluginAsync): 
 export function domainRoutes(): Array<[string, FastifyPluginAsync]> {
   return [...plugins.entries()];
 }
+
+const publicPlugins = new Map<string, FastifyPluginAsync>();
+
+/** Routes without login (the customer's link): each must check its own access and limit its own rate. */
+export function registerPublicRoutes(name: string, plugin: FastifyPluginAsync): void {
+  if (publicPlugins.has(name)) throw new Error(`public routes "${name}" registered twice`);
+  publicPlugins.set(name, plugin);
+}
+
+export function publicRoutes(): Array<[string, FastifyPluginAsync]> {
+  return [...publicPlugins.entries()];
+}

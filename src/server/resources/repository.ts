@@ -539,10 +539,20 @@ export class ResourceRepository {
   /** The same inside a caller's transaction (a signature completed together with its signed file). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async transitionWithin(trx: Transaction<any>, user: AuthUser, id: number, event: WorkflowEvent): Promise<Record<string, unknown>> {
+    const before = await this.fetch(trx, user, id, true);
+    return this.transitionLocked(trx, user, before, event);
+  }
+
+  /**
+   * The transition itself, on a row the caller has already found and locked in its own transaction
+   * (the customer's link finds its quotation by uuid, not through a staff user's row scope).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async transitionLocked(trx: Transaction<any>, user: AuthUser, before: Record<string, unknown>, event: WorkflowEvent): Promise<Record<string, unknown>> {
     const workflow = this.workflow!;
     const field = workflow.statusField;
     const meta = workflow.definition.meta.events[event.type];
-    const before = await this.fetch(trx, user, id, true);
+    const id = Number(before.id);
     await hooksFor(this.def.name).beforeTransition?.(event.type, { trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
     const from = Number(before[field]);
     const record = this.present(before, user);
@@ -562,6 +572,12 @@ export class ResourceRepository {
       await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota, user });
     }
     return this.present(updated, user);
+  }
+
+  /** Writes the given columns of a row the caller has locked in its own transaction (version bumped, JSON serialised). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async writeLocked(trx: Transaction<any>, id: number, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.writeRow(trx, id, await this.columnValues(changes));
   }
 
   async history(db: Database, user: AuthUser, id: number) {

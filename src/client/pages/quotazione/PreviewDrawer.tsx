@@ -48,10 +48,12 @@ export interface PreviewDrawerProps {
   canSave: boolean;
   canPremio: boolean;
   formId: string;
+  /** The direct screen's save button says 'Salva' (spec 001 §2). */
+  saveLabel?: string;
   onEvent: (event: AvailableEvent, stato?: number) => void;
 }
 
-export function PreviewDrawer({ ctl, wf, canSave, canPremio, formId, onEvent }: PreviewDrawerProps) {
+export function PreviewDrawer({ ctl, wf, canSave, canPremio, formId, saveLabel, onEvent }: PreviewDrawerProps) {
   const uid = useId();
   const { definitions } = useDefinitions();
   const record: RecordData = ctl.record ?? {};
@@ -201,7 +203,7 @@ export function PreviewDrawer({ ctl, wf, canSave, canPremio, formId, onEvent }: 
         )}
         {ctl.mode === 'edit' && canSave && (
           <Button type="submit" form={ctl.mainFormId} variant="primary" disabled={busy}>
-            {wf.workflow.definition.meta.events.SALVA?.label ?? 'Aggiorna'}
+            {saveLabel ?? wf.workflow.definition.meta.events.SALVA?.label ?? 'Aggiorna'}
           </Button>
         )}
         {ctl.mode === 'edit' &&

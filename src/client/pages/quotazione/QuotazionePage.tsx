@@ -1,5 +1,5 @@
 // Custom page "quotazione": the management screen of a historic-car quotation (spec 001 §2), also served as the direct quotation.
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { generatePath, Navigate, useLocation } from 'react-router-dom';
 import useSWR from 'swr';
 import Col from 'react-bootstrap/Col';
@@ -21,6 +21,7 @@ import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { ConsensiPanel } from './ConsensiPanel.tsx';
 import { DocumentiTab } from './DocumentiTab.tsx';
 import { FirmaBox } from './FirmaBox.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
@@ -78,11 +79,27 @@ interface Pending {
   stato?: number;
 }
 
-export default function QuotazionePage({ def, id }: CustomPageProps) {
+/** The form of the screen: form.ui.json, or one of its "ui:varianti" (the direct quotation's fields) laid over it. */
+function formVariant(def: ResourceDef, name: string | undefined): ResourceDef {
+  const { 'ui:varianti': variants, ...base } = def.form as Record<string, unknown> & { 'ui:varianti'?: Record<string, Record<string, unknown>> };
+  const variant = name ? variants?.[name] : undefined;
+  if (!variant) return { ...def, form: base };
+  const form: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(variant)) {
+    if (key.startsWith('$')) continue;
+    form[key] = key.startsWith('ui:') ? value : { ...(base[key] as Record<string, unknown> | undefined), ...(value as Record<string, unknown>) };
+  }
+  return { ...def, form };
+}
+
+export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps) {
   const { pathname } = useLocation();
   const { definitions } = useDefinitions();
+  const onDiretta = id !== undefined && pathname === generatePath(DIRETTA_PATH, { id });
+  const def = useMemo(() => formVariant(resourceDef, onDiretta ? 'diretta' : undefined), [resourceDef, onDiretta]);
   const ctl = useQuotazione(def, id);
-  const widgetActions = useMemo(() => ({ aggiornaDatiAnia: ctl.refreshRegistry }), [ctl.refreshRegistry]);
+  // Page actions the vehicle widget calls (the registry refresh of a row), through the form's context.
+  const widgetContext = useMemo(() => ({ actions: { aggiornaDatiAnia: ctl.refreshRegistry } }), [ctl.refreshRegistry]);
   const wf = useRecordWorkflow(def.workflow!, ctl.record);
   const uid = useId();
   const [pending, setPending] = useState<Pending | null>(null);
@@ -96,6 +113,18 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
       ? (resource.newTitle ?? `${resource.singular ?? ''} - Nuova`)
       : (ctl.record && fillTemplate(resource.recordTitle ?? '', ctl.record)) || `${resource.singular ?? ''} ${id ?? ''}`;
   usePageMeta({ title, icon: resource.icon });
+
+  // The direct screen asks the gender (A = company); the person type follows it (spec 001 §2).
+  const personaDaSesso = def.form['ui:personaDaSesso'] as Record<string, string> | undefined;
+  const { onMainChange: ctlChange, mainRef } = ctl;
+  const onMainChange = useCallback(
+    (data: RecordData) => {
+      const persona = personaDaSesso?.[String(data.sesso)];
+      if (persona && data.persona !== persona) mainRef.current?.setFieldValue('persona', persona as never);
+      ctlChange(data);
+    },
+    [personaDaSesso, ctlChange, mainRef],
+  );
 
   useEffect(() => {
     setNota('');
@@ -113,7 +142,6 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
 
   // Status 12 lives on the direct screen, every other status on the normal one (spec 001 §2).
   const statusId = Number(ctl.record.stato_quotazione_id);
-  const onDiretta = id !== undefined && pathname === generatePath(DIRETTA_PATH, { id });
   if (id !== undefined && onDiretta && statusId !== STATO_DIRETTA && resource.routes?.edit) {
     return <Navigate to={generatePath(resource.routes.edit.path, { id })} replace />;
   }
@@ -164,18 +192,20 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
                   formUi={def.form}
                   initialData={ctl.initialMain}
                   resources={definitions?.resources}
-                  actions={widgetActions}
+                  context={widgetContext}
                   extraErrors={ctl.mainErrors}
                   disabled={!canSave}
-                  onChange={ctl.onMainChange}
+                  onChange={onMainChange}
                   onSubmit={(data) => void ctl.save(data)}
                   onInvalid={ctl.onMainInvalid}
                 />
                 <SavingOverlay show={ctl.busy === 'save'} />
               </div>
               {ctl.mode === 'edit' && <HistoryPanel rows={ctl.history} workflow={wf.workflow} />}
+              {ctl.mode === 'edit' && id !== undefined && <ConsensiPanel base={resource.api.path} id={id} />}
             </Tab>
-            {ctl.mode === 'edit' && (Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
+            {/* Spec 001 §2: documents show from code above 2, and on the direct screen (code 3.5). */}
+            {ctl.mode === 'edit' && (onDiretta || Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
               <Tab eventKey="documenti" title={t.tabDocumenti}>
                 <DocumentiTab def={def} record={ctl.record} wf={wf} />
               </Tab>
@@ -198,6 +228,7 @@ export default function QuotazionePage({ def, id }: CustomPageProps) {
             wf={wf}
             canSave={canSave}
             canPremio={canPremio}
+            saveLabel={onDiretta ? t.salva : undefined}
             formId="form-quotazione-anteprima"
             onEvent={(event, stato) => setPending({ event, stato })}
           />

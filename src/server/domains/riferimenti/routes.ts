@@ -1,7 +1,8 @@
 // Autocomplete and list routes over the reference tables (spec 000 §7): comuni, nazioni, province, rami, settori, frazionamenti, rimesse.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { registerDomainRoutes } from '../registry.ts';
+import { registerDomainRoutes, registerPublicRoutes } from '../registry.ts';
+import { enforceLimits } from '../../plugins/rateLimit.ts';
 import { notFound } from '../../errors.ts';
 import { searchKey } from './sources.ts';
 
@@ -44,23 +45,24 @@ function cacheable(reply: FastifyReply): void {
   reply.header('cache-control', 'private, max-age=300');
 }
 
-registerDomainRoutes('riferimenti', async (app: FastifyInstance) => {
+/** Municipality search and one municipality by ISTAT code, under a prefix (staff, or the customer's public form). */
+function registerComuni(app: FastifyInstance, prefix: string, preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>) {
   const db = app.ctx.db;
-
-  app.get('/api/autocomplete/comune', async (request) => {
+  const options = preHandler ? { preHandler } : {};
+  app.get(`${prefix}/comune`, options, async (request) => {
     const search = searchOf(request.query);
     if (search.length < MIN_SEARCH) return { data: [] };
     const contains = `%${likeEscape(search)}%`;
-    const prefix = `${likeEscape(search)}%`;
+    const starts = `${likeEscape(search)}%`;
     const rows = await sql<ComuneRow>`
       SELECT codice, nome, sigla_provincia, codice_catastale, cap FROM ref_comune
       WHERE nome_ricerca LIKE ${contains}
-      ORDER BY (nome_ricerca LIKE ${prefix}) DESC, nome_ricerca, sigla_provincia
+      ORDER BY (nome_ricerca LIKE ${starts}) DESC, nome_ricerca, sigla_provincia
       LIMIT ${MAX_COMUNI}`.execute(db);
     return { data: rows.rows.map(comuneItem) };
   });
 
-  app.get('/api/autocomplete/comune/:codice', async (request, reply) => {
+  app.get(`${prefix}/comune/:codice`, options, async (request, reply) => {
     const raw = (request.params as { codice: string }).codice;
     // Spec 000 §3.7: the control holds a number, the output is the 6-digit zero-padded string.
     if (!/^\d{1,6}$/.test(raw)) throw notFound('Comune');
@@ -70,6 +72,20 @@ registerDomainRoutes('riferimenti', async (app: FastifyInstance) => {
     cacheable(reply);
     return { data: comuneItem(rows.rows[0]) };
   });
+
+}
+
+// The customer's public form needs the municipalities too: same answers, no login, limited per address.
+registerPublicRoutes('riferimenti-pubblici', async (app: FastifyInstance) => {
+  registerComuni(app, '/api/pubblico/autocomplete', async (request, reply) => {
+    await enforceLimits(app.ctx.db, reply, [{ key: `pubblico:ip:${request.ip}`, max: Number(process.env.PUBLIC_RATE_LIMIT_IP ?? 120), windowSeconds: Number(process.env.PUBLIC_RATE_LIMIT_WINDOW ?? 60) }]);
+  });
+});
+
+registerDomainRoutes('riferimenti', async (app: FastifyInstance) => {
+  const db = app.ctx.db;
+
+  registerComuni(app, '/api/autocomplete');
 
   app.get('/api/autocomplete/nazione', async (request, reply) => {
     const search = searchOf(request.query);

@@ -1,0 +1,60 @@
+// The customer's consent records (GDPR art. 7(1)): every answer given on the public link, with text version, time, address and browser.
+import useSWR from 'swr';
+import Table from 'react-bootstrap/Table';
+import { request } from '../../api/dataProvider.ts';
+import { formatDateTime } from '../../lib/format.ts';
+
+interface ConsentRow {
+  id: number;
+  consenso: string;
+  versione: string;
+  testo: string;
+  risposta: string;
+  uuid: string;
+  indirizzo: string | null;
+  user_agent: string | null;
+  registrato_il: string;
+}
+
+export function ConsensiPanel({ base, id }: { base: string; id: string }) {
+  const { data } = useSWR(['consensi', base, id], () => request<{ data: ConsentRow[] }>('GET', `${base}/${encodeURIComponent(id)}/consensi`), { revalidateOnFocus: false });
+  const rows = data?.data;
+  return (
+    <section className="card mb-3" aria-labelledby="consensi-title">
+      <div className="card-body">
+        <h2 id="consensi-title" className="h6 card-title text-uppercase text-body-secondary mb-3">
+          Consensi del cliente
+        </h2>
+        {rows && rows.length === 0 && <p className="text-body-secondary mb-0">Nessun consenso registrato.</p>}
+        {rows && rows.length > 0 && (
+          <div className="table-responsive">
+            <Table size="sm" className="mb-0 align-middle" data-testid="consensi">
+              <thead>
+                <tr>
+                  <th scope="col">Data</th>
+                  <th scope="col">Consenso</th>
+                  <th scope="col">Risposta</th>
+                  <th scope="col">Versione</th>
+                  <th scope="col">Indirizzo</th>
+                  <th scope="col">Browser</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.id}>
+                    <td className="text-nowrap">{formatDateTime(row.registrato_il)}</td>
+                    <td title={row.testo}>{row.testo}</td>
+                    <td>{row.risposta === 'ok' ? 'Acconsento' : 'Non acconsento'}</td>
+                    <td>{row.versione}</td>
+                    <td>{row.indirizzo ?? ''}</td>
+                    <td className="text-break small">{row.user_agent ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

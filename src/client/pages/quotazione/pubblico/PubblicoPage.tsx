@@ -1,0 +1,357 @@
+// The customer's public form (/quotazione/cliente/{uuid}, spec 001 §2): steps 0-4 drawn by the generic form renderer from
+// the public view and schemas/quotazione/public.ui.json, then the documents stage and 'Termina Caricamento'. No login.
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
+import useSWR from 'swr';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Spinner from 'react-bootstrap/Spinner';
+import type Form from '@rjsf/core';
+import type { ErrorSchema } from '@rjsf/utils';
+import { ApiError, request } from '../../../api/dataProvider.ts';
+import { SchemaForm } from '../../../renderer/SchemaForm.tsx';
+import { toErrorSchema } from '../../../renderer/formBody.ts';
+import { Logo } from '../../../shell/PlainLayout.tsx';
+import type { FormUi, JsonSchema, RecordData } from '../../../types.ts';
+import { fieldsUpTo, publicRules, resizeModerni, type PublicStep } from '../../../../shared/domains/quotazione/pubblico.ts';
+import { controllingFields, pick, stepSchema, stepUi } from './steps.ts';
+
+interface Categoria {
+  name: string;
+  title: string;
+  max: number;
+  model: string;
+  field?: string;
+}
+
+interface Documento {
+  id: number;
+  name: string;
+  collection_name: string;
+  item_id: string | null;
+}
+
+interface Loaded {
+  data: RecordData & { fase: 'form' | 'documenti'; uuid: string; documenti: Documento[]; veicoli_storici?: Array<Record<string, unknown>> };
+  definizione: { schema: JsonSchema; ui: FormUi & { 'ui:passi': PublicStep[] }; categorie: Categoria[] };
+}
+
+const FORM_ID = 'quotazione-cliente';
+const LOOKUPS = { lookupBase: '/api/pubblico/autocomplete' };
+
+function serverMessage(err: unknown): string {
+  if (err instanceof ApiError) return String((err.body as { message?: unknown }).message ?? err.message);
+  return err instanceof Error ? err.message : String(err);
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  return (
+    <main className="container py-3 px-2" style={{ maxWidth: 760 }}>
+      <header className="d-flex align-items-center gap-2 mb-3">
+        <Logo size={28} />
+        <span className="fw-semibold">Polizza auto storiche</span>
+      </header>
+      {children}
+    </main>
+  );
+}
+
+function Message({ title, variant, children }: { title: string; variant: 'danger' | 'success' | 'secondary'; children: ReactNode }) {
+  return (
+    <Card border={variant} className="mb-3" role={variant === 'danger' ? 'alert' : 'status'}>
+      <Card.Body>
+        <h1 className={`h4 card-title ${variant === 'danger' ? 'text-danger' : variant === 'success' ? 'text-success' : ''}`}>{title}</h1>
+        <div className="card-text">{children}</div>
+      </Card.Body>
+    </Card>
+  );
+}
+
+export default function PubblicoPage() {
+  const { uuid = '' } = useParams();
+  // parameter1 arrives with some links (spec 001 §2); it travels along with the loading call.
+  const [params] = useSearchParams();
+  const parameter1 = params.get('parameter1') ?? undefined;
+  const { data: loaded, error, mutate, isLoading } = useSWR<Loaded>(['cliente-quotazione', uuid, parameter1], () =>
+    request<Loaded>('GET', `/api/cliente/quotazione/${encodeURIComponent(uuid)}`, { noRedirect: true, query: { parameter1 } }),
+    { revalidateOnFocus: false, shouldRetryOnError: false });
+  const [finished, setFinished] = useState<'dati' | 'documenti' | undefined>();
+
+  if (isLoading) {
+    return (
+      <Shell>
+        <div className="text-center py-5"><Spinner animation="border" role="status"><span className="visually-hidden">Caricamento…</span></Spinner></div>
+      </Shell>
+    );
+  }
+  if (error) {
+    const invalidLink = error instanceof ApiError && error.status === 404;
+    return (
+      <Shell>
+        <Message title={invalidLink ? 'Link non più valido' : 'Errore'} variant="danger">
+          <p className="mb-1">{serverMessage(error)}</p>
+          {invalidLink && <p className="mb-0">Il link che hai usato non apre più la quotazione. Contatta il tuo intermediario per ricevere un nuovo link.</p>}
+        </Message>
+      </Shell>
+    );
+  }
+  if (finished === 'documenti') {
+    return (
+      <Shell>
+        <Message title="Caricamento completato" variant="success">
+          <p className="mb-0">Grazie! Abbiamo ricevuto i tuoi documenti: il tuo intermediario verificherà la documentazione e ti contatterà.</p>
+        </Message>
+      </Shell>
+    );
+  }
+  if (!loaded) return null;
+  return (
+    <Shell>
+      {finished === 'dati' && (
+        <Message title="Grazie!" variant="success">
+          <p className="mb-0">I tuoi dati sono stati inviati correttamente. Ora carica i documenti richiesti.</p>
+        </Message>
+      )}
+      {loaded.data.fase === 'form' ? (
+        <Steps loaded={loaded} onDone={async () => { setFinished('dati'); await mutate(); }} />
+      ) : (
+        <Documenti loaded={loaded} onUploaded={() => void mutate()} onDone={() => setFinished('documenti')} />
+      )}
+    </Shell>
+  );
+}
+
+function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void> }) {
+  const { schema: full, ui } = loaded.definizione;
+  const steps = ui['ui:passi'];
+  const last = steps.length - 1;
+  const [step, setStep] = useState(0);
+  // null means 'no answer yet': left out, so the schema speaks of a missing value, not of a wrong type.
+  const [values, setValues] = useState<RecordData>(() => Object.fromEntries(Object.entries(loaded.data).filter(([, v]) => v !== null)) as RecordData);
+  const [live, setLive] = useState<RecordData>(values);
+  const [errors, setErrors] = useState<ErrorSchema>();
+  const [failure, setFailure] = useState<{ title: string; message: string; list?: string[] }>();
+  const [busy, setBusy] = useState(false);
+  const form = useRef<Form | null>(null);
+  const current = steps[step]!;
+  const controls = useMemo(() => controllingFields(ui), [ui]);
+  const controlKey = JSON.stringify(controls.map((f) => live[f] ?? null));
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const schema = useMemo(() => stepSchema(full, ui, current, live), [full, ui, current, controlKey]);
+  const formUi = useMemo(() => stepUi(ui, current), [ui, current]);
+  // Modern-vehicle rows follow the declared daily use from the moment the step opens.
+  const initial = useMemo(() => (current.fields.includes('veicoli_moderni') && typeof values.quotidiano === 'number'
+    ? { ...values, veicoli_moderni: resizeModerni(values.veicoli_moderni, values.quotidiano) } : values), [current, values]);
+
+  const go = (next: number) => {
+    setErrors(undefined);
+    setFailure(undefined);
+    setStep(next);
+    window.scrollTo({ top: 0 });
+  };
+
+  const onChange = useCallback((data: RecordData, fieldId?: string) => {
+    // The page re-renders only when a value that narrows choices changes: a re-render in the middle of rjsf's own
+    // batched changes (the blur of one field, the click on the next) would lose the click.
+    setLive((before) => (controls.some((f) => before[f] !== data[f]) ? data : before));
+    if (fieldId?.startsWith('root_quotidiano') && typeof data.quotidiano === 'number') {
+      const rows = resizeModerni(data.veicoli_moderni, data.quotidiano);
+      if (rows.length !== (Array.isArray(data.veicoli_moderni) ? data.veicoli_moderni.length : 0)) form.current?.setFieldValue('veicoli_moderni', rows as never);
+    }
+  }, [controls]);
+
+  const submit = async (submitted: RecordData) => {
+    const merged = { ...values, ...submitted };
+    setValues(merged);
+    setFailure(undefined);
+    // The rules the schema cannot say, with the server's messages (the vehicle-type alert names the plate).
+    const rules = publicRules(merged, new Set(current.fields));
+    if (Object.keys(rules).length) {
+      setErrors(toErrorSchema(rules));
+      setFailure({ title: 'Controlla i dati inseriti', message: 'Alcuni dati non sono completi.', list: [...new Set(Object.values(rules).flat())] });
+      return;
+    }
+    if (step === 0) return go(1);
+    setBusy(true);
+    try {
+      if (step === 1) {
+        await request('POST', '/api/cliente/quotazione', { noRedirect: true, body: { uuid: loaded.data.uuid, ...pick(merged, current.fields) } });
+      } else {
+        // The last step sends the whole form (spec 001 §7); the server moves the quotation on to the documents.
+        const fields = step === last ? fieldsUpTo(steps, last) : current.fields;
+        await request('PUT', `/api/cliente/quotazione/${String(loaded.data.id)}`, {
+          noRedirect: true, body: { uuid: loaded.data.uuid, passo: step, ...pick(merged, fields) },
+        });
+      }
+      if (step === last) await onDone();
+      else go(step + 1);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422) {
+        setErrors(toErrorSchema(err.errors));
+        // An answer of an earlier step refused by the server: back to that step.
+        const earlier = steps.findIndex((s) => Object.keys(err.errors).some((k) => s.fields.includes(k.split('.')[0]!)));
+        if (earlier >= 0 && earlier < step) setStep(earlier);
+        setFailure({ title: 'Errore', message: serverMessage(err), list: [...new Set(Object.values(err.errors).flat())] });
+      } else {
+        setFailure({ title: 'Errore', message: serverMessage(err) });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <nav aria-label="Avanzamento" className="mb-3">
+        <p className="mb-1 small text-body-secondary">Passo {step + 1} di {steps.length}</p>
+        <div className="progress" role="progressbar" aria-label={`Passo ${step + 1} di ${steps.length}: ${current.titolo}`} aria-valuemin={1} aria-valuemax={steps.length} aria-valuenow={step + 1}>
+          <div className="progress-bar" style={{ width: `${((step + 1) / steps.length) * 100}%` }} />
+        </div>
+      </nav>
+      <h1 className="h4 mb-3">{current.titolo}</h1>
+      {current.descrizione && <p>{current.descrizione}</p>}
+      {failure && (
+        <Alert variant="danger" role="alert">
+          <Alert.Heading as="h2" className="h6">{failure.title}</Alert.Heading>
+          <p className="mb-1">{failure.message}</p>
+          {failure.list && failure.list.length > 0 && <ul className="mb-0">{failure.list.map((m) => <li key={m}>{m}</li>)}</ul>}
+        </Alert>
+      )}
+      {current.fields.length > 0 ? (
+        <SchemaForm
+          key={step}
+          id={FORM_ID}
+          schema={schema}
+          formUi={formUi}
+          initialData={initial}
+          extraErrors={errors}
+          disabled={busy}
+          formRef={form}
+          context={LOOKUPS}
+          onChange={onChange}
+          onSubmit={(data) => void submit(data)}
+        />
+      ) : (
+        <form id={FORM_ID} onSubmit={(e) => { e.preventDefault(); void submit({}); }} />
+      )}
+      <div className="d-grid gap-2 d-sm-flex justify-content-sm-between mt-3 mb-5">
+        <Button variant="outline-secondary" size="lg" disabled={step === 0 || busy} onClick={() => go(step - 1)}>Indietro</Button>
+        <Button type="submit" form={FORM_ID} size="lg" disabled={busy}>
+          {busy && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+          {step === last ? 'Invia' : 'Avanti'}
+        </Button>
+      </div>
+    </>
+  );
+}
+
+/** One upload slot: a category of the quotation, or the registration document of one vehicle. */
+interface Slot {
+  key: string;
+  title: string;
+  category: Categoria;
+  itemId?: string;
+}
+
+function Documenti({ loaded, onUploaded, onDone }: { loaded: Loaded; onUploaded: () => void; onDone: () => void }) {
+  const uuid = loaded.data.uuid;
+  const [busy, setBusy] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const slots: Slot[] = loaded.definizione.categorie.flatMap((c) => {
+    if (!c.field) return [{ key: c.name, title: c.title, category: c }];
+    const rows = (loaded.data[c.field] ?? []) as Array<Record<string, unknown>>;
+    return rows.filter((v) => typeof v.id === 'string').map((v) => ({
+      key: `${c.name}-${String(v.id)}`, title: `${c.title} ${[v.marca, v.modello, v.targa].filter(Boolean).join(' ')}`, category: c, itemId: String(v.id),
+    }));
+  });
+  const filesOf = (slot: Slot) => loaded.data.documenti.filter((d) => d.collection_name === slot.category.name && (slot.itemId ? d.item_id === slot.itemId : !d.item_id));
+
+  const send = async (slot: Slot, file: File | undefined) => {
+    setFailure(undefined);
+    setNotice(undefined);
+    if (!file) return setFailure('Non hai specificato un file da caricare');
+    const body = new FormData();
+    body.append('collection', slot.category.name);
+    body.append('model', slot.category.model);
+    // The owner first, so the server checks the category before the file streams in (the link names the quotation).
+    body.append('id', slot.itemId ?? uuid);
+    body.append('nome_file', file.name);
+    body.append('file', file);
+    setBusy(slot.key);
+    try {
+      const answer = await request<{ message: string }>('POST', `/api/cliente/quotazione/upload/${encodeURIComponent(uuid)}`, { noRedirect: true, body });
+      setNotice(answer.message);
+      onUploaded();
+    } catch (err) {
+      setFailure(err instanceof ApiError && Object.keys(err.errors).length ? Object.values(err.errors).flat().join(' ') : serverMessage(err));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const termina = async () => {
+    setBusy('termina');
+    setFailure(undefined);
+    try {
+      await request('POST', `/api/cliente/quotazione/terminaCaricamento/${encodeURIComponent(uuid)}`, { noRedirect: true });
+      onDone();
+    } catch (err) {
+      setFailure(serverMessage(err));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return (
+    <section aria-labelledby="documenti-titolo">
+      <h1 id="documenti-titolo" className="h4 mb-3">Caricamento documenti</h1>
+      <p>Carica una foto o un PDF per ogni documento (al massimo 3 per categoria). Quando hai finito premi 'Termina Caricamento'.</p>
+      {failure && <Alert variant="danger" role="alert"><Alert.Heading as="h2" className="h6">Errore</Alert.Heading>{failure}</Alert>}
+      {notice && <Alert variant="success" role="status">{notice}</Alert>}
+      {slots.map((slot) => {
+        const files = filesOf(slot);
+        const inputId = `documento-${slot.key}`;
+        return (
+          <Card key={slot.key} className="mb-2">
+            <Card.Body className="py-2">
+              <h2 className="h6 mb-1">{slot.title}</h2>
+              {files.length > 0 && (
+                <ul className="list-unstyled small mb-2" aria-label={`Documenti caricati: ${slot.title}`}>
+                  {files.map((f) => <li key={f.id}>{f.name}</li>)}
+                </ul>
+              )}
+              {/* The add button disappears at the maximum (spec 001 §5); the server refuses a further file anyway. */}
+              {files.length < slot.category.max ? (
+                <div>
+                  <label htmlFor={inputId} className="form-label small mb-1">Aggiungi documento ({files.length}/{slot.category.max})</label>
+                  <input
+                    id={inputId}
+                    type="file"
+                    className="form-control"
+                    accept="image/jpeg,image/png,application/pdf"
+                    disabled={busy !== undefined}
+                    onChange={(event) => {
+                      const file = event.target.files?.[0];
+                      event.target.value = '';
+                      void send(slot, file);
+                    }}
+                  />
+                </div>
+              ) : (
+                <p className="small text-body-secondary mb-0">Hai caricato il numero massimo di documenti per questa categoria.</p>
+              )}
+            </Card.Body>
+          </Card>
+        );
+      })}
+      <div className="d-grid d-sm-flex mt-3 mb-5">
+        <Button size="lg" variant="success" disabled={busy !== undefined} onClick={() => void termina()}>
+          {busy === 'termina' && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+          Termina Caricamento
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,400 @@
+// The customer's public link (spec 001 §2, §7): GET/POST/PUT /api/cliente/quotazione and terminaCaricamento, without login.
+// Only the fields of schemas/quotazione/public.view.json go in or out; the machine decides while the link stays open.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql, type Transaction } from 'kysely';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerDomainRoutes, registerPublicRoutes } from '../registry.ts';
+import { registerDomainMigration } from '../../db/domain-migrations.ts';
+import { enforceLimits } from '../../plugins/rateLimit.ts';
+import { HttpError, invalid } from '../../errors.ts';
+import multipart from '@fastify/multipart';
+import { requirePermission } from '../../auth/guards.ts';
+import { listDocuments, type MediaRecord, type OwnerRef } from '../../media/store.ts';
+import { UPLOADED, acceptUpload } from '../../media/routes.ts';
+import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
+import { ResourceRepository } from '../../resources/repository.ts';
+import type { AuthUser } from '../../auth/user.ts';
+import type { Workflow } from '../../../shared/workflow/machine.ts';
+import type { WorkflowUser } from '../../../shared/workflow/guards.ts';
+import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
+import { canonicalInput } from '../../../shared/canonical.ts';
+import type { JsonSchema } from '../../../shared/definitions/types.ts';
+import {
+  consentsOf, fieldsUpTo, publicRules, publicSchema, type PublicStep, type PublicView,
+} from '../../../shared/domains/quotazione/pubblico.ts';
+
+const DIR = path.resolve(import.meta.dirname, '..', '..', '..', '..', 'schemas', 'quotazione');
+const view: PublicView = JSON.parse(readFileSync(path.join(DIR, 'public.view.json'), 'utf8'));
+const ui: Record<string, unknown> & { 'ui:passi': PublicStep[] } = JSON.parse(readFileSync(path.join(DIR, 'public.ui.json'), 'utf8'));
+const STEPS = ui['ui:passi'];
+const LAST_STEP = STEPS.length - 1;
+
+// Consents are evidence (GDPR art. 7(1)): one row per answer given, never updated.
+registerDomainMigration('quotazione_pubblico', [
+  `CREATE UNIQUE INDEX IF NOT EXISTS quotazione_uuid_unique ON quotazione (uuid)`,
+  `CREATE TABLE IF NOT EXISTS quotazione_consenso (
+     id bigserial PRIMARY KEY,
+     quotazione_id integer NOT NULL REFERENCES quotazione(id) ON DELETE CASCADE,
+     consenso text NOT NULL, versione text NOT NULL, testo text NOT NULL, risposta text NOT NULL,
+     uuid text NOT NULL, indirizzo text, user_agent text, registrato_il timestamptz NOT NULL DEFAULT now())`,
+  `CREATE INDEX IF NOT EXISTS quotazione_consenso_quotazione ON quotazione_consenso (quotazione_id, consenso, id)`,
+  `CREATE OR REPLACE FUNCTION quotazione_consenso_immutabile() RETURNS trigger LANGUAGE plpgsql AS
+     $$ BEGIN RAISE EXCEPTION 'quotazione_consenso is append-only'; END $$`,
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'quotazione_consenso_no_update') THEN
+       CREATE TRIGGER quotazione_consenso_no_update BEFORE UPDATE ON quotazione_consenso
+         FOR EACH ROW EXECUTE FUNCTION quotazione_consenso_immutabile();
+     END IF; END $$`,
+]);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CONSENT_FLAGS: Record<string, string> = { consenso_trattamento: 'consenso_trattamento', consenso_allegati: 'consenso_allegati' };
+
+/** The customer as the machine sees them: no permissions, kind 'cliente' (guard attoreCliente). */
+const CLIENTE: AuthUser & WorkflowUser = {
+  id: 0, email: '', name: 'Cliente (link personale)', collaboratore_id: null, tokenId: 0, roles: [], permissions: [], kind: 'cliente',
+};
+
+function limits() {
+  return {
+    perAddress: Number(process.env.PUBLIC_RATE_LIMIT_IP ?? 120),
+    perUuid: Number(process.env.PUBLIC_RATE_LIMIT_UUID ?? 60),
+    windowSeconds: Number(process.env.PUBLIC_RATE_LIMIT_WINDOW ?? 60),
+  };
+}
+
+export type Phase = 'form' | 'documenti';
+
+registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
+  const db = app.ctx.db;
+  const def = app.ctx.definitions.resources.get('quotazione')!;
+  const workflow: Workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
+  const repo = new ResourceRepository(def, app.ctx.ajv, undefined, workflow);
+  const clienteDef = app.ctx.definitions.resources.get('cliente')!;
+  const validateCliente = compileValidator(app.ctx.ajv, clienteDef.schema);
+  const consents = () => consentsOf(schemaNow());
+  // The schema holds the current year (car years up to now): rebuilt when the year changes.
+  let cached: { year: number; schema: JsonSchema; validate: (d: unknown) => FieldErrors | null } | undefined;
+  const schemaNow = () => current().schema;
+  function current() {
+    const year = new Date().getFullYear();
+    if (cached?.year !== year) {
+      const schema = publicSchema(def.schema, view);
+      cached = { year, schema, validate: compileValidator(app.ctx.ajv, schema) };
+    }
+    return cached;
+  }
+  const props = () => (schemaNow().properties ?? {}) as Record<string, JsonSchema>;
+  const fieldDefs = def.fields;
+  const invalidLink = () => new HttpError(404, view.messaggi.linkNonValido);
+
+  async function limit(request: FastifyRequest, reply: FastifyReply, uuid: string | undefined) {
+    const l = limits();
+    await enforceLimits(db, reply, [
+      { key: `pubblico:ip:${request.ip}`, max: l.perAddress, windowSeconds: l.windowSeconds },
+      ...(uuid ? [{ key: `pubblico:uuid:${uuid.toLowerCase().slice(0, 64)}`, max: l.perUuid, windowSeconds: l.windowSeconds }] : []),
+    ]);
+  }
+
+  /** Where the machine lets the customer act: the form (status 4) or the documents (status 5); otherwise closed. */
+  function phaseOf(row: Record<string, unknown>): Phase | undefined {
+    const status = Number(row[workflow.statusField]);
+    for (const phase of ['form', 'documenti'] as const) {
+      if (workflow.can(status, CLIENTE, row, { type: view.fasi[phase] })) return phase;
+    }
+    return undefined;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function findOpen(q: Transaction<any> | typeof db, uuid: unknown, lock: boolean) {
+    // A malformed, unknown or closed link all answer alike: nothing tells a guesser which one it was.
+    if (typeof uuid !== 'string' || !UUID.test(uuid)) throw invalidLink();
+    const row = (await sql<Record<string, unknown>>`SELECT * FROM quotazione WHERE uuid = ${uuid.toLowerCase()} ${lock ? sql`FOR UPDATE` : sql``}`.execute(q)).rows[0];
+    const phase = row ? phaseOf(row) : undefined;
+    if (!row || !phase) throw invalidLink();
+    return { row, phase };
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function latestConsents(q: Transaction<any> | typeof db, id: number): Promise<Record<string, string>> {
+    const rows = (await sql<{ consenso: string; risposta: string }>`
+      SELECT DISTINCT ON (consenso) consenso, risposta FROM quotazione_consenso WHERE quotazione_id = ${id}
+      ORDER BY consenso, id DESC`.execute(q)).rows;
+    return Object.fromEntries(rows.map((r) => [r.consenso, r.risposta]));
+  }
+
+  /** The record as the customer may see it: the view's fields, vehicles trimmed to the view, latest consents. */
+  function present(row: Record<string, unknown>, given: Record<string, string>, phase: Phase) {
+    const out: Record<string, unknown> = {};
+    for (const name of view.sola_lettura) out[name] = row[name] ?? null;
+    for (const name of Object.keys(props())) {
+      if (name in CONSENT_FLAGS || consents().some(([c]) => c === name)) continue;
+      out[name] = row[name] ?? null;
+    }
+    out.veicoli_storici = ((row.veicoli_storici ?? []) as Array<Record<string, unknown>>).map((v) =>
+      Object.fromEntries(view.veicoli_storici.lettura.filter((f) => v[f] !== undefined).map((f) => [f, v[f]])));
+    for (const [name] of consents()) out[name] = given[name] ?? null;
+    const status = workflow.status(Number(row[workflow.statusField]));
+    out.stato_quotazione = { id: status.id, nome: status.nome };
+    out.fase = phase;
+    return out;
+  }
+
+  /**
+   * Validates what the customer sent for steps 0..step against the stored record: the merged record must pass the
+   * public schema and the rules, but only errors of those steps' fields count (later steps are not filled yet).
+   */
+  async function validated(row: Record<string, unknown>, given: Record<string, string>, body: Record<string, unknown>, step: number) {
+    const allowed = fieldsUpTo(STEPS, step);
+    const errors: FieldErrors = {};
+    const input: Record<string, unknown> = {};
+    const schemaProps = props();
+    for (const [key, value] of Object.entries(canonicalInput(body, def.schema))) {
+      if (['uuid', 'id', 'passo', 'version'].includes(key)) continue;
+      if (!(key in schemaProps) || view.sola_lettura.includes(key)) errors[key] = ['Campo non consentito.'];
+      else if (allowed.has(key)) input[key] = value;
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
+    const normalised = normalizeInput(fieldDefs, input);
+    // The customer completes the staff's historic vehicles (plate, type, year); adding or removing them is the broker's job.
+    if (normalised.veicoli_storici !== undefined) {
+      const stored = (row.veicoli_storici ?? []) as Array<Record<string, unknown>>;
+      const sent = Array.isArray(normalised.veicoli_storici) ? normalised.veicoli_storici as Array<Record<string, unknown>> : [];
+      if (sent.length !== stored.length) throw invalid({ veicoli_storici: ['Non puoi aggiungere o togliere veicoli storici: contatta il tuo intermediario.'] });
+      normalised.veicoli_storici = stored.map((v, i) => {
+        // Each vehicle needs a row id: its registration document (libretto) is filed under it.
+        const out: Record<string, unknown> = { ...v, id: v.id ?? randomUUID() };
+        for (const f of view.veicoli_storici.scrittura) {
+          const value = sent[i]![f];
+          if (value === undefined) continue;
+          out[f] = typeof value === 'string' ? (f === 'targa' ? value.trim().toUpperCase() : value.trim()) || null : value;
+          if (out[f] === null) delete out[f];
+        }
+        return out;
+      });
+    }
+    if (Array.isArray(normalised.veicoli_moderni)) {
+      normalised.veicoli_moderni = (normalised.veicoli_moderni as Array<Record<string, unknown>>).map((v) =>
+        Object.fromEntries(Object.entries(v ?? {}).map(([k, val]) => [k, typeof val === 'string' ? (k === 'targa' ? val.trim().toUpperCase() : val.trim()) : val]).filter(([, val]) => val !== '')));
+    }
+    const merged: Record<string, unknown> = {};
+    for (const name of Object.keys(schemaProps)) merged[name] = row[name] ?? null;
+    Object.assign(merged, given, normalised);
+    if (merged.persona === 'g') merged.sesso = null;
+    // Stored vehicles carry the broker's fields too (value, colour): the customer's schema judges only the public ones.
+    if (Array.isArray(merged.veicoli_storici)) {
+      merged.veicoli_storici = (merged.veicoli_storici as Array<Record<string, unknown>>).map((v) =>
+        Object.fromEntries(view.veicoli_storici.lettura.filter((f) => v[f] !== undefined && v[f] !== null).map((f) => [f, v[f]])));
+    }
+    const candidate = withoutNulls(merged);
+    const all = { ...(current().validate(candidate) ?? {}), ...publicRules(candidate, allowed) };
+    for (const [key, messages] of Object.entries(all)) {
+      const top = key.split('.')[0]!;
+      if (allowed.has(top)) errors[key] = messages;
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
+    return { input: normalised, merged };
+  }
+
+  function stepOf(body: Record<string, unknown>, fallback: number): number {
+    const raw = body.passo ?? fallback;
+    const step = Number(raw);
+    if (!Number.isInteger(step) || step < 1 || step > LAST_STEP) throw invalid({ passo: [`Deve essere un numero tra 1 e ${LAST_STEP}`] });
+    return step;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function save(trx: Transaction<any>, request: FastifyRequest, row: Record<string, unknown>, given: Record<string, string>, input: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    const id = Number(row.id);
+    const columns: Record<string, unknown> = { ...extra };
+    const consentNames = new Set(consents().map(([c]) => c));
+    for (const [key, value] of Object.entries(input)) if (!consentNames.has(key)) columns[key] = value;
+    if (input.persona === 'g') columns.sesso = 'A';
+    for (const [name, declaration] of consents()) {
+      const answer = input[name];
+      if (typeof answer !== 'string' || given[name] === answer) continue;
+      // A changed (or first) answer is a new record: the old one stays as the evidence of what was answered then.
+      await trx.insertInto('quotazione_consenso').values({
+        quotazione_id: id, consenso: name, versione: declaration.versione, testo: declaration.testo, risposta: answer,
+        uuid: String(row.uuid), indirizzo: request.ip, user_agent: String(request.headers['user-agent'] ?? '').slice(0, 500),
+      }).execute();
+      given[name] = answer;
+      if (CONSENT_FLAGS[name]) columns[CONSENT_FLAGS[name]] = answer === 'ok';
+    }
+    return Object.keys(columns).length ? repo.writeLocked(trx, id, columns) : row;
+  }
+
+  /** Customer master data from the personal-data step: created once, then kept up to date (spec 001 §2, step 1). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function upsertCliente(trx: Transaction<any>, row: Record<string, unknown>, m: Record<string, unknown>): Promise<number> {
+    const giuridica = m.persona === 'g';
+    const cliente: Record<string, unknown> = {
+      tipo: giuridica ? 'CORPORATE' : 'RETAIL',
+      sesso: giuridica ? 'A' : m.sesso,
+      nome: giuridica ? m.rsoc : m.nome,
+      cognome: giuridica ? null : m.cognome,
+      piva: giuridica ? m.piva : null,
+      cf: m.cfisc ?? null,
+      dataNascita: giuridica ? null : m.dataNascita ?? null,
+      comune_nascita_id: giuridica ? null : m.comune_nascita_id ?? null,
+      nazioneNascita: giuridica || !m.nazione_nascita_id ? null : m.nazione_nascita_id === '1' ? 'ITALIA' : 'ESTERO',
+      residenzaIndirizzo: m.residenzaIndirizzo ?? null,
+      residenzaCivico: m.residenzaCivico ?? null,
+      residenzaCap: m.residenzaCap ?? null,
+      residenza_comune_id: m.residenza_comune_id ?? null,
+      residenzaProv: m.provincia_codice ?? null,
+      email: m.email ?? null,
+      cell: m.telefono ?? null,
+      collaboratore_id: row.collaboratore_id ?? null,
+    };
+    const errors = validateCliente(withoutNulls(normalizeInput(clienteDef.fields, cliente)));
+    if (errors) throw invalid(errors);
+    const values = normalizeInput(clienteDef.fields, cliente);
+    if (row.cliente_id) {
+      const updated = await trx.updateTable('cliente').set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
+        .where('id', '=', Number(row.cliente_id)).returning('id').executeTakeFirst();
+      if (updated) return Number(updated.id);
+    }
+    const inserted = await trx.insertInto('cliente').values(values).returning('id').executeTakeFirstOrThrow();
+    return Number(inserted.id);
+  }
+
+  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+  const uuidParam = { type: 'object', properties: { uuid: { type: 'string' } }, required: ['uuid'] } as const;
+  const idParam = { type: 'object', properties: { id: { type: 'string', maxLength: 12 } }, required: ['id'] } as const;
+  const bodySchema = { type: 'object' } as const;
+
+  app.get('/api/cliente/quotazione/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
+    const { uuid } = request.params as { uuid: string };
+    await limit(request, reply, uuid);
+    noStore(reply);
+    const { row, phase } = await findOpen(db, uuid, false);
+    const given = await latestConsents(db, Number(row.id));
+    return {
+      data: { ...present(row, given, phase), documenti: phase === 'documenti' ? await documents(Number(row.id)) : [] },
+      definizione: { schema: schemaNow(), ui, categorie: categories() },
+    };
+  });
+
+  // Step 1 'Avanti': the personal data are saved and the customer record is created (data.model.id is its id).
+  app.post('/api/cliente/quotazione', { schema: { body: bodySchema } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    await limit(request, reply, typeof body.uuid === 'string' ? body.uuid : undefined);
+    noStore(reply);
+    const result = await db.transaction().execute(async (trx) => {
+      const { row, phase } = await findOpen(trx, body.uuid, true);
+      if (phase !== 'form') throw new HttpError(409, 'I dati sono già stati inviati: carica i documenti.');
+      const given = await latestConsents(trx, Number(row.id));
+      const { input, merged } = await validated(row, given, body, 1);
+      const clienteId = await upsertCliente(trx, row, merged);
+      const saved = await save(trx, request, row, given, input, { cliente_id: clienteId });
+      return { clienteId, model: present(saved, given, phase) };
+    });
+    reply.code(201);
+    return { message: 'Dati anagrafici salvati.', data: { model: { id: result.clienteId }, quotazione: result.model } };
+  });
+
+  // Each later step saves its answers (passo 2, 3); the whole form (passo 4, the default) moves the quotation to documents.
+  app.put('/api/cliente/quotazione/:id', { schema: { params: idParam, body: bodySchema } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    await limit(request, reply, typeof body.uuid === 'string' ? body.uuid : undefined);
+    noStore(reply);
+    const step = stepOf(body, LAST_STEP);
+    const model = await db.transaction().execute(async (trx) => {
+      const { row, phase } = await findOpen(trx, body.uuid, true);
+      // The id must be the link's own quotation: an id alone opens nothing.
+      if (String(row.id) !== (request.params as { id: string }).id) throw invalidLink();
+      if (phase !== 'form') throw new HttpError(409, 'I dati sono già stati inviati: carica i documenti.');
+      const given = await latestConsents(trx, Number(row.id));
+      const { input } = await validated(row, given, body, step);
+      let saved = await save(trx, request, row, given, input);
+      if (step === LAST_STEP) saved = await repo.transitionLocked(trx, CLIENTE, saved, { type: view.fasi.form });
+      const open = phaseOf(saved);
+      return open ? present(saved, given, open) : { id: saved.id };
+    });
+    reply.code(201);
+    return { message: step === LAST_STEP ? 'Grazie! I tuoi dati sono stati inviati.' : 'Dati salvati.', data: { model } };
+  });
+
+  // ---- Documents (spec 001 §3, §5): the categories the customer may fill, at most publicMaxCount files each ----
+  const media = def.resource.media!;
+  const MB = 1024 * 1024;
+  /** Collections open to the customer: those with a public maximum, per model (Quotazione, or Veicolo for each vehicle). */
+  function categories() {
+    const own = Object.entries(media.collections).filter(([, c]) => c.publicMaxCount).map(([name, c]) => ({ name, title: c.title, max: c.publicMaxCount!, model: media.model, types: c.types }));
+    const items = (media.items ?? []).flatMap((item) => Object.entries(item.collections).filter(([, c]) => c.publicMaxCount)
+      .map(([name, c]) => ({ name, title: c.title, max: c.publicMaxCount!, model: item.model, field: item.field, types: c.types })));
+    return [...own, ...items];
+  }
+  const documents = async (id: number) => (await listDocuments(db, { resource: def.name, id }))
+    .filter((m) => categories().some((c) => c.name === m.collection_name))
+    .map((m: MediaRecord) => ({ id: Number(m.id), name: m.name, collection_name: m.collection_name, item_model: m.item_model, item_id: m.item_id, mime_type: m.mime_type, size: Number(m.size) }));
+
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: { fileSize: 1024 * MB, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
+    // The documents issue's upload (streamed, type from the bytes, all or nothing) with the customer's own checks.
+    uploads.post('/api/cliente/quotazione/upload/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
+      const { uuid } = request.params as { uuid: string };
+      await limit(request, reply, uuid);
+      noStore(reply);
+      const early = await findOpen(db, uuid, false);
+      if (early.phase !== 'documenti') throw new HttpError(409, 'Completa prima il modulo con i tuoi dati.');
+      const stored = await acceptUpload(db, request, {
+        collections: new Map(categories().map((c) => [c.name, collectionOf(c.name, c.model)])),
+        audience: 'public',
+        user: { id: 0, name: CLIENTE.name },
+        async resolve(trx, fields) {
+          const { row, phase } = await findOpen(trx, uuid, true);
+          if (phase !== 'documenti' || !workflow.can(Number(row[workflow.statusField]), CLIENTE, row, { type: media.events?.upload ?? '' })) throw invalidLink();
+          const model = fields.model?.trim() || media.model;
+          const collectionName = (fields.collection ?? fields.collection_name)!;
+          const category = categories().find((c) => c.name === collectionName && c.model === model);
+          if (!category) throw invalid({ collection: ['Categoria di documento non valida.'] });
+          let owner: OwnerRef = { resource: def.name, id: Number(row.id) };
+          if (model !== media.model) {
+            const rows = (row[(category as { field?: string }).field!] ?? []) as Array<Record<string, unknown>>;
+            if (!fields.id || !rows.some((v) => v.id === fields.id)) throw invalid({ id: ['Veicolo non trovato.'] });
+            owner = { ...owner, itemModel: model, itemId: fields.id };
+          }
+          return { owner, collection: collectionOf(collectionName, model), collectionName };
+        },
+      });
+      reply.code(201);
+      return { message: UPLOADED, data: { media: { id: Number(stored.id), name: stored.name, collection_name: stored.collection_name, item_id: stored.item_id, mime_type: stored.mime_type } } };
+    });
+  });
+  const collectionOf = (name: string, model: string): MediaCollectionConfig =>
+    model === media.model ? media.collections[name]! : (media.items ?? []).find((i) => i.model === model)!.collections[name]!;
+
+  app.post('/api/cliente/quotazione/terminaCaricamento/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
+    const { uuid } = request.params as { uuid: string };
+    await limit(request, reply, uuid);
+    noStore(reply);
+    await db.transaction().execute(async (trx) => {
+      const { row, phase } = await findOpen(trx, uuid, true);
+      if (phase !== 'documenti') throw new HttpError(409, 'Completa prima il modulo con i tuoi dati.');
+      await repo.transitionLocked(trx, CLIENTE, row, { type: view.fasi.documenti });
+    });
+    reply.code(201);
+    return { message: 'Caricamento dei documenti terminato. Grazie!' };
+  });
+});
+
+// Staff read the consent records of a quotation (the evidence), within their row scope.
+registerDomainRoutes('quotazione-consensi', async (app: FastifyInstance) => {
+  const def = app.ctx.definitions.resources.get('quotazione')!;
+  const repo = new ResourceRepository(def, app.ctx.ajv);
+  app.get('/api/quotazioni/:id/consensi', {
+    preHandler: requirePermission(def.resource.permissions.read),
+    schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } }, required: ['id'] } },
+  }, async (request) => {
+    const id = Number((request.params as { id: string }).id);
+    await repo.get(app.ctx.db, request.user, id);
+    const rows = await app.ctx.db.selectFrom('quotazione_consenso')
+      .select(['id', 'consenso', 'versione', 'testo', 'risposta', 'uuid', 'indirizzo', 'user_agent', 'registrato_il'])
+      .where('quotazione_id', '=', id).orderBy('id').execute();
+    return { data: rows };
+  });
+});

@@ -1,0 +1,300 @@
+// The customer's public link: access only while the machine allows it, the public view's limits, step rules with the
+// spec's messages, consent records, the machine moves, rate limiting shared through PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { loadAll } from '../../src/server/bootstrap.ts';
+
+let t: TestApp;
+let admin: string;
+let collab: string;
+let other: string;
+let verde: number;
+const INVALID = { message: 'Il link non è più valido.' };
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+
+async function upload(uuid: string, fields: Record<string, string>, file?: { name: string; content: Buffer }) {
+  const boundary = `----test${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`), file.content, Buffer.from('\r\n'));
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  const res = await t.app.inject({ method: 'POST', url: `/api/cliente/quotazione/upload/${uuid}`, payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  return { status: res.statusCode, body: JSON.parse(res.body) };
+}
+
+async function confirmed(extra: Record<string, unknown> = {}): Promise<{ id: number; uuid: string }> {
+  const q = (await t.call('POST', '/api/quotazioni', { token: collab, body: {
+    persona: 'f', nome: 'Lucia', cognome: 'Bianchi', email: 'lucia.bianchi@example.it', provincia_codice: 'RM', competenze: 20, note: 'nota interna',
+    veicoli_storici: [
+      { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A', targa: 'RM100001' },
+      { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1970, tipologia_ania: 'A', targa: 'RM100002' },
+    ],
+    ...extra,
+  } })).body.data.model;
+  expect((await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: { id: q.id } })).status).toBe(200);
+  const res = await t.call('POST', `/api/quotazioni/conferma/${q.id}`, { token: collab });
+  expect(res.body.data.model.stato_quotazione_id, JSON.stringify(res.body)).toBe(4);
+  // The link as the customer receives it: from the e-mail in the outbox.
+  const mail = (await sql<{ corpo: string }>`SELECT corpo FROM email_outbox WHERE record_id = ${q.id} AND evento = 'CONFERMA'`.execute(t.connection.db)).rows[0]!;
+  const uuid = /\/quotazione\/cliente\/([0-9a-f-]{36})/.exec(mail.corpo)![1]!;
+  return { id: q.id, uuid };
+}
+
+const personali = (uuid: string, extra: Record<string, unknown> = {}) => ({
+  uuid, persona: 'f', sesso: 'M', nome: 'Mario', cognome: 'Rossi', cfisc: 'RSSMRA80A01H501U', email: 'mario.rossi@example.it',
+  telefono: '+393331234567', attivita_lavorativa: 'LAVORATORE_AUTONOMO', dataNascita: '1980-01-01', nazione_nascita_id: '1',
+  provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via Roma', residenzaCivico: '1',
+  residenzaCap: '00100', residenza_comune_id: '058091', provincia_codice: 'RM', ...extra,
+});
+const consensi = { consenso_trattamento: 'ok', radio1: 'ko', radio2: 'ok', radio3: 'ok', consenso_allegati: 'ok', consenso_otp: 'ok' };
+const questionario = (extra: Record<string, unknown> = {}) => ({
+  radio0: 'ok', copertura: 'ko', ...Object.fromEntries([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map((n) => [`radio${n}`, 'ok'])),
+  patenti: 2, quotidiano: 1,
+  veicoli_storici: [{ targa: 'RM100001', tipologia_ania: 'A', anno: 1968 }, { targa: ' rm100002 ', tipologia_ania: 'A', anno: 1970 }],
+  veicoli_moderni: [{ marca: 'Fiat', modello: 'Panda', anno: '2019', targa: 'ab123cd', grado_parentela: 'Contraente' }],
+  ...extra,
+});
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  const mk = async (cognome: string, email: string) =>
+    (await t.call('POST', '/api/collaboratore', { token: admin, body: { sesso: 'M', nome: 'Agente', cognome, tipo: 'AGENTE', email } })).body.data.model.id as number;
+  const collabId = await mk('ROSSI', 'rossi.pub@example.it');
+  const otherId = await mk('VERDI', 'verdi.pub@example.it');
+  collab = await userWithRoles(t, admin, { email: 'collab.pub@test.it', roles: ['collaboratore'], collaboratore_id: collabId });
+  other = await userWithRoles(t, admin, { email: 'other.pub@test.it', roles: ['collaboratore'], collaboratore_id: otherId });
+  verde = (await t.call('POST', '/api/autostoriche', { token: admin, body: { marca: 'FIAT', modello: '500 F', anno: 1968, valore_b: 6000, colore: 'verde', tipologia: 'A' } })).body.data.model.id;
+});
+afterAll(() => t?.close());
+
+describe('the link', () => {
+  it('opens its quotation only in the statuses the machine allows the customer; wrong and closed links answer alike', async () => {
+    const { uuid } = await confirmed();
+    const ok = await t.call('GET', `/api/cliente/quotazione/${uuid}`);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data.fase).toBe('form');
+    expect(ok.body.data.stato_quotazione).toEqual({ id: 4, nome: 'In attesa compilazione form' });
+    expect(ok.body.definizione.schema.properties.telefono.format).toBe('telefono-pubblico');
+    expect(ok.headers['cache-control']).toBe('no-store');
+
+    const draft = (await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'A', cognome: 'B' } })).body.data.model;
+    for (const wrong of [randomUUID(), 'abc', draft.uuid, `${uuid}x`, uuid.toUpperCase().replace(/.$/, '0')]) {
+      const res = await t.call('GET', `/api/cliente/quotazione/${encodeURIComponent(wrong)}`);
+      expect([res.status, res.body]).toEqual([404, INVALID]);
+    }
+  });
+
+  it('shows only the public view: no premiums, notes, collaborator or customer ids, vehicles trimmed', async () => {
+    const { uuid } = await confirmed();
+    const { data } = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body;
+    for (const hidden of ['premio', 'premio_verti', 'premio_forzato', 'competenze', 'preventivi', 'note', 'collaboratore_id', 'cliente_id', 'colore', 'version', 'minoreAnni']) {
+      expect(data, hidden).not.toHaveProperty(hidden);
+    }
+    expect(data).toMatchObject({ nome: 'LUCIA', cognome: 'BIANCHI', email: 'lucia.bianchi@example.it', consenso_trattamento: null });
+    expect(data.veicoli_storici).toEqual([
+      { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM100001', tipologia_ania: 'A' },
+      { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1970, targa: 'RM100002', tipologia_ania: 'A' },
+    ]);
+    expect(JSON.stringify(data)).not.toContain('nota interna');
+  });
+});
+
+describe('steps and rules', () => {
+  it('personal data: the spec\'s messages, nothing stored when refused, a customer record created on success', async () => {
+    const { id, uuid } = await confirmed();
+    const version = async () => Number((await sql<{ version: number }>`SELECT version FROM quotazione WHERE id = ${id}`.execute(t.connection.db)).rows[0]!.version);
+    const before = await version();
+    const bad = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, {
+      telefono: '3331234567', residenzaCap: '001000', dataNascita: '1922-12-31', provincia_nascita_codice: null, nome: null,
+    }) });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toMatchObject({
+      telefono: ['Formato telefono non valido'], residenzaCap: expect.arrayContaining([expect.any(String)]),
+      dataNascita: [expect.stringContaining('1923')], provincia_nascita_codice: ['Campo Obbligatorio.'], nome: ['Campo Obbligatorio.'],
+    });
+    const forbidden = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { premio: 1, collaboratore_id: 3, note: 'x' }) });
+    expect(forbidden.body.errors).toEqual({ premio: ['Campo non consentito.'], collaboratore_id: ['Campo non consentito.'], note: ['Campo non consentito.'] });
+    const company = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { persona: 'g', rsoc: null, piva: null }) });
+    expect(company.body.errors).toMatchObject({ rsoc: ['Campo Obbligatorio.'], piva: ['Campo Obbligatorio.'], attivita_lavorativa: ['Valore non ammesso'] });
+    // Born abroad: no birth province or municipality asked.
+    const abroad = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { nazione_nascita_id: '2', provincia_nascita_codice: null, comune_nascita_id: null, telefono: '+39123' }) });
+    expect(abroad.body.errors).toEqual({ telefono: ['Formato telefono non valido'] });
+    expect(await version()).toBe(before);
+    expect(Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM cliente`.execute(t.connection.db)).rows[0]!.n)).toBe(0);
+
+    const res = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const clienteId = res.body.data.model.id;
+    const cliente = (await t.call('GET', `/api/cliente/${clienteId}`, { token: admin })).body.data;
+    expect(cliente).toMatchObject({ nome: 'MARIO', cognome: 'ROSSI', cf: 'RSSMRA80A01H501U', cell: '+393331234567', residenzaProv: 'RM' });
+    const q = (await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data;
+    expect(q).toMatchObject({ cliente_id: clienteId, nome: 'MARIO', telefono: '+393331234567', stato_quotazione_id: 4, premio: expect.any(Number) });
+    // Again: the same customer record is kept up to date, not duplicated.
+    const again = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { residenzaCivico: '2' }) });
+    expect(again.body.data.model.id).toBe(clienteId);
+  });
+
+  it('consents must be given, every answer is a record with version, text, uuid, address and agent; a change adds one', async () => {
+    const { id, uuid } = await confirmed();
+    await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) });
+    const refused = await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 2, ...consensi, consenso_trattamento: 'ko' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ consenso_trattamento: ['Obbligatorio prestare il consenso'] });
+    const records = async () => (await t.call('GET', `/api/quotazioni/${id}/consensi`, { token: collab })).body.data as Array<Record<string, unknown>>;
+    expect(await records()).toEqual([]);
+
+    const step2 = await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 2, consenso_trattamento: 'ok', radio1: 'ko', radio2: 'ok', radio3: 'ok' }, headers: { 'user-agent': 'Telefono di prova' } });
+    expect(step2.status, JSON.stringify(step2.body)).toBe(201);
+    expect(step2.body.data.model).toMatchObject({ consenso_trattamento: 'ok', radio1: 'ko', fase: 'form' });
+    const step3 = await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 3, consenso_allegati: 'ok', consenso_otp: 'ko' } });
+    expect(step3.body.errors).toEqual({ consenso_otp: ['Obbligatorio prestare il consenso'] });
+    // A later step cannot skip an earlier one.
+    const skipped = await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 4, ...questionario() } });
+    expect(skipped.body.errors).toEqual({ consenso_allegati: ['Campo Obbligatorio.'], consenso_otp: ['Campo Obbligatorio.'] });
+    await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 3, consenso_allegati: 'ok', consenso_otp: 'ok' } });
+    // The customer changes their mind on marketing: a new record, the old one stays.
+    await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 2, consenso_trattamento: 'ok', radio1: 'ok', radio2: 'ok', radio3: 'ok' } });
+    const list = await records();
+    expect(list.map((r) => [r.consenso, r.risposta])).toEqual([
+      ['consenso_trattamento', 'ok'], ['radio1', 'ko'], ['radio2', 'ok'], ['radio3', 'ok'], ['consenso_allegati', 'ok'], ['consenso_otp', 'ok'], ['radio1', 'ok'],
+    ]);
+    expect(list[0]).toMatchObject({ versione: '2026-11-01', uuid, indirizzo: '127.0.0.1', user_agent: 'Telefono di prova', testo: expect.stringContaining('trattamento') });
+    expect(list[0]!.registrato_il).toBeTruthy();
+    await expect(sql`UPDATE quotazione_consenso SET risposta = 'ko' WHERE quotazione_id = ${id}`.execute(t.connection.db)).rejects.toThrow(/append-only/);
+    expect((await t.call('GET', `/api/quotazioni/${id}/consensi`, { token: other })).status).toBe(404);
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data).toMatchObject({ consenso_trattamento: true, consenso_allegati: true });
+  });
+
+  it('questionnaire and vehicles: coverage, plates and types, years, licences and daily use; then documents, then closed', async () => {
+    const { id, uuid } = await confirmed();
+    await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) });
+    await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 3, ...consensi } });
+    const put = (body: Record<string, unknown>) => t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, ...body } });
+    const bad = await put(questionario({
+      copertura: 'ok', patenti: 6, quotidiano: 2,
+      veicoli_storici: [{ targa: 'RM100001', tipologia_ania: null, anno: 1899 }, { targa: null, tipologia_ania: 'A', anno: new Date().getFullYear() + 1 }],
+      veicoli_moderni: [{ marca: 'Fiat', modello: 'Panda', anno: '19', targa: 'AB123CD' }],
+    }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toMatchObject({
+      copertura: ['Non puoi avere altre coperture assicurative in corso sullo stesso rischio'],
+      quotidiano: ['Il valore minimo è 3'],
+      'veicoli_storici.0.tipologia_ania': ['non hai compilato la tipologia di veicolo per la targa RM100001'],
+      'veicoli_storici.0.anno': ['Inserisci un anno valido'],
+      'veicoli_storici.1.anno': ['Inserisci un anno valido'],
+      'veicoli_storici.1.targa': ['Campo Obbligatorio.'],
+      'veicoli_moderni.0.anno': ["L'anno deve essere di 4 cifre"],
+      veicoli_moderni: ['Indica i dati di 2 veicoli di uso quotidiano.'],
+    });
+    const added = await put(questionario({ veicoli_storici: [{ targa: 'X1', tipologia_ania: 'A', anno: 1970 }] }));
+    expect(added.body.errors).toEqual({ veicoli_storici: ['Non puoi aggiungere o togliere veicoli storici: contatta il tuo intermediario.'] });
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.stato_quotazione_id).toBe(4);
+
+    // Another quotation's id with this link's uuid opens nothing.
+    const foreign = await t.call('PUT', `/api/cliente/quotazione/${id - 1}`, { body: { uuid, ...questionario() } });
+    expect([foreign.status, foreign.body]).toEqual([404, INVALID]);
+
+    const done = await put(questionario({ veicoli_storici: [{ targa: 'RM100001', tipologia_ania: 'A', anno: 1968, marca: 'Ferrari', premio: 1 }, { targa: ' rm100002 ', tipologia_ania: 'C', anno: 1970 }] }));
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect(done.body.data.model.fase).toBe('documenti');
+    const staff = (await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data;
+    expect(staff.stato_quotazione_id).toBe(5);
+    // Only plate, type and year of a historic vehicle are the customer's to write.
+    expect(staff.veicoli_storici.map((v: Record<string, unknown>) => [v.marca, v.targa, v.tipologia_ania, v.valore])).toEqual([['Fiat', 'RM100001', 'A', 6000], ['Fiat', 'RM100002', 'C', 6000]]);
+    expect(staff.veicoli_moderni).toEqual([{ marca: 'Fiat', modello: 'Panda', anno: '2019', targa: 'AB123CD', grado_parentela: 'Contraente' }]);
+    expect(staff).toMatchObject({ copertura: 'ko', patenti: 2, quotidiano: 1, radio16: 'ok' });
+    const history = (await t.call('GET', `/api/quotazioni/${id}/workflow`, { token: collab })).body.data.storico;
+    expect(history.at(-1)).toMatchObject({ event: 'COMPILAZIONE_CLIENTE', from_status: 4, to_status: 5, user_name: 'Cliente (link personale)' });
+
+    expect((await put(questionario())).status).toBe(409);
+    expect((await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) })).status).toBe(409);
+    expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.fase).toBe('documenti');
+
+    // Documents: a file per category, by content; a fourth of a category is refused by the server.
+    const opened = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body;
+    expect(opened.definizione.categorie.map((c: { name: string; max: number }) => [c.name, c.max])).toEqual([
+      ['carta_identita', 3], ['patente', 3], ['codice_fiscale', 3], ['tessera_club', 3], ['varie', 3], ['libretto', 3],
+    ]);
+    for (const collection of ['carta_identita', 'patente', 'codice_fiscale', 'tessera_club', 'varie']) {
+      const res = await upload(uuid, { collection }, { name: `${collection}.pdf`, content: PDF });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.message).toBe('Documento caricato con successo');
+    }
+    const vehicleId = opened.data.veicoli_storici[1].id as string;
+    expect(vehicleId).toBeTruthy();
+    const libretto = await upload(uuid, { collection: 'libretto', model: 'Veicolo', id: vehicleId }, { name: 'libretto.png', content: PNG });
+    expect(libretto.body.data.media).toMatchObject({ collection_name: 'libretto', item_id: vehicleId, mime_type: 'image/png' });
+    expect((await upload(uuid, { collection: 'libretto', model: 'Veicolo', id: 'altro' }, { name: 'l.png', content: PNG })).body.errors).toEqual({ id: ['Veicolo non trovato.'] });
+    expect((await upload(uuid, { collection: 'contratto_itas' }, { name: 'c.pdf', content: PDF })).body.errors).toEqual({ collection: ['Categoria di documento non valida.'] });
+    expect((await upload(uuid, { collection: 'varie' }, { name: 'falso.pdf', content: Buffer.from('solo testo, non un PDF '.repeat(20)) })).status).toBe(422);
+    expect((await upload(uuid, { collection: 'varie' })).body).toMatchObject({ message: 'Non hai specificato un file da caricare' });
+    await upload(uuid, { collection: 'patente' }, { name: 'p2.pdf', content: PDF });
+    await upload(uuid, { collection: 'patente' }, { name: 'p3.pdf', content: PDF });
+    const fourth = await upload(uuid, { collection: 'patente' }, { name: 'p4.pdf', content: PDF });
+    expect([fourth.status, fourth.body.errors]).toEqual([422, { file: ['Sono già presenti 3 documenti per la categoria "Patente".'] }]);
+    const listed = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.documenti as Array<{ collection_name: string }>;
+    expect(listed.filter((d) => d.collection_name === 'patente')).toHaveLength(3);
+    expect(listed).toHaveLength(8);
+    // Staff see the same files on the quotation.
+    expect((await t.call('GET', `/api/quotazioni/${id}/media`, { token: collab })).body.data).toHaveLength(8);
+
+    const end = await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`);
+    expect(end.status, JSON.stringify(end.body)).toBe(201);
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.stato_quotazione_id).toBe(6);
+    expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body).toEqual(INVALID);
+    expect((await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`)).body).toEqual(INVALID);
+    expect((await upload(uuid, { collection: 'varie' }, { name: 'tardi.pdf', content: PDF })).body).toEqual(INVALID);
+    // Staff asking for a revision reopens the documents stage of the same link.
+    await t.call('POST', `/api/quotazioni/revisioneDoc/${id}`, { token: admin, body: { revisioneNote: 'Patente illeggibile' } });
+    expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.fase).toBe('documenti');
+  });
+
+  it('terminaCaricamento and uploads need the form first', async () => {
+    const { uuid } = await confirmed();
+    const res = await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`);
+    expect(res.status).toBe(409);
+    expect((await upload(uuid, { collection: 'varie' }, { name: 'v.pdf', content: PDF })).status).toBe(409);
+  });
+});
+
+describe('rate limiting', () => {
+  it('limits per uuid and per address, counted in PostgreSQL so another instance sees the same hits', async () => {
+    const saved = { ...process.env };
+    try {
+      process.env.PUBLIC_RATE_LIMIT_UUID = '3';
+      const uuid = randomUUID();
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).status);
+      expect(statuses).toEqual([404, 404, 404, 429]);
+      const limited = await t.call('GET', `/api/cliente/quotazione/${uuid}`);
+      expect(limited.body).toEqual({ message: 'Troppe richieste. Riprova tra qualche minuto.' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // A second app instance on the same database refuses the same uuid at once.
+      const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+      const second = await buildApp({ db: t.connection.db, definitions });
+      try {
+        expect((await second.inject({ method: 'GET', url: `/api/cliente/quotazione/${uuid}` })).statusCode).toBe(429);
+        process.env.PUBLIC_RATE_LIMIT_IP = '2';
+        // The address has used more than 2 in this window already: every public route refuses it, on either instance.
+        expect((await second.inject({ method: 'GET', url: `/api/cliente/quotazione/${randomUUID()}` })).statusCode).toBe(429);
+        expect((await t.call('POST', '/api/cliente/quotazione', { body: { uuid: randomUUID() } })).status).toBe(429);
+        expect((await t.call('PUT', '/api/cliente/quotazione/1', { body: { uuid: randomUUID() } })).status).toBe(429);
+        expect((await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${randomUUID()}`)).status).toBe(429);
+        // Another address is not affected.
+        process.env.PUBLIC_RATE_LIMIT_IP = '1000';
+      } finally {
+        await second.close();
+      }
+      const rows = (await sql<{ key: string }>`SELECT key FROM rate_limit`.execute(t.connection.db)).rows.map((r) => r.key);
+      expect(rows).toContain(`pubblico:uuid:${uuid}`);
+      expect(rows).toContain('pubblico:ip:127.0.0.1');
+    } finally {
+      process.env = saved;
+    }
+  });
+});

@@ -1,0 +1,168 @@
+// The customer's public link on a phone (390x844): the e-mailed link from the outbox, steps 0-4 with a refused consent
+// first, a document per category, 'Termina Caricamento'; then staff see the new status, the consent records and the files.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { admin, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+
+const PHONE = { width: 390, height: 844 };
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** Nothing wider than the phone: no sideways scrolling on any step. */
+async function expectFitsPhone(page: Page) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(PHONE.width);
+}
+
+async function api(request: APIRequestContext, token: string, method: 'get' | 'post', url: string, data?: unknown) {
+  const res = await request[method](appUrl(url), { headers: { Authorization: `Bearer ${token}` }, ...(data ? { data } : {}) });
+  const body = await res.json();
+  expect(res.ok(), JSON.stringify(body)).toBe(true);
+  return body;
+}
+
+test('a customer completes the public form on a phone and staff see the result', async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  // Staff prepare and confirm a quotation: the confirmation e-mails the customer their link.
+  const { email, password } = admin();
+  const token = (await (await request.post(appUrl('/api/login'), { data: { email, password } })).json()).token as string;
+  const model = (await api(request, token, 'post', '/api/autostoriche', { marca: 'LANCIA', modello: `FULVIA ${uniqueSurname('E')}`, anno: 1968, valore_b: 6000, colore: 'verde', tipologia: 'A' })).data.model;
+  const cognome = uniqueSurname('CLIENTE');
+  const customerEmail = `${cognome.toLowerCase()}@example.it`;
+  const q = (await api(request, token, 'post', '/api/quotazioni', {
+    persona: 'f', sesso: 'M', nome: 'Mario', cognome, email: customerEmail, cfisc: validCodiceFiscale(), dataNascita: '1980-01-01', nazione_nascita_id: '1',
+    provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via del Corso', residenzaCivico: '10',
+    residenzaCap: '00186', residenza_comune_id: '058091', provincia_codice: 'RM', competenze: 20,
+    veicoli_storici: [{ id: 'e2e-veicolo-1', auto_storica_id: model.id, marca: 'LANCIA', modello: model.modello, anno: 1968, tipologia_ania: 'A', targa: 'RM123456' }],
+  })).data.model;
+  await api(request, token, 'post', '/api/quotazioni/calcolo', { id: q.id });
+  await api(request, token, 'post', `/api/quotazioni/conferma/${q.id}`);
+
+  // The outbox, read as super_admin: the e-mail to the customer carries the personal link.
+  const outbox = await api(request, token, 'get', `/api/email_outbox?filter[destinatario]=${encodeURIComponent(customerEmail)}`);
+  expect(outbox.data).toHaveLength(1);
+  const link = /https?:\/\/\S+\/quotazione\/cliente\/[0-9a-f-]{36}/.exec(String(outbox.data[0].corpo))![0];
+  const path = new URL(link).pathname;
+
+  // The customer, on a phone, without login.
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(appUrl(`${path}?parameter1=email`));
+
+  // Step 0: information.
+  await expect(page.getByRole('heading', { level: 1, name: 'Informazioni' })).toBeVisible();
+  await expect(page.getByText('Passo 1 di 5')).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await page.getByRole('button', { name: 'Avanti' }).click();
+
+  // Step 1: personal data, prefilled by the broker; the phone needs +39 and the work activity follows the person type.
+  await expect(page.getByRole('heading', { level: 1, name: 'Dati anagrafici' })).toBeVisible();
+  await expect(page.getByLabel('Cognome')).toHaveValue(cognome);
+  await page.getByLabel('Telefono').fill('3331234567');
+  await page.getByRole('radiogroup', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
+  await expect(page.getByRole('combobox', { name: 'Attività lavorativa' }).locator('option')).toHaveText(
+    ['Seleziona…', 'Dipendente a tempo indeterminato', 'Dipendente a tempo determinato', 'Lavoratore autonomo', 'Disoccupato'],
+  );
+  await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByText('Formato telefono non valido')).toBeVisible();
+  await expectFitsPhone(page);
+  await expectNoSeriousViolations(page);
+  await page.getByLabel('Telefono').fill('+393331234567');
+  await page.getByRole('button', { name: 'Avanti' }).click();
+
+  // Step 2: consents 1/2, the processing consent refused first.
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+  const trattamento = page.getByRole('radiogroup', { name: /trattamento dei miei dati personali/ });
+  await trattamento.getByLabel('Non acconsento').check();
+  await page.getByRole('radiogroup', { name: /comunicazioni commerciali/ }).getByLabel('Non acconsento').check();
+  await page.getByRole('radiogroup', { name: /compagnie partner/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /profilazione/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByText('Obbligatorio prestare il consenso')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await trattamento.getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('button', { name: 'Avanti' }).click();
+
+  // Step 3: consents 2/2.
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+  await page.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
+  await expectNoSeriousViolations(page);
+  await page.getByRole('button', { name: 'Avanti' }).click();
+
+  // Step 4: needs questionnaire and vehicles.
+  await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
+  const answer = (name: RegExp, value: 'Sì' | 'No') => page.getByRole('radiogroup', { name }).getByLabel(value, { exact: true }).check();
+  await answer(/proprietario dei veicoli storici/, 'Sì');
+  await answer(/altre coperture assicurative/, 'Sì');
+  for (const q4 of [/luogo chiuso/, /registro storico/, /uso amatoriale/, /responsabilità civile/, /furto e incendio/, /assistenza stradale/,
+    /raduni/, /all'estero/, /sinistri con colpa/, /attestato di rischio/, /meno di 26 anni/, /revisione/, /set informativo/]) {
+    await answer(q4, q4.source === 'sinistri con colpa' || q4.source === 'meno di 26 anni' ? 'No' : 'Sì');
+  }
+  // Four licences allow two to six daily-use vehicles.
+  await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
+  await expect(page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).locator('option')).toHaveText(['Seleziona…', '2', '3', '4', '5', '6']);
+  await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
+  for (const [i, [marca, modello, anno, targa]] of [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH']].entries()) {
+    await page.locator(`#root_veicoli_moderni_${i}_marca`).fill(marca!);
+    await page.locator(`#root_veicoli_moderni_${i}_modello`).fill(modello!);
+    await page.locator(`#root_veicoli_moderni_${i}_anno`).fill(anno!);
+    await page.locator(`#root_veicoli_moderni_${i}_targa`).fill(targa!);
+  }
+  await expect(page.locator('#root_veicoli_storici_0_targa')).toHaveValue('RM123456');
+  await page.getByRole('button', { name: 'Invia' }).click();
+  await expect(page.getByText('Non puoi avere altre coperture assicurative in corso sullo stesso rischio')).toBeVisible();
+  await expectFitsPhone(page);
+  await expectNoSeriousViolations(page);
+  await answer(/altre coperture assicurative/, 'No');
+  await page.getByRole('button', { name: 'Invia' }).click();
+
+  // Thanks, then one document per category (and the vehicle's registration document), then 'Termina Caricamento'.
+  await expect(page.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Caricamento documenti' })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  const titles = ["Carta d'identità", 'Patente', 'Codice fiscale', 'Tessera club', 'Varie', `Libretto LANCIA ${model.modello} RM123456`];
+  for (const [i, title] of titles.entries()) {
+    const card = page.locator('.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
+    const file = i % 2 ? { name: `documento-${i}.png`, mimeType: 'image/png', buffer: PNG } : { name: `documento-${i}.pdf`, mimeType: 'application/pdf', buffer: PDF };
+    await card.locator('input[type=file]').setInputFiles(file);
+    await expect(card.getByText(file.name)).toBeVisible();
+    await expect(card.getByText('Aggiungi documento (1/3)')).toBeVisible();
+  }
+  await expect(page.getByRole('status').filter({ hasText: 'Documento caricato con successo' })).toBeVisible();
+  await expectFitsPhone(page);
+  await page.getByRole('button', { name: 'Termina Caricamento' }).click();
+  await expect(page.getByRole('heading', { name: 'Caricamento completato' })).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  // The same link is closed now, with the same card as a wrong one.
+  await page.goto(appUrl(path));
+  await expect(page.getByRole('heading', { name: 'Link non più valido' })).toBeVisible();
+  await expect(page.getByText('Il link non è più valido.')).toBeVisible();
+  await context.close();
+
+  // Staff: the new status, the customer's consent records and the uploaded files.
+  const staff = await browser.newPage();
+  await loginAsAdmin(staff);
+  await staff.goto(appUrl(`/modifica/quotazione/${q.id}`));
+  await expect(staff.getByTestId('intestazione-quotazione')).toContainText('Preventivo in attesa di verifica', { timeout: 30_000 });
+  const consensi = staff.getByTestId('consensi');
+  await expect(consensi.locator('tbody tr')).toHaveCount(6);
+  await expect(consensi).toContainText('Non acconsento');
+  await expect(consensi).toContainText('trattamento dei miei dati personali');
+  await expect(staff.getByTestId('storico')).toContainText('Cliente (link personale)');
+  await staff.getByRole('tab', { name: 'Documenti' }).click();
+  for (const name of ['documento-0.pdf', 'documento-1.png', 'documento-2.pdf', 'documento-3.png', 'documento-4.pdf', 'documento-5.png']) {
+    await expect(staff.getByText(name).first()).toBeVisible();
+  }
+  await staff.close();
+});
