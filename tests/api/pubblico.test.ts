@@ -97,8 +97,9 @@ describe('the link', () => {
     }
     expect(data).toMatchObject({ nome: 'LUCIA', cognome: 'BIANCHI', email: 'lucia.bianchi@example.it', consenso_trattamento: null });
     expect(data.veicoli_storici).toEqual([
-      { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM100001', tipologia_ania: 'A' },
-      { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1970, targa: 'RM100002', tipologia_ania: 'A' },
+      // Each vehicle row keeps its id: the customer's booklet upload names the vehicle by it.
+      { id: expect.any(String), auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM100001', tipologia_ania: 'A' },
+      { id: expect.any(String), auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1970, targa: 'RM100002', tipologia_ania: 'A' },
     ]);
     expect(JSON.stringify(data)).not.toContain('nota interna');
   });
