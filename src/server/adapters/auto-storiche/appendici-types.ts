@@ -1,17 +1,10 @@
 // The historic-car insurer's appendices (inclusion and exclusion of a vehicle on an issued policy, spec 001 §4, §7).
 import type { ErroreCompagnia } from './emissione-types.ts';
+import type { VeicoloDaQuotare } from './types.ts';
 
-export interface VeicoloAppendice {
+/** A vehicle priced for an appendix: the quotation's own vehicle shape, with its plate. */
+export interface VeicoloAppendice extends VeicoloDaQuotare {
   targa: string;
-  marca: string;
-  modello: string;
-  anno: number;
-  tipologia_ania?: string;
-  /** The model's type name (eligibility by age). */
-  tipologia_modello?: string;
-  /** Value in cents (the model's valore_b). */
-  valore_centesimi: number;
-  furto: boolean;
 }
 
 export interface PeriodoPolizza {
