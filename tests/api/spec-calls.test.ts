@@ -29,9 +29,18 @@ interface SpecCall {
 /**
  * How the call's quotation is prepared, in this order: premium calculated; moved to a status (admin); a document
  * uploaded by the collaborator (in a status that takes documents, from 3 on) ({documento}, {collezione}); the issue contract generated (admin); the payment receipt day
- * set to yesterday (staff); issued today (staff, {numero_polizza}).
+ * set to yesterday (staff); issued today (staff, {numero_polizza}). Every quotation gives {uuid} (its public link) and {veicolo} (its
+ * historic vehicle's row id). The extra steps (diretta, cliente, appendice) are described on their fields.
  */
-interface Setup { calcolo?: boolean; stato?: number; documento?: boolean; contratto?: boolean; incasso?: boolean; emessa?: boolean }
+interface Setup {
+  calcolo?: boolean; stato?: number; documento?: boolean; contratto?: boolean; incasso?: boolean; emessa?: boolean;
+  /** Confirmed as a direct quotation (status 12) by the collaborator, after the premium. */
+  diretta?: boolean;
+  /** Step 1 of the public form sent on the quotation's link ({uuid}), once moved to status 4. */
+  cliente?: boolean;
+  /** On the issued policy, the appendix's calculation draft dated tomorrow ({importo_appendice}: the amount to issue). */
+  appendice?: 'inclusione' | 'esclusione';
+}
 
 const table = JSON.parse(await readFile(path.join(ROOT, 'tests', 'contract', 'spec-calls.json'), 'utf8')) as { calls: SpecCall[] };
 const served = table.calls.filter((c) => c.status === 'served');
@@ -194,6 +203,60 @@ const SHAPES: Record<string, (body: any) => void> = {
     SHAPES.page!(b);
     for (const c of nonEmptyArray(b.data)) expect(c).toMatchObject({ cliente_id: expect.any(Number), cognome: expect.any(String), veicoli_moderni: expect.any(Array) });
   },
+  /** The public link's form: the customer's view of the quotation, its phase and the form's definition. */
+  pubblico: (b) => {
+    expect(['form', 'documenti']).toContain(b.data?.fase);
+    expect(Array.isArray(b.data?.documenti)).toBe(true);
+    expect(typeof b.definizione?.schema).toBe('object');
+    nonEmptyArray(b.definizione?.categorie);
+  },
+  'dati-cliente': (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(typeof b.data?.model?.id).toBe('number');
+    expect(b.data?.quotazione?.fase).toBe('form');
+  },
+  'passo-cliente': (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(['form', 'documenti']).toContain(b.data?.model?.fase);
+  },
+  /** The direct screen's record: Italian fields with their English aliases and the status. */
+  'diretta-record': (b) => {
+    expect(typeof b.data?.id).toBe('number');
+    expect(b.data).toMatchObject({ status_id: expect.any(Number), stato_quotazione: { id: expect.any(Number), cod: expect.any(String) } });
+  },
+  'diretta-salvata': (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(b.data?.code).toBe(201);
+    expect(b.data?.model).toMatchObject({ id: expect.any(Number), status_id: expect.any(Number), stato_quotazione: { cod: expect.any(String) } });
+  },
+  'diretta-emessa': (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(b.data?.model?.status_id).toBe(7);
+  },
+  veicoli: (b) => {
+    nonEmptyArray(b.data?.historic);
+    expect(Array.isArray(b.data?.modern)).toBe(true);
+  },
+  veicolo: (b) => {
+    expect(typeof b.message).toBe('string');
+    expect(b.data?.vehicle).toMatchObject({ id: expect.any(String), targa: expect.any(String) });
+  },
+  /** The registry answer merged into one historic vehicle. */
+  registro: (b) => {
+    expect(typeof b.result).toBe('number');
+    expect(b.data).toMatchObject({ targa: expect.any(String), tipologia_ania: expect.any(String) });
+  },
+  'inclusione-calcolo': (b) => {
+    expect(typeof b.data?.premio_verti).toBe('number');
+    expect(b.data?.appendice).toMatchObject({ stato: 'bozza', appendice_totale: expect.any(Number) });
+  },
+  'esclusione-calcolo': (b) => expect(b.data?.premio).toBeGreaterThan(0),
+  'anteprima-appendice': (b) => expect(b).toMatchObject({ result: 0, message: expect.any(String) }),
+  appendice: (b) => {
+    expect(b).toMatchObject({ result: 0, message: expect.any(String) });
+    expect(typeof b.data?.appendice).toBe('object');
+    expect(typeof b.data?.model?.id).toBe('number');
+  },
   proposta: (b) => {
     expect(typeof b.message).toBe('string');
     expect(typeof b.data?.cliente_id).toBe('number');
@@ -202,6 +265,7 @@ const SHAPES: Record<string, (body: any) => void> = {
 
 const OGGI = new Date().toISOString().slice(0, 10);
 const IERI = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const DOMANI = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const DOCUMENTO = 'tests/fixtures/documento.pdf';
 /** The contractor's tax code, which the insurer needs to issue (the quotation body's Paolo Contratto). */
 const CFISC = computeCodiceFiscale({ cognome: 'Contratto', nome: 'Paolo', dataNascita: '1980-01-01', sesso: 'M', codiceCatastale: 'H501' });
@@ -211,10 +275,20 @@ async function quotazione(setup: Setup): Promise<number> {
   const created = await t.call('POST', '/api/quotazioni', { token: tokens.collaboratore, body: fixtures.quotazione_body });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.data.model.id as number;
+  fixtures.uuid = created.body.data.model.uuid;
+  fixtures.veicolo = created.body.data.model.veicoli_storici[0].id;
   if (setup.calcolo) expect((await t.call('POST', '/api/quotazioni/calcolo', { token: tokens.collaboratore, body: { id } })).status).toBe(200);
+  if (setup.diretta) {
+    const direct = await t.call('POST', `/api/quotazioni/confermaDiretta/${id}`, { token: tokens.collaboratore, body: {} });
+    expect(direct.body.data?.model?.stato_quotazione_id, JSON.stringify(direct.body)).toBe(12);
+  }
   if (setup.stato) {
     const moved = await t.call('POST', '/api/quotazioni/cambioStato', { token: tokens.admin, body: { id, stato_quotazione_id: setup.stato } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  }
+  if (setup.cliente) {
+    const sent = await t.call('POST', '/api/cliente/quotazione', { body: resolve(fixtures.personali) });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
   }
   if (setup.documento) {
     const form = await multipart({ file: DOCUMENTO }, { id: String(id), collection: 'carta_identita', model: 'Quotazione', nome_file: 'Carta identità.pdf' });
@@ -236,6 +310,16 @@ async function quotazione(setup: Setup): Promise<number> {
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     expect(issued.body.result, JSON.stringify(issued.body)).toBe(0);
     fixtures.numero_polizza = issued.body.verti_policy_number;
+  }
+  if (setup.appendice === 'inclusione') {
+    const calc = await t.call('POST', `/api/v1/goold/quotations/inclusion/calculate/${id}`, { token: tokens.staff, body: resolve(fixtures.calcolo_inclusione) });
+    expect(calc.status, JSON.stringify(calc.body)).toBe(200);
+    fixtures.importo_appendice = calc.body.data.appendice.appendice_totale;
+  }
+  if (setup.appendice === 'esclusione') {
+    const calc = await t.call('POST', `/api/v1/goold/quotations/exclusion/calculate/${id}`, { token: tokens.staff, body: resolve(fixtures.calcolo_esclusione) });
+    expect(calc.status, JSON.stringify(calc.body)).toBe(200);
+    fixtures.importo_appendice = calc.body.data.premio;
   }
   return id;
 }
@@ -292,6 +376,19 @@ beforeAll(async () => {
   Object.assign(fixtures, {
     oggi: OGGI,
     ieri: IERI,
+    domani: DOMANI,
+    auto_storica: modello.id,
+    veicolo_storico: (fixtures.quotazione_body as { veicoli_storici: unknown[] }).veicoli_storici[0],
+    // The public form's step 1 (personal data), on the link of the call's quotation.
+    personali: {
+      uuid: '{uuid}', persona: 'f', sesso: 'M', nome: 'Mario', cognome: 'Rossi', cfisc: 'RSSMRA80A01H501U', email: 'mario.rossi@example.it',
+      telefono: '+393331234567', attivita_lavorativa: 'LAVORATORE_AUTONOMO', dataNascita: '1980-01-01', nazione_nascita_id: '1',
+      provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via Roma', residenzaCivico: '1',
+      residenzaCap: '00100', residenza_comune_id: '058091', provincia_codice: 'RM',
+    },
+    // Appendix calculations on the issued policy, effective tomorrow: a new vehicle in, the policy's vehicle out.
+    calcolo_inclusione: { date: '{domani}', historic: { auto_storica_id: '{auto_storica}', targa: 'CD456EF', tipologia_ania: 'A' }, competenze: 10 },
+    calcolo_esclusione: { date: '{domani}', targa: 'RM654321' },
     cliente_greco: greco.id,
     veicolo_greco: veicolo,
     richiesta_rca: richiesta,
