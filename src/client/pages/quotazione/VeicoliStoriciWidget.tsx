@@ -42,7 +42,8 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
 
   return (
     <div id={id} className="veicoli-storici">
-      <div className="table-responsive">
+      {/* The wide table scrolls sideways: the scrolling region takes focus so the keyboard can scroll it too. */}
+      <div className="table-responsive" tabIndex={0} role="region" aria-label={(schema.title as string | undefined) ?? 'Veicoli storici'}>
         <Table size="sm" hover className="align-middle mb-2 small">
           <caption className="visually-hidden">{(schema.title as string | undefined) ?? 'Veicoli storici'}</caption>
           <thead>
