@@ -87,6 +87,16 @@ export interface CampiRegistroVeicolo {
   quintali?: number;
 }
 
+/** The contractor as the registries compare it: a natural person by codice fiscale, a company by VAT number. */
+export function contraenteDi(quotazione: Record<string, unknown>): Persona {
+  const azienda = quotazione.persona === 'g';
+  return {
+    nome: (azienda ? quotazione.rsoc : quotazione.nome) as string | null,
+    cognome: azienda ? null : (quotazione.cognome as string | null),
+    codice_fiscale: ((azienda ? quotazione.piva : quotazione.cfisc) ?? quotazione.cfisc ?? null) as string | null,
+  };
+}
+
 const norm = (code?: string | null) => (code ?? '').trim().toUpperCase();
 
 /**

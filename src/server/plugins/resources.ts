@@ -89,7 +89,8 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   return { page, perPage, sort, search, filters };
 }
 
-function versionFrom(request: FastifyRequest): number | undefined {
+/** The record version a write was based on: the body's `version` or the If-Match header. */
+export function versionFrom(request: FastifyRequest): number | undefined {
   const body = request.body as { version?: unknown } | undefined;
   if (body && typeof body === 'object' && body.version !== undefined) {
     if (!Number.isInteger(body.version)) throw invalid({ version: ['Deve essere un numero intero'] });

@@ -93,26 +93,38 @@ function errori(err: unknown): string[] {
   return [err instanceof Error ? err.message : String(err)];
 }
 
-/** One action at a time: a second click while the first runs gets the spec's message, not a second call. */
-function useBusy() {
+/**
+ * The tab's calls to the server, one at a time: a second click while one runs gets the spec's message, not a second
+ * call; each call starts with no messages and shows the server's refusal as the message list.
+ */
+function useAppendiceCalls() {
   const notify = useNotify();
   const running = useRef(false);
   const [busy, setBusy] = useState<string | null>(null);
-  const run = async (name: string, action: () => Promise<void>) => {
+  const [messaggi, setMessaggi] = useState<string[]>([]);
+  const call = async (name: string, action: () => Promise<void>) => {
     if (running.current) {
       notify('warning', ta.inCorso);
       return;
     }
     running.current = true;
     setBusy(name);
+    setMessaggi([]);
     try {
       await action();
+    } catch (err) {
+      setMessaggi(errori(err));
     } finally {
       running.current = false;
       setBusy(null);
     }
   };
-  return { busy, run };
+  /** The insurer's preview: its remarks, or that it has none. */
+  const anteprima = (path: string, body: unknown) => call('preview', async () => {
+    const answer = await request<{ result: number; verti_response: string }>('POST', path, { body });
+    notify(answer.result === 0 ? 'info' : 'warning', answer.verti_response);
+  });
+  return { busy, messaggi, call, anteprima };
 }
 
 function AmountField({ id, label, value, onChange, disabled, hint }: { id: string; label: string; value: string; onChange: (v: string) => void; disabled?: boolean; hint?: string }) {
@@ -177,9 +189,8 @@ export function InclusioneTab({ quotazione, item, onIssued }: Props) {
   const [competenze, setCompetenze] = useState<string>();
   const [premio, setPremio] = useState<string>();
   const [spese, setSpese] = useState<string>();
-  const [messaggi, setMessaggi] = useState<string[]>([]);
   const [conferma, setConferma] = useState(false);
-  const { busy, run } = useBusy();
+  const { busy, messaggi, call, anteprima } = useAppendiceCalls();
 
   // What the user typed wins; otherwise the server's draft (a reload shows the request being prepared).
   const dataEffetto = data ?? bozza?.data_effetto ?? '';
@@ -200,44 +211,26 @@ export function InclusioneTab({ quotazione, item, onIssued }: Props) {
     },
   });
 
-  const calcola = () => run('calcola', async () => {
-    setMessaggi([]);
-    try {
-      await request('POST', `/api/v1/goold/quotations/inclusion/calculate/${String(quotazione.id)}`, {
-        body: { date: dataEffetto, historic: { ...veicoloScelto }, competenze: fromCents(cents(competenzeTesto)) },
-      });
-      setData(undefined);
-      setVeicolo(undefined);
-      setPremio(undefined);
-      setSpese(undefined);
-      await mutate();
-    } catch (err) {
-      setMessaggi(errori(err));
-    }
+  const calcola = () => call('calcola', async () => {
+    await request('POST', `/api/v1/goold/quotations/inclusion/calculate/${String(quotazione.id)}`, {
+      body: { date: dataEffetto, historic: { ...veicoloScelto }, competenze: fromCents(cents(competenzeTesto)) },
+    });
+    setData(undefined);
+    setVeicolo(undefined);
+    setPremio(undefined);
+    setSpese(undefined);
+    await mutate();
   });
 
-  const preview = () => run('preview', async () => {
-    setMessaggi([]);
-    try {
-      const answer = await request<{ result: number; verti_response: string; message: string }>('POST', '/api/preview_appendice_inclusione_polizza_autostoriche_verti', { body: body() });
-      notify(answer.result === 0 ? 'info' : 'warning', answer.verti_response);
-    } catch (err) {
-      setMessaggi(errori(err));
-    }
-  });
+  const preview = () => anteprima('/api/preview_appendice_inclusione_polizza_autostoriche_verti', body());
 
-  const emetti = () => run('emetti', async () => {
+  const emetti = () => call('emetti', async () => {
     setConferma(false);
-    setMessaggi([]);
-    try {
-      const answer = await request<{ message: string }>('POST', '/api/emissione_appendice_inclusione_polizza_autostoriche_verti', { body: body() });
-      notify('success', answer.message);
-      setCompetenze(undefined);
-      await mutate();
-      onIssued();
-    } catch (err) {
-      setMessaggi(errori(err));
-    }
+    const answer = await request<{ message: string }>('POST', '/api/emissione_appendice_inclusione_polizza_autostoriche_verti', { body: body() });
+    notify('success', answer.message);
+    setCompetenze(undefined);
+    await mutate();
+    onIssued();
   });
 
   const dataMancante = !dataEffetto;
@@ -296,52 +289,33 @@ export function EsclusioneTab({ quotazione, onIssued }: Props) {
   const bozza = elenco?.bozze.esclusione ?? null;
   const [data, setData] = useState<string>();
   const [importo, setImporto] = useState<string>();
-  const [messaggi, setMessaggi] = useState<string[]>([]);
   const [dataRichiesta, setDataRichiesta] = useState(false);
   const [conferma, setConferma] = useState(false);
-  const { busy, run } = useBusy();
+  const { busy, messaggi, call, anteprima } = useAppendiceCalls();
   const dataEffetto = data ?? bozza?.data_effetto ?? '';
   const importoTesto = importo ?? euro(bozza?.importo);
   const veicoli = ((quotazione.veicoli_storici ?? []) as Array<Record<string, unknown>>).filter((v) => v.targa);
   const calcolata = Boolean(bozza && data === undefined);
 
-  const calcola = (targa: string) => run(`calcola-${targa}`, async () => {
-    setMessaggi([]);
+  const calcola = (targa: string) => call(`calcola-${targa}`, async () => {
     if (!dataEffetto) {
       setDataRichiesta(true);
       return;
     }
-    try {
-      await request('POST', `/api/v1/goold/quotations/exclusion/calculate/${String(quotazione.id)}`, { body: { date: dataEffetto, targa } });
-      setData(undefined);
-      setImporto(undefined);
-      await mutate();
-    } catch (err) {
-      setMessaggi(errori(err));
-    }
+    await request('POST', `/api/v1/goold/quotations/exclusion/calculate/${String(quotazione.id)}`, { body: { date: dataEffetto, targa } });
+    setData(undefined);
+    setImporto(undefined);
+    await mutate();
   });
   const corpo = () => ({ data_effetto: dataEffetto, importo: fromCents(cents(importoTesto)) });
   const targa = bozza?.targa ?? '';
-  const preview = () => run('preview', async () => {
-    setMessaggi([]);
-    try {
-      const answer = await request<{ result: number; verti_response: string }>('POST', `/api/preview_appendice_esclusione/${String(quotazione.id)}/${encodeURIComponent(targa)}`, { body: corpo() });
-      notify(answer.result === 0 ? 'info' : 'warning', answer.verti_response);
-    } catch (err) {
-      setMessaggi(errori(err));
-    }
-  });
-  const emetti = () => run('emetti', async () => {
+  const preview = () => anteprima(`/api/preview_appendice_esclusione/${String(quotazione.id)}/${encodeURIComponent(targa)}`, corpo());
+  const emetti = () => call('emetti', async () => {
     setConferma(false);
-    setMessaggi([]);
-    try {
-      const answer = await request<{ message: string }>('POST', `/api/emissione_appendice_esclusione/${String(quotazione.id)}/${encodeURIComponent(targa)}`, { body: corpo() });
-      notify('success', answer.message);
-      await mutate();
-      onIssued();
-    } catch (err) {
-      setMessaggi(errori(err));
-    }
+    const answer = await request<{ message: string }>('POST', `/api/emissione_appendice_esclusione/${String(quotazione.id)}/${encodeURIComponent(targa)}`, { body: corpo() });
+    notify('success', answer.message);
+    await mutate();
+    onIssued();
   });
 
   return (

@@ -3,18 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { HttpError, invalid } from '../../errors.ts';
-import { campiRegistro, idoneitaRegistro, type DatiRegistro } from '../../../shared/registri.ts';
+import { campiRegistro, contraenteDi, idoneitaRegistro, type DatiRegistro } from '../../../shared/registri.ts';
 import { RegistroNonDisponibile, type RegistriAdapter } from '../../adapters/registri/types.ts';
 import type { Database } from '../../db/connection.ts';
 
 type Row = Record<string, unknown>;
 
 const assicurati = (row: Row) => ((row.veicoli_storici ?? []) as Row[]).filter((v) => v.operazione !== 'esclusione');
-
-function contraente(row: Row) {
-  const azienda = row.persona === 'g';
-  return { nome: (azienda ? row.rsoc : row.nome) as string | null, cognome: azienda ? null : (row.cognome as string | null), codice_fiscale: ((azienda ? row.piva : row.cfisc) ?? row.cfisc ?? null) as string | null };
-}
 
 /** Asks the registries for vehicles that have no registry data yet and stores the answers (version bumped, other edits kept). */
 export async function completaRegistri(db: Database, registri: RegistriAdapter, quotazioneId: number): Promise<void> {
@@ -26,7 +21,7 @@ export async function completaRegistri(db: Database, registri: RegistriAdapter, 
   const risposte = new Map<string, DatiRegistro>();
   for (const v of mancanti) {
     try {
-      risposte.set(chiave(v), await registri.interroga({ targa: String(v.targa).trim().toUpperCase(), tipologia: String(v.tipologia_ania ?? 'A'), codiceFiscaleContraente: contraente(row).codice_fiscale ?? undefined }));
+      risposte.set(chiave(v), await registri.interroga({ targa: String(v.targa).trim().toUpperCase(), tipologia: String(v.tipologia_ania ?? 'A'), codiceFiscaleContraente: contraenteDi(row).codice_fiscale ?? undefined }));
     } catch (error) {
       if (error instanceof RegistroNonDisponibile) throw new HttpError(503, error.message);
       throw error;
@@ -38,7 +33,7 @@ export async function completaRegistri(db: Database, registri: RegistriAdapter, 
       const dati = v.operazione === 'esclusione' ? undefined : risposte.get(chiave(v));
       if (!dati || v.json) return v;
       // Filling in, not refreshing: what staff typed (a previous policy's expiry, the entitled party) stays.
-      const campi: Row = { ...campiRegistro(contraente(locked), dati, String(v.tipologia_ania ?? 'A')) };
+      const campi: Row = { ...campiRegistro(contraenteDi(locked), dati, String(v.tipologia_ania ?? 'A')) };
       for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined && x !== '') campi[k] = x;
       return { id: randomUUID(), ...v, ...campi };
     });

@@ -1,11 +1,12 @@
 // Routes of spec 001 §7 for issuing, renewing, reversing and resending historic-car policies; each is an event of the quotation machine.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerDomainRoutes } from '../registry.ts';
+import { versionFrom } from '../../plugins/resources.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { hooksFor } from '../../resources/hooks.ts';
 import { compileValidator } from '../../../shared/validation.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
 import { chiamateDi } from './chiamate.ts';
@@ -31,16 +32,6 @@ const anyBody = { type: ['object', 'null'] } as const;
 function parseId(raw: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw notFound('Quotazione', true);
   return Number(raw);
-}
-
-function versionFrom(request: FastifyRequest): number | undefined {
-  const body = request.body as { version?: unknown } | undefined;
-  if (body && typeof body === 'object' && body.version !== undefined) {
-    if (!Number.isInteger(body.version)) throw invalid({ version: ['Deve essere un numero intero'] });
-    return body.version as number;
-  }
-  const match = /^(?:W\/)?"?(\d+)"?$/.exec(String(request.headers['if-match'] ?? ''));
-  return match ? Number(match[1]) : undefined;
 }
 
 registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {

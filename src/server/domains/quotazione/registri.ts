@@ -7,7 +7,7 @@ import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { registriDaAmbiente } from '../../adapters/registri/index.ts';
 import { RegistroNonDisponibile, type RegistriAdapter } from '../../adapters/registri/types.ts';
-import { campiRegistro, type Persona } from '../../../shared/registri.ts';
+import { campiRegistro, contraenteDi, type Persona } from '../../../shared/registri.ts';
 
 const TIPI_ANIA = ['A', 'B', 'C', 'M', 'Q', 'R', 'S', 'T', 'W', 'Z'];
 const TARGA_TROPPO_CORTA = 'Devi compilare la targa per aggiornare i dati ania';
@@ -21,16 +21,6 @@ const paramsSchema = (withId: boolean) => ({
     type: { type: 'string', enum: TIPI_ANIA },
   },
 });
-
-/** The contractor as the registries compare it: natural person by codice fiscale, company by VAT number. */
-export function contraenteDi(quotazione: Record<string, unknown>): Persona {
-  const azienda = quotazione.persona === 'g';
-  return {
-    nome: (azienda ? quotazione.rsoc : quotazione.nome) as string | null,
-    cognome: azienda ? null : (quotazione.cognome as string | null),
-    codice_fiscale: ((azienda ? quotazione.piva : quotazione.cfisc) ?? quotazione.cfisc ?? null) as string | null,
-  };
-}
 
 function targaValida(plate: string): string {
   const targa = plate.trim().toUpperCase();
