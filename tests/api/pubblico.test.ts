@@ -17,14 +17,17 @@ const INVALID = { message: 'Il link non è più valido.' };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 
-async function upload(uuid: string, fields: Record<string, string>, file?: { name: string; content: Buffer }) {
+async function multipartPost(url: string, fields: Record<string, string>, file?: { name: string; content: Buffer }, token?: string) {
   const boundary = `----test${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`), file.content, Buffer.from('\r\n'));
   parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const res = await t.app.inject({ method: 'POST', url: `/api/cliente/quotazione/upload/${uuid}`, payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const res = await t.app.inject({ method: 'POST', url, payload: Buffer.concat(parts), headers });
   return { status: res.statusCode, body: JSON.parse(res.body) };
 }
+
+const upload = (uuid: string, fields: Record<string, string>, file?: { name: string; content: Buffer }) => multipartPost(`/api/cliente/quotazione/upload/${uuid}`, fields, file);
 
 async function confirmed(extra: Record<string, unknown> = {}): Promise<{ id: number; uuid: string }> {
   const q = (await t.call('POST', '/api/quotazioni', { token: collab, body: {
@@ -260,6 +263,90 @@ describe('steps and rules', () => {
     const res = await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`);
     expect(res.status).toBe(409);
     expect((await upload(uuid, { collection: 'varie' }, { name: 'v.pdf', content: PDF })).status).toBe(409);
+  });
+});
+
+describe('pre-contract notices and parameter1', () => {
+  it('the link shows the notices in force of the product before the consents; each consent record names the versions shown and the link\'s origin', async () => {
+    const fornitore = (await t.call('POST', '/api/compagnia', { token: admin, body: { ragioneSociale: 'Storiche Assicurazioni S.p.A.', tipoCompagnia: 'DIRETTO' } })).body.data.model.id;
+    const contrattuale = (await t.call('POST', '/api/compagnia_contrattuale', { token: admin, body: { nome: 'Storiche Danni' } })).body.data.model.id;
+    const prodotto = await t.call('POST', '/api/categoria_prodotto', { token: admin, body: {
+      nome: 'RC Auto Storiche', compagnia_fornitore_id: fornitore, compagnia_contrattuale_id: contrattuale, mandatabile_type: 'auto_storica_itas',
+    } });
+    expect(prodotto.status, JSON.stringify(prodotto.body)).toBe(201);
+    const notice = async (collection: string, versione: string, validoDal: string, name: string) => {
+      const res = await multipartPost('/api/categoria_prodotto/upload', { id: String(prodotto.body.data.model.id), collection, versione, valido_dal: validoDal }, { name, content: PDF }, admin);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.media.id as number;
+    };
+    const set1 = await notice('set_informativo', '2024.1', '2024-01-01', 'set-2024.pdf');
+    const privacy = await notice('privacy', 'P-3', '2025-05-25', 'privacy.pdf');
+    await notice('set_informativo', '2099.1', '2099-01-01', 'set-futuro.pdf');
+    // A file of another product is never served through the link.
+    const other = (await t.call('POST', '/api/categoria_prodotto', { token: admin, body: { nome: 'Altro', compagnia_fornitore_id: fornitore, compagnia_contrattuale_id: contrattuale } })).body.data.model.id;
+    const foreign = (await multipartPost('/api/categoria_prodotto/upload', { id: String(other), collection: 'privacy', versione: 'X', valido_dal: '2024-01-01' }, { name: 'altro.pdf', content: PDF }, admin)).body.data.media.id;
+
+    const { id, uuid } = await confirmed();
+    // The e-mailed link names the message that carried it.
+    const mail = (await sql<{ corpo: string }>`SELECT corpo FROM email_outbox WHERE record_id = ${id} AND evento = 'CONFERMA'`.execute(t.connection.db)).rows[0]!;
+    expect(mail.corpo).toContain(`/quotazione/cliente/${uuid}?parameter1=conferma_cliente`);
+    const bad = await t.call('GET', `/api/cliente/quotazione/${uuid}?parameter1=${encodeURIComponent('<script>')}`);
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors)).toEqual(['parameter1']);
+
+    const opened = (await t.call('GET', `/api/cliente/quotazione/${uuid}?parameter1=conferma_cliente`)).body.data;
+    expect(opened.informative).toEqual([
+      { id: set1, collection_name: 'set_informativo', titolo: 'Set informativo', name: 'set-2024.pdf', versione: '2024.1', valido_dal: '2024-01-01', sha256: expect.any(String), url: `/api/cliente/quotazione/${uuid}/informative/${set1}` },
+      { id: privacy, collection_name: 'privacy', titolo: 'Informativa privacy', name: 'privacy.pdf', versione: 'P-3', valido_dal: '2025-05-25', sha256: expect.any(String), url: `/api/cliente/quotazione/${uuid}/informative/${privacy}` },
+    ]);
+    const file = await t.app.inject({ method: 'GET', url: opened.informative[0].url });
+    expect([file.statusCode, file.headers['content-type']]).toEqual([200, 'application/pdf']);
+    expect(file.rawPayload.equals(PDF)).toBe(true);
+    expect((await t.call('GET', `/api/cliente/quotazione/${uuid}/informative/${foreign}`)).status).toBe(404);
+    expect((await t.call('GET', `/api/cliente/quotazione/${randomUUID()}/informative/${set1}`)).body).toEqual(INVALID);
+
+    await t.call('POST', `/api/cliente/quotazione?parameter1=conferma_cliente`, { body: personali(uuid) });
+    const shown = [set1, privacy];
+    // Consents without the notices shown (or with others) are not recorded: the customer reads the ones in force first.
+    const blind = await t.call('PUT', `/api/cliente/quotazione/${id}?parameter1=conferma_cliente`, { body: { uuid, passo: 2, ...consensi } });
+    expect(blind.status).toBe(409);
+    expect(blind.body.message).toBe('Le informative precontrattuali sono state aggiornate: leggi le nuove versioni prima di prestare i consensi.');
+    expect(blind.body.informative.map((n: { id: number }) => n.id)).toEqual(shown);
+    const records = async () => (await t.call('GET', `/api/quotazioni/${id}/consensi`, { token: collab })).body.data as Array<Record<string, any>>;
+    expect(await records()).toEqual([]);
+    const step2 = await t.call('PUT', `/api/cliente/quotazione/${id}?parameter1=conferma_cliente`, { body: { uuid, passo: 2, informative: shown, consenso_trattamento: 'ok', radio1: 'ko', radio2: 'ok', radio3: 'ok' } });
+    expect(step2.status, JSON.stringify(step2.body)).toBe(201);
+    const first = await records();
+    expect(first).toHaveLength(4);
+    for (const r of first) {
+      expect(r.origine).toBe('conferma_cliente');
+      expect(r.informative).toEqual([
+        { id: set1, collection_name: 'set_informativo', titolo: 'Set informativo', versione: '2024.1', valido_dal: '2024-01-01', sha256: expect.any(String) },
+        { id: privacy, collection_name: 'privacy', titolo: 'Informativa privacy', versione: 'P-3', valido_dal: '2025-05-25', sha256: expect.any(String) },
+      ]);
+    }
+
+    // A new version of the set informativo comes into force: a page showing the old one cannot record a consent.
+    const set2 = await notice('set_informativo', '2025.2', '2025-06-01', 'set-2025.pdf');
+    const stale = await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 3, informative: shown, consenso_allegati: 'ok', consenso_otp: 'ok' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.informative.map((n: { id: number; versione: string }) => [n.id, n.versione])).toEqual([[set2, '2025.2'], [privacy, 'P-3']]);
+    expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.informative.map((n: { id: number }) => n.id)).toEqual([set2, privacy]);
+    const step3 = await t.call('PUT', `/api/cliente/quotazione/${id}?parameter1=revisione_documenti`, { body: { uuid, passo: 3, informative: [privacy, set2], consenso_allegati: 'ok', consenso_otp: 'ok' } });
+    expect(step3.status, JSON.stringify(step3.body)).toBe(201);
+    const all = await records();
+    expect(all).toHaveLength(6);
+    expect(all.slice(4).map((r) => [r.consenso, r.origine, r.informative.map((n: { id: number; versione: string }) => `${n.id}:${n.versione}`)])).toEqual([
+      ['consenso_allegati', 'revisione_documenti', [`${set2}:2025.2`, `${privacy}:P-3`]],
+      ['consenso_otp', 'revisione_documenti', [`${set2}:2025.2`, `${privacy}:P-3`]],
+    ]);
+    // The earlier records keep the versions shown then.
+    expect(all[0]!.informative.map((n: { versione: string }) => n.versione)).toEqual(['2024.1', 'P-3']);
+    // Answers not changed record nothing, so they need no notices.
+    expect((await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 3, consenso_allegati: 'ok', consenso_otp: 'ok' } })).status).toBe(201);
+    expect(await records()).toHaveLength(6);
+    const garbage = await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 2, informative: 'tutte', ...consensi, radio1: 'ok' } });
+    expect([garbage.status, garbage.body.errors]).toEqual([422, { informative: ['Elenco delle informative non valido.'] }]);
   });
 });
 

@@ -352,16 +352,54 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await shot(staff, 'quotazione-staff');
   await expect(staff.getByTestId('storico').locator('tbody tr').last()).toContainText('Cambia stato');
 
-  // Gender A is a company on the direct screen: names and birth data hidden, company name and VAT number shown.
-  const other = await draftThroughApi(mario, /^500 F/, uniqueSurname('DIRETTA'));
+});
+
+test('direct quotation of a company: gender A, issue date in the right column, Salva, then Passa in attesa di emissione', async ({ browser }) => {
+  const mario = await session(browser, MARIO.email, MARIO.password);
+  const id = await draftThroughApi(mario, /^500 F/, uniqueSurname('DIRETTA'));
   const headers = { Authorization: `Bearer ${await token(mario)}` };
-  expect((await mario.request.post(appUrl(`/api/quotazioni/confermaDiretta/${other}`), { headers })).ok()).toBe(true);
-  await mario.goto(appUrl(`/modifica/quotazione_diretta/${other}`));
+  expect((await mario.request.post(appUrl(`/api/quotazioni/confermaDiretta/${id}`), { headers })).ok()).toBe(true);
+  await mario.goto(appUrl(`/modifica/quotazione_diretta/${id}`));
+  const drawer = mario.getByRole('complementary', { name: 'Anteprima quotazione' });
+  await expect(drawer).toBeVisible({ timeout: 30_000 });
   await expect(mario.locator('#root_nome')).toBeVisible();
   await expect(mario.locator('#root_rsoc')).toHaveCount(0);
-  await mario.locator('#root_sesso').selectOption({ label: 'Azienda' });
+  await expect(mario.locator('#root_piva')).toHaveCount(0);
+
+  // The right column: status chip, premiums, the issue date, Salva and the emission button.
+  await expect(drawer.getByTestId('stato-quotazione')).toHaveText('In attesa compilazione diretta');
+  await expect(drawer.getByTestId('premio-totale')).toBeVisible();
+  await expect(drawer.getByLabel('Decorrenza')).toBeVisible();
+  await expect(mario.getByRole('tabpanel').getByLabel('Decorrenza')).toHaveCount(0);
+  await expect(actionButtons(mario)).toHaveText(['Salva', 'Passa in attesa di emissione']);
+
+  // Gender A is a company: names and birth data hidden, company name and VAT number shown; the gender stays chosen.
+  await mario.getByLabel('Genere').selectOption({ label: 'Azienda' });
   await expect(mario.locator('#root_nome')).toHaveCount(0);
+  await expect(mario.locator('#root_cognome')).toHaveCount(0);
   await expect(mario.locator('#root_dataNascita')).toHaveCount(0);
+  await expect(mario.locator('#root_nazione_nascita_id')).toHaveCount(0);
+  await expect(mario.getByLabel('Genere').locator('option:checked')).toHaveText('Azienda');
+  await mario.getByLabel('Ragione Sociale').fill('Auto d\'epoca srl');
+  await mario.getByLabel('Partita IVA').fill('01234567897');
+  await drawer.getByLabel('Decorrenza').fill('2027-03-01');
+  await expectNoSeriousViolations(mario);
+  await actionButtons(mario).getByText('Salva', { exact: true }).click();
+  await expect(mario.getByText(/Quotazione (aggiornata|salvata) con successo/)).toBeVisible();
+  const saved = (await (await mario.request.get(appUrl(`/api/quotazioni/${id}`), { headers })).json()).data;
+  expect(saved).toMatchObject({ persona: 'g', sesso: 'A', rsoc: "AUTO D'EPOCA SRL", piva: '01234567897', nome: null, cognome: null, decorrenza: '2027-03-01', stato_quotazione_id: 12 });
+  // After the reload the company is still shown as such.
+  await mario.reload();
+  await expect(mario.getByLabel('Ragione Sociale')).toHaveValue("AUTO D'EPOCA SRL");
+  await expect(mario.locator('#root_nome')).toHaveCount(0);
+
+  // 'Passa in attesa di emissione' saves pending changes first, then emits.
+  await mario.getByLabel('Partita IVA').fill('12345678903');
+  await runAction(mario, 'Passa in attesa di emissione', 'Passare la quotazione in attesa di emissione?');
+  await expect(mario).toHaveURL(new RegExp(`/modifica/quotazione/${id}$`));
+  await expect(status(mario)).toHaveText('In attesa di emissione');
+  const emitted = (await (await mario.request.get(appUrl(`/api/quotazioni/${id}`), { headers })).json()).data;
+  expect(emitted).toMatchObject({ persona: 'g', sesso: 'A', piva: '12345678903', stato_quotazione_id: 7 });
 });
 
 test('the list asks before deleting and shows why a signed quotation cannot go', async ({ browser }) => {

@@ -1,5 +1,5 @@
 // Upload, download, list and delete of the files of every resource that declares "media" in its resource.json.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { sql, type Transaction } from 'kysely';
 import type { MediaCollectionConfig, MediaConfig, MediaType, ResourceDefinition } from '../../shared/definitions/types.ts';
@@ -41,6 +41,17 @@ export function presentMedia(pattern: string, m: MediaRecord) {
     created_by_name: m.created_by_name, created_at: m.created_at,
     url: pattern.replace(':collection_name', encodeURIComponent(m.collection_name)).replace(':id', String(m.id)),
   };
+}
+
+/** A stored file as the answer: its type, size and name, inline (preview) or as an attachment, streamed. */
+export async function sendDocument(reply: FastifyReply, db: Database, m: MediaRecord, attachment: boolean) {
+  const ascii = m.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  reply.header('content-type', m.mime_type)
+    .header('content-length', String(m.size))
+    .header('content-disposition', `${attachment ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(m.name)}`)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store');
+  return reply.send(await openDocument(db, Number(m.id)));
 }
 
 /** Access to a resource's records for its files: the same permission, row scope and workflow as the record. */
@@ -252,14 +263,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
         const m = await ownFile(request);
         // Scoped like the record: another collaborator's file answers 404, as their record does.
         await owner.record(app.ctx.db, request.user, m.owner_id);
-        const ascii = m.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-        const disposition = (request.query as { download?: string }).download ? 'attachment' : 'inline';
-        reply.header('content-type', m.mime_type)
-          .header('content-length', String(m.size))
-          .header('content-disposition', `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(m.name)}`)
-          .header('x-content-type-options', 'nosniff')
-          .header('cache-control', 'private, no-store');
-        return reply.send(await openDocument(app.ctx.db, Number(m.id)));
+        return sendDocument(reply, app.ctx.db, m, Boolean((request.query as { download?: string }).download));
       });
     }
     for (const p of paths.list ?? [`${base}/:id/media`]) {

@@ -15,7 +15,6 @@ import { actionEvents } from './useRecordWorkflow.ts';
 import { dialogEvents } from './EmissionePanel.tsx';
 import type { AvailableEvent, RecordWorkflow } from './useRecordWorkflow.ts';
 import type { useQuotazione } from './useQuotazione.ts';
-import { DRAWER_FIELDS } from './useQuotazione.ts';
 import { COLOUR_COLUMN, COLOUR_TITLES, t } from './texts.ts';
 
 const ChipCell = cellRenderer('chip', 'colore');
@@ -69,14 +68,16 @@ export function PreviewDrawer({ ctl, wf, canSave, canPremio, formId, saveLabel, 
   // A premium line's schema: its premio_totale is "x-computed" there (premio_base + competenze, in cents).
   const lineSchema = (findResource(definitions, 'quotazione')?.schema.properties?.preventivi?.items ?? {}) as JsonSchema;
 
+  const drawerNames = ctl.drawerNames;
   const drawerUi = useMemo<FormUi>(
     () => ({
-      'ui:layout': [{ title: '', fields: DRAWER_FIELDS }],
+      ...Object.fromEntries(drawerNames.map((f) => [f, { 'ui:disabled': !canSave }])),
+      'ui:layout': [{ title: '', fields: drawerNames }],
       competenze: { 'ui:disabled': !canPremio },
       premio_forzato: { 'ui:disabled': !canPremio },
       note: { 'ui:disabled': !canSave, 'ui:options': { rows: 3 } },
     }),
-    [canPremio, canSave],
+    [canPremio, canSave, drawerNames],
   );
 
   const buttons = actionEvents(wf.events);

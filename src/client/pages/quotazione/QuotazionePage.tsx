@@ -79,6 +79,21 @@ interface Pending {
   stato?: number;
 }
 
+/**
+ * Where the gender carries the person type ("ui:personaDaSesso"), a company keeps its gender A: the entity's branches
+ * that leave sesso out for a legal person are not applied to the form (the server still sets A and the hook keeps it).
+ */
+function genderCarriesPersona(schema: JsonSchema): JsonSchema {
+  const withoutSesso = (branch: unknown) => {
+    const b = branch as JsonSchema | undefined;
+    if (!b?.properties || b.properties.sesso === undefined) return branch;
+    const { sesso: _sesso, ...properties } = b.properties;
+    return { ...b, properties };
+  };
+  const allOf = (schema.allOf as Array<Record<string, unknown>> | undefined)?.map((block) => ({ ...block, then: withoutSesso(block.then), else: withoutSesso(block.else) }));
+  return allOf ? { ...schema, allOf: allOf.map((b) => Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined))) } : schema;
+}
+
 /** The form of the screen: form.ui.json, or one of its "ui:varianti" (the direct quotation's fields) laid over it. */
 function formVariant(def: ResourceDef, name: string | undefined): ResourceDef {
   const { 'ui:varianti': variants, ...base } = def.form as Record<string, unknown> & { 'ui:varianti'?: Record<string, Record<string, unknown>> };
@@ -89,7 +104,7 @@ function formVariant(def: ResourceDef, name: string | undefined): ResourceDef {
     if (key.startsWith('$')) continue;
     form[key] = key.startsWith('ui:') ? value : { ...(base[key] as Record<string, unknown> | undefined), ...(value as Record<string, unknown>) };
   }
-  return { ...def, form };
+  return { ...def, form, schema: form['ui:personaDaSesso'] ? genderCarriesPersona(def.schema) : def.schema };
 }
 
 export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps) {

@@ -16,8 +16,13 @@ import { sessionUser, workflowOf } from './useRecordWorkflow.ts';
 import { t } from './texts.ts';
 import type { AvailableEvent } from './useRecordWorkflow.ts';
 
-/** Fields edited in the preview drawer rather than in 'Raccolta dati'. */
+/** Fields edited in the preview drawer rather than in 'Raccolta dati' ("ui:drawer" of the form may name others). */
 export const DRAWER_FIELDS = ['competenze', 'premio_forzato', 'note'];
+
+export function drawerFields(form: FormUi): string[] {
+  const declared = form['ui:drawer'];
+  return Array.isArray(declared) ? (declared as string[]) : DRAWER_FIELDS;
+}
 const MODERNI = 'veicoli_moderni';
 const MAIN_FORM_ID = 'form-quotazione';
 const QUOTIDIANO = 'quotidiano';
@@ -34,7 +39,8 @@ export function subsetSchema(schema: JsonSchema, names: string[], keepRules: boo
 /** The fields 'Raccolta dati' shows: every field of the layout except the drawer's. */
 export function mainFieldNames(form: FormUi): string[] {
   const layout = form['ui:layout'] ?? [];
-  return layout.flatMap((section) => section.fields).filter((f) => !DRAWER_FIELDS.includes(f));
+  const drawer = drawerFields(form);
+  return layout.flatMap((section) => section.fields).filter((f) => !drawer.includes(f));
 }
 
 /** Daily-use vehicles follow the declared count: blank rows added or removed at the end (spec 001 §5). */
@@ -78,8 +84,9 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
   const mode: 'new' | 'edit' = id ? 'edit' : 'new';
   const workflow = workflowOf(def.workflow!);
 
+  const drawerNames = useMemo(() => drawerFields(form), [form]);
   const mainSchema = useMemo(() => subsetSchema(schema, mainFieldNames(form), true), [schema, form]);
-  const drawerSchema = useMemo(() => subsetSchema(schema, DRAWER_FIELDS, false), [schema]);
+  const drawerSchema = useMemo(() => subsetSchema(schema, drawerNames, false), [schema, drawerNames]);
   const main = useMemo(() => prepareForm(mainSchema, form), [mainSchema, form]);
   const drawer = useMemo(() => prepareForm(drawerSchema, {}), [drawerSchema]);
   const fields = useMemo(() => [...main.fields, ...drawer.fields], [main, drawer]);
@@ -210,10 +217,10 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
 
   /** Server errors land under their fields, in whichever form holds the field. */
   const showFieldErrors = useCallback((errors: Record<string, string[]>) => {
-    const mine = (path: string) => DRAWER_FIELDS.includes(path.split('.')[0]);
+    const mine = (path: string) => drawerNames.includes(path.split('.')[0]);
     setMainErrors(toErrorSchema(Object.fromEntries(Object.entries(errors).filter(([k]) => !mine(k)))));
     setDrawerErrors(toErrorSchema(Object.fromEntries(Object.entries(errors).filter(([k]) => mine(k)))));
-  }, []);
+  }, [drawerNames]);
 
   const fail = useCallback(
     (err: unknown) => {
@@ -258,7 +265,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
         const warnings = saved.warnings ?? {};
         setSaveWarnings(warnings);
         notify('success', saved.message || 'Quotazione salvata con successo');
-        for (const [field, messages] of Object.entries(warnings)) if (!DRAWER_FIELDS.includes(field)) notify('warning', messages.join(' '));
+        for (const [field, messages] of Object.entries(warnings)) if (!drawerNames.includes(field)) notify('warning', messages.join(' '));
         setDirty(false);
         if (mode === 'new') {
           const editPath = resource.routes?.edit?.path;
@@ -276,7 +283,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
         setBusy(null);
       }
     },
-    [drawer, mode, fields, form, record, resource, id, notify, navigate, show, fail],
+    [drawer, drawerNames, mode, fields, form, record, resource, id, notify, navigate, show, fail],
   );
 
   /** Saves first when there are changes (the form validates and submits), else runs at once. */
@@ -388,6 +395,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     formKey,
     mainSchema,
     drawerSchema,
+    drawerNames,
     initialMain,
     initialDrawer,
     mainRef,

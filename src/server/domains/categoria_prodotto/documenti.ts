@@ -8,23 +8,16 @@ import type { Database } from '../../db/connection.ts';
 import { presentMedia, collectionsOf, downloadPattern } from '../../media/routes.ts';
 import type { MediaRecord } from '../../media/store.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
+import { noticesInForce, oggi } from '../../media/notices.ts';
 
 const RESOURCE = 'categoria_prodotto';
-
-const oggi = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
 
 /**
  * The notice in force per collection: the latest validity date not after today (the latest upload on a tie).
  * The public flow shows these before the consents and records the versions shown (issue 12).
  */
-export async function currentNotices(db: Database, prodottoId: number, day = oggi()): Promise<MediaRecord[]> {
-  const rows = await sql<MediaRecord>`
-    SELECT DISTINCT ON (collection_name) id, owner_resource, owner_id, item_model, item_id, collection_name, name, file_name, mime_type,
-      size, sha256, meta, created_by_name, created_at
-    FROM media
-    WHERE owner_resource = ${RESOURCE} AND owner_id = ${prodottoId} AND meta ? 'valido_dal' AND meta->>'valido_dal' <= ${day}
-    ORDER BY collection_name, meta->>'valido_dal' DESC, id DESC`.execute(db);
-  return rows.rows;
+export function currentNotices(db: Database, prodottoId: number, day = oggi()): Promise<MediaRecord[]> {
+  return noticesInForce(db, { resource: RESOURCE, id: prodottoId }, undefined, day);
 }
 
 registerDomainRoutes('documenti-precontrattuali', async (app: FastifyInstance) => {

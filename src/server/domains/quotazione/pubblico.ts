@@ -11,8 +11,9 @@ import { enforceLimits } from '../../plugins/rateLimit.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
-import { listDocuments, type MediaRecord, type OwnerRef } from '../../media/store.ts';
-import { UPLOADED, acceptUpload } from '../../media/routes.ts';
+import { findDocument, listDocuments, type MediaRecord, type OwnerRef } from '../../media/store.ts';
+import { UPLOADED, acceptUpload, sendDocument } from '../../media/routes.ts';
+import { noticesInForce } from '../../media/notices.ts';
 import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import type { AuthUser } from '../../auth/user.ts';
@@ -22,7 +23,7 @@ import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from
 import { canonicalInput } from '../../../shared/canonical.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
 import {
-  consentsOf, fieldsUpTo, publicRules, publicSchema, type PublicStep, type PublicView,
+  consentsOf, fieldsUpTo, publicRules, publicSchema, type PublicStep, type PublicView, type ShownNotice,
 } from '../../../shared/domains/quotazione/pubblico.ts';
 
 const DIR = path.resolve(import.meta.dirname, '..', '..', '..', '..', 'schemas', 'quotazione');
@@ -40,6 +41,9 @@ registerDomainMigration('quotazione_pubblico', [
      consenso text NOT NULL, versione text NOT NULL, testo text NOT NULL, risposta text NOT NULL,
      uuid text NOT NULL, indirizzo text, user_agent text, registrato_il timestamptz NOT NULL DEFAULT now())`,
   `CREATE INDEX IF NOT EXISTS quotazione_consenso_quotazione ON quotazione_consenso (quotazione_id, consenso, id)`,
+  // Which pre-contract notices (ids, versions) the customer was shown with the answer, and the link's parameter1.
+  `ALTER TABLE quotazione_consenso ADD COLUMN IF NOT EXISTS informative jsonb NOT NULL DEFAULT '[]'::jsonb`,
+  `ALTER TABLE quotazione_consenso ADD COLUMN IF NOT EXISTS origine text`,
   `CREATE OR REPLACE FUNCTION quotazione_consenso_immutabile() RETURNS trigger LANGUAGE plpgsql AS
      $$ BEGIN RAISE EXCEPTION 'quotazione_consenso is append-only'; END $$`,
   `DO $$ BEGIN
@@ -89,6 +93,41 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
   const props = () => (schemaNow().properties ?? {}) as Record<string, JsonSchema>;
   const fieldDefs = def.fields;
   const invalidLink = () => new HttpError(404, view.messaggi.linkNonValido);
+  const origineOf = (request: FastifyRequest) => (request.query as { parameter1?: string }).parameter1 ?? null;
+
+  // ---- Pre-contract notices of the quotation's product, shown before the consents and named in each consent record ----
+  const info = view.informative;
+  const noticeCollections = app.ctx.definitions.resources.get(info.risorsa)?.resource.media?.collections ?? {};
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function productOf(q: Transaction<any> | typeof db, row: Record<string, unknown>): Promise<number | undefined> {
+    const value = row[info.prodotto.valore];
+    if (value === null || value === undefined) return undefined;
+    const active = (info.prodotto.attivi ?? []).map((c) => sql`${sql.ref(c)} IS NOT FALSE`);
+    const found = await sql<{ id: number }>`
+      SELECT id FROM ${sql.table(info.risorsa)} WHERE ${sql.ref(info.prodotto.campo)} = ${String(value)}
+        ${active.length ? sql`AND ${sql.join(active, sql` AND `)}` : sql``}
+      ORDER BY id LIMIT 1`.execute(q);
+    return found.rows[0]?.id;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function noticesFor(q: Transaction<any> | typeof db, row: Record<string, unknown>): Promise<ShownNotice[]> {
+    const product = await productOf(q, row);
+    if (product === undefined) return [];
+    const files = await noticesInForce(q, { resource: info.risorsa, id: product }, info.collezioni);
+    const order = (name: string) => info.collezioni.indexOf(name);
+    return files.sort((a, b) => order(a.collection_name) - order(b.collection_name)).map((m) => ({
+      id: Number(m.id), collection_name: m.collection_name, titolo: noticeCollections[m.collection_name]?.title ?? m.collection_name, name: m.name,
+      versione: (m.meta?.versione as string | undefined) ?? null, valido_dal: (m.meta?.valido_dal as string | undefined) ?? null, sha256: m.sha256,
+    }));
+  }
+  /** The notices the page says it showed must be those in force now: otherwise the customer reads the new ones first. */
+  function assertShown(sent: unknown, current: ShownNotice[]) {
+    if (sent !== undefined && (!Array.isArray(sent) || sent.length > 50 || !sent.every((v) => Number.isInteger(v)))) {
+      throw invalid({ informative: ['Elenco delle informative non valido.'] });
+    }
+    const shown = new Set((sent as number[] | undefined) ?? []);
+    if (shown.size !== current.length || current.some((n) => !shown.has(n.id))) throw new HttpError(409, info.messaggio, undefined, { informative: current });
+  }
 
   async function limit(request: FastifyRequest, reply: FastifyReply, uuid: string | undefined) {
     const l = limits();
@@ -152,7 +191,7 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
     const input: Record<string, unknown> = {};
     const schemaProps = props();
     for (const [key, value] of Object.entries(canonicalInput(body, def.schema))) {
-      if (['uuid', 'id', 'passo', 'version'].includes(key)) continue;
+      if (['uuid', 'id', 'passo', 'version', 'informative'].includes(key)) continue;
       if (!(key in schemaProps) || view.sola_lettura.includes(key)) errors[key] = ['Campo non consentito.'];
       else if (allowed.has(key)) input[key] = value;
     }
@@ -212,13 +251,20 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
     const consentNames = new Set(consents().map(([c]) => c));
     for (const [key, value] of Object.entries(input)) if (!consentNames.has(key)) columns[key] = value;
     if (input.persona === 'g') columns.sesso = 'A';
-    for (const [name, declaration] of consents()) {
-      const answer = input[name];
-      if (typeof answer !== 'string' || given[name] === answer) continue;
+    const answered = consents().filter(([name]) => typeof input[name] === 'string' && given[name] !== input[name]);
+    let shown: ShownNotice[] = [];
+    if (answered.length) {
+      shown = await noticesFor(trx, row);
+      assertShown((request.body as { informative?: unknown } | undefined)?.informative, shown);
+    }
+    for (const [name, declaration] of answered) {
+      const answer = input[name] as string;
       // A changed (or first) answer is a new record: the old one stays as the evidence of what was answered then.
       await trx.insertInto('quotazione_consenso').values({
         quotazione_id: id, consenso: name, versione: declaration.versione, testo: declaration.testo, risposta: answer,
         uuid: String(row.uuid), indirizzo: request.ip, user_agent: String(request.headers['user-agent'] ?? '').slice(0, 500),
+        informative: JSON.stringify(shown.map(({ id: doc, collection_name, titolo, versione, valido_dal, sha256 }) => ({ id: doc, collection_name, titolo, versione, valido_dal, sha256 }))),
+        origine: origineOf(request),
       }).execute();
       given[name] = answer;
       if (CONSENT_FLAGS[name]) columns[CONSENT_FLAGS[name]] = answer === 'ok';
@@ -265,21 +311,28 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
   const uuidParam = { type: 'object', properties: { uuid: { type: 'string' } }, required: ['uuid'] } as const;
   const idParam = { type: 'object', properties: { id: { type: 'string', maxLength: 12 } }, required: ['id'] } as const;
   const bodySchema = { type: 'object' } as const;
+  const querystring = { type: 'object', properties: { parameter1: view.parametri.parameter1 } } as const;
+  const noticesWithUrl = (uuid: string, notices: ShownNotice[]) =>
+    notices.map((n) => ({ ...n, url: `/api/cliente/quotazione/${encodeURIComponent(uuid)}/informative/${n.id}` }));
 
-  app.get('/api/cliente/quotazione/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
+  app.get('/api/cliente/quotazione/:uuid', { schema: { params: uuidParam, querystring } }, async (request, reply) => {
     const { uuid } = request.params as { uuid: string };
     await limit(request, reply, uuid);
     noStore(reply);
     const { row, phase } = await findOpen(db, uuid, false);
     const given = await latestConsents(db, Number(row.id));
     return {
-      data: { ...present(row, given, phase), documenti: phase === 'documenti' ? await documents(Number(row.id)) : [] },
+      data: {
+        ...present(row, given, phase),
+        documenti: phase === 'documenti' ? await documents(Number(row.id)) : [],
+        informative: noticesWithUrl(String(row.uuid), await noticesFor(db, row)),
+      },
       definizione: { schema: schemaNow(), ui, categorie: categories() },
     };
   });
 
   // Step 1 'Avanti': the personal data are saved and the customer record is created (data.model.id is its id).
-  app.post('/api/cliente/quotazione', { schema: { body: bodySchema } }, async (request, reply) => {
+  app.post('/api/cliente/quotazione', { schema: { body: bodySchema, querystring } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     await limit(request, reply, typeof body.uuid === 'string' ? body.uuid : undefined);
     noStore(reply);
@@ -297,7 +350,7 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
   });
 
   // Each later step saves its answers (passo 2, 3); the whole form (passo 4, the default) moves the quotation to documents.
-  app.put('/api/cliente/quotazione/:id', { schema: { params: idParam, body: bodySchema } }, async (request, reply) => {
+  app.put('/api/cliente/quotazione/:id', { schema: { params: idParam, body: bodySchema, querystring } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     await limit(request, reply, typeof body.uuid === 'string' ? body.uuid : undefined);
     noStore(reply);
@@ -335,7 +388,7 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
   await app.register(async (uploads) => {
     await uploads.register(multipart, { limits: { fileSize: 1024 * MB, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
     // The documents issue's upload (streamed, type from the bytes, all or nothing) with the customer's own checks.
-    uploads.post('/api/cliente/quotazione/upload/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
+    uploads.post('/api/cliente/quotazione/upload/:uuid', { schema: { params: uuidParam, querystring } }, async (request, reply) => {
       const { uuid } = request.params as { uuid: string };
       await limit(request, reply, uuid);
       noStore(reply);
@@ -368,7 +421,20 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
   const collectionOf = (name: string, model: string): MediaCollectionConfig =>
     model === media.model ? media.collections[name]! : (media.items ?? []).find((i) => i.model === model)!.collections[name]!;
 
-  app.post('/api/cliente/quotazione/terminaCaricamento/:uuid', { schema: { params: uuidParam } }, async (request, reply) => {
+  // A notice in force for this link's product, to read before consenting; any other document answers 404.
+  app.get('/api/cliente/quotazione/:uuid/informative/:id', {
+    schema: { params: { type: 'object', properties: { uuid: { type: 'string' }, id: { type: 'string', maxLength: 12 } }, required: ['uuid', 'id'] }, querystring },
+  }, async (request, reply) => {
+    const { uuid, id } = request.params as { uuid: string; id: string };
+    await limit(request, reply, uuid);
+    const { row } = await findOpen(db, uuid, false);
+    const notice = (await noticesFor(db, row)).find((n) => String(n.id) === id);
+    const m = notice ? await findDocument(db, notice.id) : undefined;
+    if (!m) throw new HttpError(404, 'Documento non trovato.');
+    return sendDocument(reply, db, m, false);
+  });
+
+  app.post('/api/cliente/quotazione/terminaCaricamento/:uuid', { schema: { params: uuidParam, querystring } }, async (request, reply) => {
     const { uuid } = request.params as { uuid: string };
     await limit(request, reply, uuid);
     noStore(reply);
@@ -393,7 +459,7 @@ registerDomainRoutes('quotazione-consensi', async (app: FastifyInstance) => {
     const id = Number((request.params as { id: string }).id);
     await repo.get(app.ctx.db, request.user, id);
     const rows = await app.ctx.db.selectFrom('quotazione_consenso')
-      .select(['id', 'consenso', 'versione', 'testo', 'risposta', 'uuid', 'indirizzo', 'user_agent', 'registrato_il'])
+      .select(['id', 'consenso', 'versione', 'testo', 'risposta', 'uuid', 'indirizzo', 'user_agent', 'registrato_il', 'informative', 'origine'])
       .where('quotazione_id', '=', id).orderBy('id').execute();
     return { data: rows };
   });

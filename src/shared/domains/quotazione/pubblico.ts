@@ -8,11 +8,32 @@ export interface PublicStep {
   titolo: string;
   descrizione?: string;
   fields: string[];
+  /** The step lists the pre-contract notices in force (before and beside the consents). */
+  informative?: boolean;
+}
+
+/** A notice shown to the customer, as the public link answers it and as a consent record names it. */
+export interface ShownNotice {
+  id: number;
+  collection_name: string;
+  titolo: string;
+  name: string;
+  versione: string | null;
+  valido_dal: string | null;
+  sha256?: string;
+  url?: string;
 }
 
 export interface PublicView {
   fasi: Record<'form' | 'documenti', string>;
   messaggi: { linkNonValido: string };
+  parametri: { parameter1: JsonSchema };
+  informative: {
+    risorsa: string;
+    collezioni: string[];
+    prodotto: { campo: string; valore: string; attivi?: string[] };
+    messaggio: string;
+  };
   sola_lettura: string[];
   veicoli_storici: { lettura: string[]; scrittura: string[] };
   schema: JsonSchema & { properties: Record<string, JsonSchema> };
