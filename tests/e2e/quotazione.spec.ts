@@ -382,7 +382,11 @@ test('direct quotation of a company: gender A, issue date in the right column, S
   await expect(mario.getByLabel('Genere').locator('option:checked')).toHaveText('Azienda');
   await mario.getByLabel('Ragione Sociale').fill('Auto d\'epoca srl');
   await mario.getByLabel('Partita IVA').fill('01234567897');
-  await drawer.getByLabel('Decorrenza').fill('2027-03-01');
+  await drawer.getByLabel('Decorrenza').fill('01/03/2027');
+  // One daily-use vehicle declared: its row is filled in.
+  for (const [field, value] of [['marca', 'Fiat'], ['modello', 'Panda'], ['anno', '2019'], ['targa', 'AB123CD']]) {
+    await mario.locator(`#root_veicoli_moderni_0_${field}`).fill(value!);
+  }
   await expectNoSeriousViolations(mario);
   await actionButtons(mario).getByText('Salva', { exact: true }).click();
   await expect(mario.getByText(/Quotazione (aggiornata|salvata) con successo/)).toBeVisible();

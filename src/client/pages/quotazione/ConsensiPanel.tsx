@@ -14,6 +14,9 @@ interface ConsentRow {
   indirizzo: string | null;
   user_agent: string | null;
   registrato_il: string;
+  /** The pre-contract notices shown with the answer (ids and versions), and the link's parameter1. */
+  informative: Array<{ id: number; titolo: string; versione: string | null }>;
+  origine: string | null;
 }
 
 export function ConsensiPanel({ base, id }: { base: string; id: string }) {
@@ -37,6 +40,8 @@ export function ConsensiPanel({ base, id }: { base: string; id: string }) {
                   <th scope="col">Versione</th>
                   <th scope="col">Indirizzo</th>
                   <th scope="col">Browser</th>
+                  <th scope="col">Informative mostrate</th>
+                  <th scope="col">Origine link</th>
                 </tr>
               </thead>
               <tbody>
@@ -48,6 +53,8 @@ export function ConsensiPanel({ base, id }: { base: string; id: string }) {
                     <td>{row.versione}</td>
                     <td>{row.indirizzo ?? ''}</td>
                     <td className="text-break small">{row.user_agent ?? ''}</td>
+                    <td className="small">{(row.informative ?? []).map((n) => `${n.titolo} v. ${n.versione ?? '—'} (n. ${n.id})`).join('; ') || '—'}</td>
+                    <td className="small">{row.origine ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>

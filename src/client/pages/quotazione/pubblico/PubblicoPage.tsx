@@ -14,8 +14,9 @@ import { ApiError, request } from '../../../api/dataProvider.ts';
 import { SchemaForm } from '../../../renderer/SchemaForm.tsx';
 import { toErrorSchema } from '../../../renderer/formBody.ts';
 import { Logo } from '../../../shell/PlainLayout.tsx';
+import { formatDate } from '../../../lib/format.ts';
 import type { FormUi, JsonSchema, RecordData } from '../../../types.ts';
-import { fieldsUpTo, publicRules, resizeModerni, type PublicStep } from '../../../../shared/domains/quotazione/pubblico.ts';
+import { fieldsUpTo, publicRules, resizeModerni, type PublicStep, type ShownNotice } from '../../../../shared/domains/quotazione/pubblico.ts';
 import { controllingFields, pick, stepSchema, stepUi } from './steps.ts';
 
 interface Categoria {
@@ -34,12 +35,15 @@ interface Documento {
 }
 
 interface Loaded {
-  data: RecordData & { fase: 'form' | 'documenti'; uuid: string; documenti: Documento[]; veicoli_storici?: Array<Record<string, unknown>> };
+  data: RecordData & { fase: 'form' | 'documenti'; uuid: string; documenti: Documento[]; informative: ShownNotice[]; veicoli_storici?: Array<Record<string, unknown>> };
   definizione: { schema: JsonSchema; ui: FormUi & { 'ui:passi': PublicStep[] }; categorie: Categoria[] };
 }
 
 const FORM_ID = 'quotazione-cliente';
 const LOOKUPS = { lookupBase: '/api/pubblico/autocomplete' };
+
+/** The link's parameter1 (the message that carried it): passed on with every call, stored with the consents. */
+type Origin = { parameter1?: string };
 
 function serverMessage(err: unknown): string {
   if (err instanceof ApiError) return String((err.body as { message?: unknown }).message ?? err.message);
@@ -71,11 +75,12 @@ function Message({ title, variant, children }: { title: string; variant: 'danger
 
 export default function PubblicoPage() {
   const { uuid = '' } = useParams();
-  // parameter1 arrives with some links (spec 001 §2); it travels along with the loading call.
+  // parameter1 names the message that carried the link (schemas/quotazione/public.view.json): every call passes it on.
   const [params] = useSearchParams();
   const parameter1 = params.get('parameter1') ?? undefined;
+  const origin: Origin = useMemo(() => (parameter1 ? { parameter1 } : {}), [parameter1]);
   const { data: loaded, error, mutate, isLoading } = useSWR<Loaded>(['cliente-quotazione', uuid, parameter1], () =>
-    request<Loaded>('GET', `/api/cliente/quotazione/${encodeURIComponent(uuid)}`, { noRedirect: true, query: { parameter1 } }),
+    request<Loaded>('GET', `/api/cliente/quotazione/${encodeURIComponent(uuid)}`, { noRedirect: true, query: origin }),
     { revalidateOnFocus: false, shouldRetryOnError: false });
   const [finished, setFinished] = useState<'dati' | 'documenti' | undefined>();
 
@@ -115,15 +120,38 @@ export default function PubblicoPage() {
         </Message>
       )}
       {loaded.data.fase === 'form' ? (
-        <Steps loaded={loaded} onDone={async () => { setFinished('dati'); await mutate(); }} />
+        <Steps loaded={loaded} origin={origin} onReload={async () => { await mutate(); }} onDone={async () => { setFinished('dati'); await mutate(); }} />
       ) : (
-        <Documenti loaded={loaded} onUploaded={() => void mutate()} onDone={() => setFinished('documenti')} />
+        <Documenti loaded={loaded} origin={origin} onUploaded={() => void mutate()} onDone={() => setFinished('documenti')} />
       )}
     </Shell>
   );
 }
 
-function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void> }) {
+/** The product's pre-contract notices in force, to read before consenting (their ids go back with the consents). */
+function Informative({ notices }: { notices: ShownNotice[] }) {
+  if (notices.length === 0) return null;
+  return (
+    <section className="card mb-3" aria-labelledby="informative-titolo" data-testid="informative">
+      <div className="card-body">
+        <h2 id="informative-titolo" className="h6 card-title">Documenti precontrattuali</h2>
+        <p className="small mb-2">Prima di prestare i consensi leggi i documenti del prodotto (si aprono in una nuova scheda):</p>
+        <ul className="mb-0">
+          {notices.map((n) => (
+            <li key={n.id}>
+              <a href={n.url} target="_blank" rel="noopener noreferrer">{n.titolo}</a>{' '}
+              <span className="small text-body-secondary">
+                (versione {n.versione ?? '—'}{n.valido_dal ? `, in vigore dal ${formatDate(n.valido_dal)}` : ''})
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+function Steps({ loaded, origin, onReload, onDone }: { loaded: Loaded; origin: Origin; onReload: () => Promise<void>; onDone: () => Promise<void> }) {
   const { schema: full, ui } = loaded.definizione;
   const steps = ui['ui:passi'];
   const last = steps.length - 1;
@@ -177,12 +205,14 @@ function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void>
     setBusy(true);
     try {
       if (step === 1) {
-        await request('POST', '/api/cliente/quotazione', { noRedirect: true, body: { uuid: loaded.data.uuid, ...pick(merged, current.fields) } });
+        await request('POST', '/api/cliente/quotazione', { noRedirect: true, query: origin, body: { uuid: loaded.data.uuid, ...pick(merged, current.fields) } });
       } else {
         // The last step sends the whole form (spec 001 §7); the server moves the quotation on to the documents.
         const fields = step === last ? fieldsUpTo(steps, last) : current.fields;
+        // The notices this page showed go with the answers: the consent records name them.
+        const informative = loaded.data.informative.map((n) => n.id);
         await request('PUT', `/api/cliente/quotazione/${String(loaded.data.id)}`, {
-          noRedirect: true, body: { uuid: loaded.data.uuid, passo: step, ...pick(merged, fields) },
+          noRedirect: true, query: origin, body: { uuid: loaded.data.uuid, passo: step, informative, ...pick(merged, fields) },
         });
       }
       if (step === last) await onDone();
@@ -194,6 +224,10 @@ function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void>
         const earlier = steps.findIndex((s) => Object.keys(err.errors).some((k) => s.fields.includes(k.split('.')[0]!)));
         if (earlier >= 0 && earlier < step) setStep(earlier);
         setFailure({ title: 'Errore', message: serverMessage(err), list: [...new Set(Object.values(err.errors).flat())] });
+      } else if (err instanceof ApiError && err.status === 409 && Array.isArray((err.body as { informative?: unknown }).informative)) {
+        // New notices came into force meanwhile: the page shows them, and the customer confirms again having read them.
+        setFailure({ title: 'Informative aggiornate', message: serverMessage(err) });
+        await onReload();
       } else {
         setFailure({ title: 'Errore', message: serverMessage(err) });
       }
@@ -212,6 +246,7 @@ function Steps({ loaded, onDone }: { loaded: Loaded; onDone: () => Promise<void>
       </nav>
       <h1 className="h4 mb-3">{current.titolo}</h1>
       {current.descrizione && <p>{current.descrizione}</p>}
+      {current.informative && <Informative notices={loaded.data.informative} />}
       {failure && (
         <Alert variant="danger" role="alert">
           <Alert.Heading as="h2" className="h6">{failure.title}</Alert.Heading>
@@ -255,7 +290,7 @@ interface Slot {
   itemId?: string;
 }
 
-function Documenti({ loaded, onUploaded, onDone }: { loaded: Loaded; onUploaded: () => void; onDone: () => void }) {
+function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; origin: Origin; onUploaded: () => void; onDone: () => void }) {
   const uuid = loaded.data.uuid;
   const [busy, setBusy] = useState<string>();
   const [failure, setFailure] = useState<string>();
@@ -282,7 +317,7 @@ function Documenti({ loaded, onUploaded, onDone }: { loaded: Loaded; onUploaded:
     body.append('file', file);
     setBusy(slot.key);
     try {
-      const answer = await request<{ message: string }>('POST', `/api/cliente/quotazione/upload/${encodeURIComponent(uuid)}`, { noRedirect: true, body });
+      const answer = await request<{ message: string }>('POST', `/api/cliente/quotazione/upload/${encodeURIComponent(uuid)}`, { noRedirect: true, query: origin, body });
       setNotice(answer.message);
       onUploaded();
     } catch (err) {
@@ -296,7 +331,7 @@ function Documenti({ loaded, onUploaded, onDone }: { loaded: Loaded; onUploaded:
     setBusy('termina');
     setFailure(undefined);
     try {
-      await request('POST', `/api/cliente/quotazione/terminaCaricamento/${encodeURIComponent(uuid)}`, { noRedirect: true });
+      await request('POST', `/api/cliente/quotazione/terminaCaricamento/${encodeURIComponent(uuid)}`, { noRedirect: true, query: origin });
       onDone();
     } catch (err) {
       setFailure(serverMessage(err));
