@@ -50,6 +50,23 @@ describe('direct quotation calls', () => {
     expect(bad.body.errors.quotidiano).toBeDefined();
   });
 
+  it('a company (gender A): the screen\'s save through /api/quotazioni, with the issue date, then emit', async () => {
+    const id = await diretta();
+    const { version } = (await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data;
+    // What the direct screen sends after choosing 'Azienda': the gender, the person type it implies, company name and VAT, issue date.
+    const saved = await t.call('PUT', `/api/quotazioni/${id}`, { token: collab, body: {
+      version, sesso: 'A', persona: 'g', rsoc: 'Scuderia Gialli srl', piva: '12345678903', decorrenza: '2027-03-01',
+    } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.model).toMatchObject({ persona: 'g', sesso: 'A', rsoc: 'SCUDERIA GIALLI SRL', nome: null, cognome: null, dataNascita: null, decorrenza: '2027-03-01', stato_quotazione_id: 12 });
+    const edit = (await t.call('GET', `/api/v1/goold/quotations/${id}/edit`, { token: collab })).body.data;
+    expect(edit).toMatchObject({ gender: 'A', company_name: 'SCUDERIA GIALLI SRL', vat_number: '12345678903', effective_date: '2027-03-01', first_name: null });
+    // Saved, the calculation still holds (no priced input changed): the emission goes through.
+    const emitted = await t.call('GET', `/api/v1/goold/quotations/${id}/emit`, { token: collab });
+    expect(emitted.status, JSON.stringify(emitted.body)).toBe(200);
+    expect(emitted.body.data.model).toMatchObject({ status_id: 7, persona: 'g', sesso: 'A', piva: '12345678903' });
+  });
+
   it('vehicles: GET and POST {historic, modern}; PUT one vehicle by its row id', async () => {
     const id = await diretta();
     const got = await t.call('GET', `/api/v1/goold/quotations/${id}/vehicles`, { token: collab });

@@ -33,6 +33,20 @@ test('a customer completes the public form on a phone and staff see the result',
   // Staff prepare and confirm a quotation: the confirmation e-mails the customer their link.
   const { email, password } = admin();
   const token = (await (await request.post(appUrl('/api/login'), { data: { email, password } })).json()).token as string;
+  // The product's pre-contract notices, uploaded by staff with version and validity date (documents page).
+  const fornitore = (await api(request, token, 'post', '/api/compagnia', { ragioneSociale: `Storiche ${uniqueSurname('F')} S.p.A.`, tipoCompagnia: 'DIRETTO' })).data.model.id;
+  const contrattuale = (await api(request, token, 'post', '/api/compagnia_contrattuale', { nome: `Storiche ${uniqueSurname('C')}` })).data.model.id;
+  const prodotto = (await api(request, token, 'post', '/api/categoria_prodotto', {
+    nome: 'RC Auto Storiche', compagnia_fornitore_id: fornitore, compagnia_contrattuale_id: contrattuale, mandatabile_type: 'auto_storica_itas',
+  })).data.model.id;
+  // The notices shown are those of the first active product of the quotation's kind (an earlier run's, if any).
+  for (const [collection, versione, file] of [['set_informativo', '2024.1', 'set-informativo.pdf'], ['privacy', 'P-3', 'privacy.pdf']]) {
+    const res = await request.post(appUrl('/api/categoria_prodotto/upload'), {
+      headers: { Authorization: `Bearer ${token}` },
+      multipart: { id: String(prodotto), collection: collection!, versione: versione!, valido_dal: '2024-01-01', file: { name: file!, mimeType: 'application/pdf', buffer: PDF } },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  }
   const model = (await api(request, token, 'post', '/api/autostoriche', { marca: 'LANCIA', modello: `FULVIA ${uniqueSurname('E')}`, anno: 1968, valore_b: 6000, colore: 'verde', tipologia: 'A' })).data.model;
   const cognome = uniqueSurname('CLIENTE');
   const customerEmail = `${cognome.toLowerCase()}@example.it`;
@@ -48,17 +62,24 @@ test('a customer completes the public form on a phone and staff see the result',
   // The outbox, read as super_admin: the e-mail to the customer carries the personal link.
   const outbox = await api(request, token, 'get', `/api/email_outbox?filter[destinatario]=${encodeURIComponent(customerEmail)}`);
   expect(outbox.data).toHaveLength(1);
-  const link = /https?:\/\/\S+\/quotazione\/cliente\/[0-9a-f-]{36}/.exec(String(outbox.data[0].corpo))![0];
-  const path = new URL(link).pathname;
+  const link = /https?:\/\/\S+\/quotazione\/cliente\/[0-9a-f-]{36}\?parameter1=conferma_cliente/.exec(String(outbox.data[0].corpo))![0];
+  const { pathname: path, search } = new URL(link);
 
   // The customer, on a phone, without login.
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   const page = await context.newPage();
-  await page.goto(appUrl(`${path}?parameter1=email`));
+  await page.goto(appUrl(`${path}${search}`));
 
-  // Step 0: information.
+  // Step 0: information, with the product's pre-contract notices to read before the consents.
   await expect(page.getByRole('heading', { level: 1, name: 'Informazioni' })).toBeVisible();
   await expect(page.getByText('Passo 1 di 5')).toBeVisible();
+  const notices = page.getByTestId('informative');
+  await expect(notices.getByRole('listitem')).toHaveCount(2);
+  const shownVersions = (await notices.getByRole('listitem').allTextContents()).join(' | ');
+  expect(shownVersions).toContain('(versione 2024.1, in vigore dal 01/01/2024)');
+  const noticeUrl = await notices.getByRole('link').first().getAttribute('href');
+  const noticeFile = await context.request.get(appUrl(noticeUrl!));
+  expect([noticeFile.status(), noticeFile.headers()['content-type']]).toEqual([200, 'application/pdf']);
   await expectNoSeriousViolations(page);
   await page.getByRole('button', { name: 'Avanti' }).click();
 
@@ -78,8 +99,9 @@ test('a customer completes the public form on a phone and staff see the result',
   await page.getByLabel('Telefono').fill('+393331234567');
   await page.getByRole('button', { name: 'Avanti' }).click();
 
-  // Step 2: consents 1/2, the processing consent refused first.
+  // Step 2: consents 1/2 (the notices beside them), the processing consent refused first.
   await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+  await expect(page.getByTestId('informative').getByRole('listitem')).toHaveCount(2);
   const trattamento = page.getByRole('radiogroup', { name: /trattamento dei miei dati personali/ });
   await trattamento.getByLabel('Non acconsento').check();
   await page.getByRole('radiogroup', { name: /comunicazioni commerciali/ }).getByLabel('Non acconsento').check();
@@ -159,6 +181,11 @@ test('a customer completes the public form on a phone and staff see the result',
   await expect(consensi.locator('tbody tr')).toHaveCount(6);
   await expect(consensi).toContainText('Non acconsento');
   await expect(consensi).toContainText('trattamento dei miei dati personali');
+  // Each record names the notices shown (ids and versions) and the message that carried the link.
+  for (const row of await consensi.locator('tbody tr').all()) {
+    await expect(row).toContainText(/Set informativo v\. 2024\.1 \(n\. \d+\)/);
+    await expect(row).toContainText('conferma_cliente');
+  }
   await expect(staff.getByTestId('storico')).toContainText('Cliente (link personale)');
   await staff.getByRole('tab', { name: 'Documenti' }).click();
   for (const name of ['documento-0.pdf', 'documento-1.png', 'documento-2.pdf', 'documento-3.png', 'documento-4.pdf', 'documento-5.png']) {
