@@ -125,6 +125,9 @@ describe('steps and rules', () => {
     expect(forbidden.body.errors).toEqual({ premio: ['Campo non consentito.'], collaboratore_id: ['Campo non consentito.'], note: ['Campo non consentito.'] });
     const company = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { persona: 'g', rsoc: null, piva: null }) });
     expect(company.body.errors).toMatchObject({ rsoc: ['Campo Obbligatorio.'], piva: ['Campo Obbligatorio.'], attivita_lavorativa: ['Valore non ammesso'] });
+    // Birth year at most the current year minus 17 (spec 001 §5).
+    const young = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { dataNascita: `${new Date().getFullYear() - 16}-01-01` }) });
+    expect(young.body.errors).toEqual({ dataNascita: [expect.stringContaining(String(new Date().getFullYear() - 17))] });
     // Born abroad: no birth province or municipality asked.
     const abroad = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { nazione_nascita_id: '2', provincia_nascita_codice: null, comune_nascita_id: null, telefono: '+39123' }) });
     expect(abroad.body.errors).toEqual({ telefono: ['Formato telefono non valido'] });

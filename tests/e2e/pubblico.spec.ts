@@ -39,14 +39,16 @@ test('a customer completes the public form on a phone and staff see the result',
   const prodotto = (await api(request, token, 'post', '/api/categoria_prodotto', {
     nome: 'RC Auto Storiche', compagnia_fornitore_id: fornitore, compagnia_contrattuale_id: contrattuale, mandatabile_type: 'auto_storica_itas',
   })).data.model.id;
-  // The notices shown are those of the first active product of the quotation's kind (an earlier run's, if any).
-  for (const [collection, versione, file] of [['set_informativo', '2024.1', 'set-informativo.pdf'], ['privacy', 'P-3', 'privacy.pdf']]) {
+  // The notices shown are those of the active product of the quotation's kind (each run starts on a fresh database).
+  const notice = async (collection: string, versione: string, validoDal: string, file: string) => {
     const res = await request.post(appUrl('/api/categoria_prodotto/upload'), {
       headers: { Authorization: `Bearer ${token}` },
-      multipart: { id: String(prodotto), collection: collection!, versione: versione!, valido_dal: '2024-01-01', file: { name: file!, mimeType: 'application/pdf', buffer: PDF } },
+      multipart: { id: String(prodotto), collection, versione, valido_dal: validoDal, file: { name: file, mimeType: 'application/pdf', buffer: PDF } },
     });
     expect(res.status(), await res.text()).toBe(201);
-  }
+  };
+  await notice('set_informativo', '2024.1', '2024-01-01', 'set-informativo.pdf');
+  await notice('privacy', 'P-3', '2024-01-01', 'privacy.pdf');
   const model = (await api(request, token, 'post', '/api/autostoriche', { marca: 'LANCIA', modello: `FULVIA ${uniqueSurname('E')}`, anno: 1968, valore_b: 6000, colore: 'verde', tipologia: 'A' })).data.model;
   const cognome = uniqueSurname('CLIENTE');
   const customerEmail = `${cognome.toLowerCase()}@example.it`;
@@ -112,6 +114,12 @@ test('a customer completes the public form on a phone and staff see the result',
   await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
   await expectNoSeriousViolations(page);
   await trattamento.getByLabel('Acconsento', { exact: true }).check();
+  // Meanwhile staff publish a new set informativo: the answers are not recorded until the customer has it in front of them.
+  await notice('set_informativo', '2025.1', '2025-01-01', 'set-informativo-2025.pdf');
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Informative aggiornate' })).toContainText('Le informative precontrattuali sono state aggiornate');
+  await expect(page.getByTestId('informative')).toContainText('(versione 2025.1, in vigore dal 01/01/2025)');
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
   await page.getByRole('button', { name: 'Avanti' }).click();
 
   // Step 3: consents 2/2.
@@ -161,6 +169,14 @@ test('a customer completes the public form on a phone and staff see the result',
     await expect(card.getByText('Aggiungi documento (1/3)')).toBeVisible();
   }
   await expect(page.getByRole('status').filter({ hasText: 'Documento caricato con successo' })).toBeVisible();
+  // At most 3 per category: the add button goes at the third.
+  const varie = page.locator('.card', { has: page.getByRole('heading', { level: 2, name: 'Varie', exact: true }) });
+  for (const n of [2, 3]) {
+    await varie.locator('input[type=file]').setInputFiles({ name: `varie-${n}.pdf`, mimeType: 'application/pdf', buffer: PDF });
+    await expect(varie.getByText(`varie-${n}.pdf`)).toBeVisible();
+  }
+  await expect(varie.locator('input[type=file]')).toHaveCount(0);
+  await expect(varie.getByText('Hai caricato il numero massimo di documenti per questa categoria.')).toBeVisible();
   await expectFitsPhone(page);
   await page.getByRole('button', { name: 'Termina Caricamento' }).click();
   await expect(page.getByRole('heading', { name: 'Caricamento completato' })).toBeVisible();
@@ -183,7 +199,7 @@ test('a customer completes the public form on a phone and staff see the result',
   await expect(consensi).toContainText('trattamento dei miei dati personali');
   // Each record names the notices shown (ids and versions) and the message that carried the link.
   for (const row of await consensi.locator('tbody tr').all()) {
-    await expect(row).toContainText(/Set informativo v\. 2024\.1 \(n\. \d+\)/);
+    await expect(row).toContainText(/Set informativo v\. 2025\.1 \(n\. \d+\)/);
     await expect(row).toContainText('conferma_cliente');
   }
   await expect(staff.getByTestId('storico')).toContainText('Cliente (link personale)');
