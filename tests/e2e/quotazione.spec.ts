@@ -355,6 +355,7 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
 });
 
 test('direct quotation of a company: gender A, issue date in the right column, Salva, then Passa in attesa di emissione', async ({ browser }) => {
+  test.setTimeout(180_000);
   const mario = await session(browser, MARIO.email, MARIO.password);
   const id = await draftThroughApi(mario, /^500 F/, uniqueSurname('DIRETTA'));
   const headers = { Authorization: `Bearer ${await token(mario)}` };
@@ -382,6 +383,11 @@ test('direct quotation of a company: gender A, issue date in the right column, S
   await expect(mario.getByLabel('Genere').locator('option:checked')).toHaveText('Azienda');
   await mario.getByLabel('Ragione Sociale').fill('Auto d\'epoca srl');
   await mario.getByLabel('Partita IVA').fill('01234567897');
+  // The collaborator is picked by name from the suggestions, never typed as a code.
+  const collaboratore = mario.getByRole('combobox', { name: 'Collaboratore' });
+  await collaboratore.fill('ross');
+  await mario.getByRole('option', { name: 'ROSSI MARIO' }).click();
+  await expect(collaboratore).toHaveValue('ROSSI MARIO');
   await drawer.getByLabel('Decorrenza').fill('01/03/2027');
   // One daily-use vehicle declared: its row is filled in.
   for (const [field, value] of [['marca', 'Fiat'], ['modello', 'Panda'], ['anno', '2019'], ['targa', 'AB123CD']]) {
