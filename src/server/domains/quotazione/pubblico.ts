@@ -120,12 +120,16 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
       versione: (m.meta?.versione as string | undefined) ?? null, valido_dal: (m.meta?.valido_dal as string | undefined) ?? null, sha256: m.sha256,
     }));
   }
-  /** The notices the page says it showed must be those in force now: otherwise the customer reads the new ones first. */
-  function assertShown(sent: unknown, current: ShownNotice[]) {
-    if (sent !== undefined && (!Array.isArray(sent) || sent.length > 50 || !sent.every((v) => Number.isInteger(v)))) {
-      throw invalid({ informative: ['Elenco delle informative non valido.'] });
-    }
-    const shown = new Set((sent as number[] | undefined) ?? []);
+  /** The ids of the notices the page says it showed (body.informative): a list of document ids, or none. */
+  function shownIds(body: Record<string, unknown>): number[] {
+    const sent = body.informative;
+    if (sent === undefined) return [];
+    if (!Array.isArray(sent) || sent.length > 50 || !sent.every((v) => Number.isInteger(v))) throw invalid({ informative: ['Elenco delle informative non valido.'] });
+    return sent as number[];
+  }
+  /** The notices shown must be those in force now: otherwise the customer reads the new ones before any answer counts. */
+  function assertShown(sent: number[], current: ShownNotice[]) {
+    const shown = new Set(sent);
     if (shown.size !== current.length || current.some((n) => !shown.has(n.id))) throw new HttpError(409, info.messaggio, undefined, { informative: current });
   }
 
@@ -255,7 +259,7 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
     let shown: ShownNotice[] = [];
     if (answered.length) {
       shown = await noticesFor(trx, row);
-      assertShown((request.body as { informative?: unknown } | undefined)?.informative, shown);
+      assertShown(shownIds((request.body ?? {}) as Record<string, unknown>), shown);
     }
     for (const [name, declaration] of answered) {
       const answer = input[name] as string;
@@ -355,6 +359,7 @@ registerPublicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
     await limit(request, reply, typeof body.uuid === 'string' ? body.uuid : undefined);
     noStore(reply);
     const step = stepOf(body, LAST_STEP);
+    shownIds(body);
     const model = await db.transaction().execute(async (trx) => {
       const { row, phase } = await findOpen(trx, body.uuid, true);
       // The id must be the link's own quotation: an id alone opens nothing.
