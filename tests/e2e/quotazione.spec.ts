@@ -306,11 +306,13 @@ test('a rejection asks for a note and sends the quotation back to draft', async 
 });
 
 test('direct quotation screen and manual status change', async ({ browser }) => {
+  test.setTimeout(180_000);
   const surname = uniqueSurname('DIRETTA');
   const mario = await session(browser, MARIO.email, MARIO.password);
   const id = await draftThroughApi(mario, /^500 F/, surname);
   await mario.goto(appUrl(`/modifica/quotazione/${id}`));
-  await expect(actionButtons(mario)).toHaveText(['Aggiorna', 'Conferma', 'Conferma per emissione diretta']);
+  // A first render of the screen may take long on a busy machine.
+  await expect(actionButtons(mario)).toHaveText(['Aggiorna', 'Conferma', 'Conferma per emissione diretta'], { timeout: 30_000 });
   await expect(mario.getByTestId('avviso-workflow')).toHaveCount(0);
   await runAction(mario, 'Conferma per emissione diretta', 'Confermare la quotazione per la compilazione diretta dei dati del cliente?');
   // Status 12 lives on the direct screen; the list's edit leads there too.
@@ -338,7 +340,7 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
 
   const staff = await session(browser, STAFF.email, STAFF.password);
   await staff.goto(appUrl(`/modifica/quotazione/${id}`));
-  await expect(status(staff)).toHaveText('In attesa di emissione');
+  await expect(status(staff)).toHaveText('In attesa di emissione', { timeout: 30_000 });
   // Staff may issue, so the request for issue is not theirs (spec 001 §4).
   await expect(actionButtons(staff)).toHaveText([]);
   await staff.getByLabel('Nuovo stato').selectOption({ label: 'Bozza' });
