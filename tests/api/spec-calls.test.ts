@@ -353,6 +353,7 @@ beforeAll(async () => {
     collaboratore_rossi: rossi.id,
     compagnia: (await one(sql<{ id: number }>`SELECT id FROM compagnia ORDER BY id LIMIT 1`)).id,
     compagnia_contrattuale: (await one(sql<{ id: number }>`SELECT id FROM compagnia_contrattuale ORDER BY id LIMIT 1`)).id,
+    polizza_rossi: (await one(sql<{ id: number }>`SELECT id FROM polizza WHERE collaboratore_id = ${rossi.id} ORDER BY id LIMIT 1`)).id,
     cognome_cliente_rossi: (await one(sql<{ cognome: string }>`SELECT cognome FROM cliente WHERE collaboratore_id = ${rossi.id} AND attivo ORDER BY id LIMIT 1`)).cognome,
     ...(await polizzaFixtures()),
     quotazione_body: {

@@ -1,4 +1,4 @@
-// Custom page "polizza": the policy form (spec 002 §2.3) with the gross premium recomputed as the user types,
+// Custom page "polizza": the policy form (spec 002 §2.3) with the gross premium (x-computed) recomputed as the user types,
 // the product filtered by branch, company and supplier, the commission panel, and in edit mode the titles with payments.
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -14,7 +14,6 @@ import { ResourceFormBody } from '../../renderer/ResourceFormBody.tsx';
 import { useResourceForm } from '../../renderer/useResourceForm.ts';
 import type { RecordData } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
-import { premioLordo, type ImportiPolizza } from '../../../shared/premi.ts';
 import { PolizzaFormData } from './context.ts';
 import { PannelloProvvigioni } from './PannelloProvvigioni.tsx';
 import { TitoliPolizza } from './TitoliPolizza.tsx';
@@ -50,20 +49,14 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
 
   const [values, setValues] = useState<RecordData>(ctl.initial);
   useEffect(() => setValues(ctl.initial), [ctl.initial]);
-  const { formRef, onChange: formChanged } = ctl;
+  const { onChange: formChanged } = ctl;
+  // The gross premium is an x-computed field: SchemaForm recomputes it as the user types; the panel follows these values.
   const onChange = useCallback(
     (data: RecordData) => {
-      // Gross premium = competenze + imponibile + imposte + diritti + spese, to the cent (src/shared/premi.ts, as the server computes it).
-      const lordo = premioLordo(data as ImportiPolizza);
-      let next = data;
-      if (data.totale_premio_lordo !== lordo) {
-        next = { ...data, totale_premio_lordo: lordo };
-        formRef.current?.setFieldValue('totale_premio_lordo', lordo as never);
-      }
-      formChanged(next);
-      setValues(next);
+      formChanged(data);
+      setValues(data);
     },
-    [formRef, formChanged],
+    [formChanged],
   );
 
   if (ctl.loadError) {

@@ -1,11 +1,11 @@
-// Policies: coherent supplier/company/product (the engine checks the references' row scope), the gross premium computed here,
+// Policies: coherent supplier/company/product (the engine checks the references' row scope and computes the gross premium),
 // list fields kept from the form fields, and the titles regenerated in the same transaction while none is paid.
 import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { registerDomainMigration } from '../../db/domain-migrations.ts';
+import { deleteDocument } from '../../media/store.ts';
 import { HttpError, invalid } from '../../errors.ts';
-import { formatEuro } from '../../../shared/money.ts';
-import { centesimi, euro, MAX_RATE, periodi, premioLordoCents } from '../../../shared/premi.ts';
+import { MAX_RATE, periodi } from '../../../shared/premi.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
 import { CAMPI_TITOLI, frazionamento, generaTitoli, oggi, titoliPagati, type Trx } from './titoli.ts';
 
@@ -74,12 +74,6 @@ registerHooks('polizza', {
       }
     }
 
-    // Gross premium: the server's sum; a client that sends another value has a wrong form and is told so.
-    const lordo = premioLordoCents(record);
-    if (input.totale_premio_lordo !== undefined && input.totale_premio_lordo !== null && centesimi(input.totale_premio_lordo as number) !== lordo) {
-      errors.totale_premio_lordo = [`Il premio lordo deve essere la somma di competenze, imponibile, imposte, diritti e spese: ${formatEuro(euro(lordo))}.`];
-    }
-
     // Titles regenerate on these changes; once one is paid they are frozen, and so are the fields they come from.
     const regenerate = operation === 'create' || [...CAMPI_TITOLI, 'mandato_prodotto_id', 'collaboratore_id'].some(changed);
     if (operation === 'update' && regenerate && (await titoliPagati(trx, Number(before!.id))) > 0) {
@@ -89,8 +83,8 @@ registerHooks('polizza', {
     }
     if (Object.keys(errors).length) throw invalid(errors);
 
-    input.totale_premio_lordo = euro(lordo);
-    input.premio = euro(lordo);
+    // The gross premium is the definition's x-computed sum, already filled in (or refused) by the repository's rules.
+    input.premio = record.totale_premio_lordo ?? 0;
     input.data_inizio = record.data_entrata_in_effetto ?? null;
     input.data_fine = record.data_scadenza ?? null;
     if (operation === 'create') {
@@ -124,6 +118,9 @@ registerHooks('polizza', {
       throw new HttpError(409, 'La polizza ha titoli con pagamenti registrati: non può essere eliminata.');
     }
     await sql`DELETE FROM titolo WHERE polizza_id = ${id}`.execute(trx);
+    // Its identity card and contract go with it (the directory driver's files are swept once orphaned).
+    const documenti = await sql<{ id: number }>`SELECT id FROM media WHERE owner_resource = 'polizza' AND owner_id = ${id}`.execute(trx);
+    for (const d of documenti.rows) await deleteDocument(trx, Number(d.id));
   },
 });
 
