@@ -15,10 +15,13 @@ import { useResourceForm } from '../../renderer/useResourceForm.ts';
 import type { RecordData } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { PolizzaFormData } from './context.ts';
+import { DocumentoSingolo } from '../../widgets/documenti/DocumentoSingolo.tsx';
 import { PannelloProvvigioni } from './PannelloProvvigioni.tsx';
 import { TitoliPolizza } from './TitoliPolizza.tsx';
 
 const FORM_ID = 'form-polizza';
+// The two single-file areas of edit mode (spec 002 §2.3), collections of schemas/polizza/resource.json "media".
+const DOCUMENTI = ['carta_identita', 'contratto'] as const;
 
 /** Edit title: the policy number with the customer and the product (spec 002 §2.3). */
 function useTitle(record: RecordData | undefined, mode: 'new' | 'edit'): string {
@@ -72,6 +75,18 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
       <PolizzaFormData.Provider value={values}>
         <ResourceFormBody def={def} id={id} formId={FORM_ID} ctl={{ ...ctl, onChange }} onCancel={() => navigate(def.resource.routes?.list?.path ?? '/polizza')} />
       </PolizzaFormData.Provider>
+      {id && ctl.record && (
+        <section className="mt-3" aria-labelledby="documenti-polizza">
+          <h2 id="documenti-polizza" className="h5">Documenti</h2>
+          <div className="row g-2">
+            {DOCUMENTI.map((collection) => (
+              <div key={collection} className="col-md-6">
+                <DocumentoSingolo def={def} ownerId={id} collection={collection} canEdit={def.can.update} />
+              </div>
+            ))}
+          </div>
+        </section>
+      )}
       <PannelloProvvigioni data={values} schema={def.schema} />
       {id && titoloDef?.can.list && <TitoliPolizza titoloDef={titoloDef} polizzaId={id} refreshKey={titoliKey} onPaid={() => undefined} />}
       <LeaveGuard dirtyRef={ctl.dirtyRef} />
