@@ -1,7 +1,7 @@
 // Custom page "polizza": the policy form (spec 002 §2.3) with the gross premium (x-computed) recomputed as the user types,
 // the product filtered by branch, company and supplier, the commission panel, and in edit mode the titles with payments.
-import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import useSWR from 'swr';
 import { getOne } from '../../api/dataProvider.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
@@ -62,6 +62,12 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
     [formChanged],
   );
 
+  // A historic-car policy copied from the insurer's issue is read-only here and opens its quotation.
+  const autoStorica = Boolean(ctl.record?.polizza_auto_storica_id);
+  const shownDef = useMemo(() => (autoStorica ? { ...def, can: { ...def.can, update: false, delete: false } } : def), [def, autoStorica]);
+  const quotazioneDef = findResource(definitions, 'quotazione');
+  const quotazioneEdit = quotazioneDef?.resource.routes?.edit?.path;
+
   if (ctl.loadError) {
     return (
       <Notice variant="danger" role="alert">
@@ -72,8 +78,19 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
   if (ctl.loading) return <Spinner label={msg.loading} />;
   return (
     <>
+      {autoStorica && (
+        <Notice variant="info" role="status" testId="polizza-auto-storica">
+          Polizza auto storica emessa tramite la compagnia: si consulta e si gestisce dalla{' '}
+          {quotazioneDef?.can.read && quotazioneEdit ? (
+            <Link to={quotazioneEdit.replace(':id', String(ctl.record!.quotazione_id))}>quotazione n. {String(ctl.record!.quotazione_id)}</Link>
+          ) : (
+            `quotazione n. ${String(ctl.record!.quotazione_id)}`
+          )}
+          .
+        </Notice>
+      )}
       <PolizzaFormData.Provider value={values}>
-        <ResourceFormBody def={def} id={id} formId={FORM_ID} ctl={{ ...ctl, onChange }} onCancel={() => navigate(def.resource.routes?.list?.path ?? '/polizza')} />
+        <ResourceFormBody def={shownDef} id={id} formId={FORM_ID} ctl={{ ...ctl, onChange }} onCancel={() => navigate(def.resource.routes?.list?.path ?? '/polizza')} />
       </PolizzaFormData.Provider>
       {id && ctl.record && (
         <section className="mt-3" aria-labelledby="documenti-polizza">
@@ -81,7 +98,7 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
           <div className="row g-2">
             {DOCUMENTI.map((collection) => (
               <div key={collection} className="col-md-6">
-                <DocumentoSingolo def={def} ownerId={id} collection={collection} canEdit={def.can.update} />
+                <DocumentoSingolo def={def} ownerId={id} collection={collection} canEdit={shownDef.can.update} />
               </div>
             ))}
           </div>

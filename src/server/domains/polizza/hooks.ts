@@ -35,8 +35,13 @@ async function prodotto(trx: Trx, id: number): Promise<Prodotto | undefined> {
   return rows.rows[0];
 }
 
+/** A copy of a historic-car policy (src/server/domains/polizza_auto_storica/elenco.ts) changes only there. */
+const autoStorica = (before: Record<string, unknown>) =>
+  new HttpError(409, `Polizza auto storica emessa dalla quotazione n. ${String(before.quotazione_id)}: si gestisce dalla quotazione (storno, appendici).`);
+
 registerHooks('polizza', {
   async beforeWrite(operation, { trx, input, before }) {
+    if (operation === 'update' && before?.polizza_auto_storica_id) throw autoStorica(before);
     const record: Record<string, unknown> = { ...(before ?? {}), ...input };
     const changed = (field: string) => operation === 'create' || (field in input && !same(input[field], before?.[field]));
     const errors: FieldErrors = {};
@@ -88,15 +93,18 @@ registerHooks('polizza', {
     input.data_inizio = record.data_entrata_in_effetto ?? null;
     input.data_fine = record.data_scadenza ?? null;
     if (operation === 'create') {
-      input.stato = 'GIACENZA';
-      input.data_ultimo_stato = oggi();
-      input.saldato = false;
+      // A client cannot send these (read-only); a historic-car copy comes with its own (paid before the issue).
+      input.stato ??= 'GIACENZA';
+      input.data_ultimo_stato ??= oggi();
+      input.saldato ??= false;
     }
   },
 
   async afterWrite(operation, { trx, input, before, after }) {
     const changed = (field: string) => operation === 'create' || (field in input && !same(before?.[field], after?.[field]));
     const id = Number(after!.id);
+    // A historic-car policy's premium was collected by its own flow before the issue: it has no titles here.
+    if (after!.polizza_auto_storica_id) return;
     if ([...CAMPI_TITOLI, 'mandato_prodotto_id', 'collaboratore_id'].some(changed)) {
       // beforeWrite refused field changes with paid titles; a new product or collaborator then keeps the paid titles' figures.
       // With no title paid the policy's stato is GIACENZA already, so the answered record stays current.
@@ -112,6 +120,7 @@ registerHooks('polizza', {
   },
 
   async beforeDelete({ trx, before }) {
+    if (before!.polizza_auto_storica_id) throw autoStorica(before!);
     const id = Number(before!.id);
     const history = await sql<{ n: number }>`SELECT count(*)::int AS n FROM titolo_movimento m JOIN titolo t ON t.id = m.titolo_id WHERE t.polizza_id = ${id}`.execute(trx);
     if ((await titoliPagati(trx, id)) > 0 || history.rows[0]!.n > 0) {
