@@ -120,6 +120,8 @@ export interface UploadOptions {
   fileField?: string;
   /** Fields given in the query string (spec 002: model, id, tag, collection); the form's own fields win. */
   fields?: Record<string, string>;
+  /** Runs in the upload's transaction once the file is accepted (a signed contract completing its signature request). */
+  afterStore?(trx: Transaction<any>, stored: MediaRecord, target: UploadTarget): Promise<void>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 /** Descriptive fields a collection asks for (a notice's version and validity date), from the form. */
@@ -215,6 +217,7 @@ export async function acceptUpload(db: Db, request: FastifyRequest, options: Upl
         AND item_id IS NOT DISTINCT FROM ${owner.itemId ?? null} AND id <> ${stored.id}`.execute(trx);
       for (const row of previous.rows) await deleteDocument(trx, Number(row.id));
     }
+    await options.afterStore?.(trx, stored, target!);
     return stored;
   });
 }
