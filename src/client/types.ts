@@ -54,6 +54,44 @@ export interface SessionData {
 
 export type RecordData = Record<string, unknown> & { id?: number | string; version?: number };
 
+/** A stored file of a record (GET {media list path}). */
+export interface MediaItem {
+  id: number;
+  name: string;
+  collection_name: string;
+  file_name: string;
+  mime_type: string;
+  size: number;
+  /** Download (GET) and delete (DELETE) address, given by the server. */
+  url: string;
+  item_model: string | null;
+  item_id: string | null;
+  created_by_name: string | null;
+  created_at: string;
+  meta: { versione?: number | string; valido_dal?: string; tag?: string; verifica?: { esito: string; nota?: string } } & Record<string, unknown>;
+}
+
+/** A collection of files a record may hold, with its limits (resource.json "media"). */
+export interface MediaCollection {
+  name: string;
+  /** The owner model the collection belongs to (Quotazione, or Veicolo for a vehicle's booklet). */
+  model?: string;
+  title: string;
+  types: string[];
+  maxSizeMb: number;
+  maxCount?: number;
+  generated?: boolean;
+  /** One file: an upload replaces it. */
+  single?: boolean;
+  /** Asked at upload: a notice's version and validity date. */
+  fields?: Array<'versione' | 'valido_dal'>;
+}
+
+export interface MediaList {
+  data: MediaItem[];
+  collections: MediaCollection[];
+}
+
 export interface Page<T = RecordData> {
   data: T[];
   current_page: number;

@@ -286,6 +286,75 @@ describe('contract and signature', () => {
     expect((await t.call('PUT', `/api/v1/policies/${id}/signature_request`, { token: staff, body: { email: 'x@example.it' } })).status).toBe(409);
   });
 
+  it('manual signature: staff upload the contract signed on paper, which completes the request and concludes the quotation', async () => {
+    const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Elsa', cognome: 'Carta', email: 'elsa.carta@example.it', provincia_codice: 'MI',
+      veicoli_storici: [{ marca: 'Fiat', modello: '500', anno: 1965, tipologia_ania: 'A' }] } });
+    const id = res.body.data.model.id as number;
+    const signed = (token: string, content: Buffer, name = 'contratto firmato.pdf') =>
+      upload(t.app, token, {}, { name, content }, `/api/v1/policies/${id}/signature_request/signed`);
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 7 } });
+    await t.call('POST', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`, { token: staff });
+    // Only while the quotation waits for the signature; another collaborator gets 404, as for the quotation.
+    const early = await signed(staff, PDF);
+    expect(early.status).toBe(409);
+    await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 9 } });
+    expect((await signed(otherCollab, PDF)).status).toBe(404);
+    // The manual request prepared for the customer (draft), then the signed copy: refused content leaves the draft as it was.
+    const draft = await t.call('POST', `/api/v1/policies/${id}/signature_request/send`, { token: staff, body: { modalita: 'manual' } });
+    expect(draft.body.data.last_signature_request).toMatchObject({ status: 'draft', modalita: 'manual' });
+    const before = await storedBytes(t.connection.db);
+    const wrong = await signed(staff, PNG, 'firmato.pdf');
+    expect(wrong.status).toBe(422);
+    expect(Object.keys(wrong.body.errors)).toEqual(['file']);
+    await nothingStored(before);
+    expect((await t.call('GET', `/api/v1/policies/${id}/signature_request`, { token: staff })).body.data.last_signature_request.status).toBe('draft');
+    const none = await upload(t.app, staff, {}, undefined, `/api/v1/policies/${id}/signature_request/signed`);
+    expect(none.status).toBe(422);
+    expect(none.body.errors.file).toEqual(['Non hai specificato un file da caricare']);
+
+    const ok = await signed(staff, PDF);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.data.last_signature_request).toMatchObject({ status: 'done', modalita: 'manual', signed_media_id: expect.any(Number) });
+    expect(ok.body.data.history).toHaveLength(1);
+    expect(ok.body.data.model.stato_quotazione_id).toBe(10);
+    const firmati = (await t.call('GET', `/api/quotazioni/${id}/media`, { token: staff })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_firmato');
+    expect(firmati.map((m: { id: number; name: string }) => [m.id, m.name])).toEqual([[ok.body.data.last_signature_request.signed_media_id, 'contratto firmato.pdf']]);
+    const pdf = await t.app.inject({ method: 'GET', url: firmati[0].url, headers: { authorization: `Bearer ${staff}` } });
+    expect(pdf.rawPayload.equals(PDF)).toBe(true);
+    const history = (await t.call('GET', `/api/quotazioni/${id}/workflow`, { token: staff })).body.data.storico;
+    expect(history.at(-1)).toMatchObject({ event: 'FIRMA_COMPLETATA', to_status: 10 });
+    // Signed once: a second copy is refused.
+    expect((await signed(staff, PDF)).status).toBe(409);
+  });
+
+  it('manual signature without a prior request records one, done with its signed copy; an OTP request in progress refuses it', async () => {
+    const mk = async (telefono?: string) => {
+      const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Ada', cognome: 'Penna', email: 'ada.penna@example.it', provincia_codice: 'MI',
+        ...(telefono ? { telefono } : {}), veicoli_storici: [{ marca: 'Fiat', modello: '500', anno: 1965, tipologia_ania: 'A' }] } });
+      const id = res.body.data.model.id as number;
+      await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 7 } });
+      await t.call('POST', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`, { token: staff });
+      await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id, stato_quotazione_id: 9 } });
+      return id;
+    };
+    const direct = await mk();
+    const ok = await upload(t.app, staff, {}, { name: 'firmato.pdf', content: PDF }, `/api/v1/policies/${direct}/signature_request/signed`);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.data.last_signature_request).toMatchObject({ status: 'done', modalita: 'manual' });
+    expect(ok.body.data.last_signature_request.documenti).toHaveLength(1);
+    expect(ok.body.data.model.stato_quotazione_id).toBe(10);
+
+    const otp = await mk('+39 333 4445556');
+    const sent = await t.call('POST', `/api/v1/policies/${otp}/signature_request/send`, { token: staff, body: { modalita: 'otp' } });
+    expect(sent.body.data.last_signature_request.status).toBe('ongoing');
+    const before = await storedBytes(t.connection.db);
+    const refused = await upload(t.app, staff, {}, { name: 'firmato.pdf', content: PDF }, `/api/v1/policies/${otp}/signature_request/signed`);
+    expect(refused.status).toBe(409);
+    await nothingStored(before);
+    // Another collaborator's quotation: 404, as the quotation itself.
+    expect((await upload(t.app, otherCollab, {}, { name: 'firmato.pdf', content: PDF }, `/api/v1/policies/${otp}/signature_request/signed`)).status).toBe(404);
+  });
+
   it('shows a refusal with its errors and survives a timeout with one request at the provider', async () => {
     const mk = async (email: string) => {
       const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Rita', cognome: 'Gallo', email, telefono: '+39 333 1112223', provincia_codice: 'MI',

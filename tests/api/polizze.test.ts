@@ -352,3 +352,95 @@ describe('full list', () => {
     expect(bad.body.errors).toEqual({ 'filter.nonEsiste': ['Filtro non consentito'] });
   });
 });
+
+describe('policy documents (identity card and contract)', () => {
+  const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+  const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+  const UPLOAD = '/api/polizza/upload_documenti_polizza';
+
+  function multipart(fields: Record<string, string>, file?: { field?: string; name: string; content: Buffer }) {
+    const boundary = `----pol${Math.random().toString(16).slice(2)}`;
+    const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+    if (file) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file_name'}"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`), Buffer.from(file.content), Buffer.from('\r\n'));
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    return { body: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  }
+  const send = (token: string, query: string, fields: Record<string, string>, file?: { field?: string; name: string; content: Buffer }) => {
+    const form = multipart(fields, file);
+    return t.call('POST', `${UPLOAD}${query}`, { token, body: form.body, headers: form.headers });
+  };
+  const stored = async () => (await sql<{ rows: number; chunks: number }>`
+    SELECT (SELECT count(*)::int FROM media) AS rows, (SELECT count(*)::int FROM media_chunk) AS chunks`.execute(t.connection.db)).rows[0];
+
+  it('uploads the contract (fields in the query, file in file_name), lists, downloads, replaces and deletes it', async () => {
+    const id = (await post('/api/polizza', polizza(), staff)).id as number;
+    const up = await send(staff, `?model=Polizza&id=${id}&tag=contratto&collection=contratto`, {}, { name: 'Contratto firmato.pdf', content: PDF });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body.message).toBe('Documento caricato con successo');
+    expect(up.body.data.media).toMatchObject({ collection_name: 'contratto', mime_type: 'application/pdf', name: 'Contratto firmato.pdf', meta: { tag: 'contratto' } });
+    // The same fields in the form are accepted too (the identity card as a PNG).
+    const card = await send(staff, '', { model: 'Polizza', id: String(id), collection: 'carta_identita', tag: 'carta' }, { name: 'carta.png', content: PNG });
+    expect(card.status, JSON.stringify(card.body)).toBe(201);
+    const list = await t.call('GET', `/api/polizza/${id}/media`, { token: staff });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((m: { collection_name: string }) => m.collection_name).sort()).toEqual(['carta_identita', 'contratto']);
+    expect(list.body.collections.map((c: { name: string }) => c.name)).toEqual(['carta_identita', 'contratto']);
+    const file = await t.app.inject({ method: 'GET', url: up.body.data.media.url, headers: { authorization: `Bearer ${staff}` } });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.rawPayload.equals(PDF)).toBe(true);
+
+    // A second contract replaces the first in one transaction; a refused one leaves the stored one in place.
+    const before = await stored();
+    const wrong = await send(staff, `?model=Polizza&id=${id}&collection=contratto`, {}, { name: 'finto.pdf', content: Buffer.from('MZ not a pdf at all') });
+    expect(wrong.status).toBe(422);
+    expect(Object.keys(wrong.body.errors)).toEqual(['file']);
+    expect(await stored()).toEqual(before);
+    const again = await send(staff, `?model=Polizza&id=${id}&collection=contratto`, {}, { name: 'Contratto v2.pdf', content: PDF });
+    expect(again.status).toBe(201);
+    const contracts = (await t.call('GET', `/api/polizza/${id}/media`, { token: staff })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto');
+    expect(contracts.map((m: { name: string }) => m.name)).toEqual(['Contratto v2.pdf']);
+    expect((await t.app.inject({ method: 'GET', url: up.body.data.media.url, headers: { authorization: `Bearer ${staff}` } })).statusCode).toBe(404);
+
+    const del = await t.call('DELETE', contracts[0].url, { token: staff });
+    expect(del.status).toBe(200);
+    expect((await t.call('GET', `/api/polizza/${id}/media`, { token: staff })).body.data.map((m: { collection_name: string }) => m.collection_name)).toEqual(['carta_identita']);
+  });
+
+  it('refuses an unknown collection, no file, the file in another field, a traversal name: nothing stored', async () => {
+    const id = (await post('/api/polizza', polizza(), staff)).id as number;
+    const before = await stored();
+    const cases = [
+      [await send(staff, `?model=Polizza&id=${id}&collection=patente`, {}, { name: 'a.pdf', content: PDF }), 'collection'],
+      [await send(staff, `?model=Polizza&id=${id}&collection=contratto`, {}), 'file'],
+      [await send(staff, `?model=Polizza&id=${id}&collection=contratto`, {}, { field: 'file', name: 'a.pdf', content: PDF }), 'file'],
+      [await send(staff, `?model=Polizza&id=${id}&collection=contratto`, {}, { name: '../../etc/a.pdf', content: PDF }), 'file'],
+      [await send(staff, `?model=Polizza&id=${id}&collection=contratto`, {}, { name: 'grande.pdf', content: Buffer.concat([PDF, Buffer.alloc(26 * 1024 * 1024)]) }), 'file'],
+    ] as const;
+    for (const [res, field] of cases) {
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(Object.keys(res.body.errors)).toContain(field);
+    }
+    expect(await stored()).toEqual(before);
+  });
+
+  it('scopes the documents like the policy: another collaborator gets 404 for upload, list and download', async () => {
+    const c1 = await collaboratore('DOCUNO');
+    const c2 = await collaboratore('DOCDUE');
+    const t1 = await userWithRoles(t, admin, { email: 'd1@test.it', roles: ['collaboratore'], collaboratore_id: c1 });
+    const t2 = await userWithRoles(t, admin, { email: 'd2@test.it', roles: ['collaboratore'], collaboratore_id: c2 });
+    const cliente1 = (await post('/api/cliente', { tipo: 'RETAIL', sesso: 'F', nome: 'Carla', cognome: 'Documenti' }, t1)).id;
+    const id = (await post('/api/polizza', polizza({ collaboratore_id: c1, cliente_id: cliente1 }), t1)).id as number;
+    const up = await send(t1, `?model=Polizza&id=${id}&collection=carta_identita`, {}, { name: 'carta.pdf', content: PDF });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const before = await stored();
+    expect((await send(t2, `?model=Polizza&id=${id}&collection=contratto`, {}, { name: 'x.pdf', content: PDF })).status).toBe(404);
+    expect(await stored()).toEqual(before);
+    expect((await t.call('GET', `/api/polizza/${id}/media`, { token: t2 })).status).toBe(404);
+    expect((await t.call('GET', up.body.data.media.url, { token: t2 })).status).toBe(404);
+    expect((await t.call('DELETE', up.body.data.media.url, { token: t2 })).status).toBe(404);
+    expect((await t.call('GET', up.body.data.media.url, { token: t1 })).status).toBe(200);
+  });
+});

@@ -327,7 +327,7 @@ async function quotazione(setup: Setup): Promise<number> {
 /** A new policy on the same customer, collaborator, companies and product as the first demo policy. */
 async function polizzaFixtures() {
   const p = await one(sql<Record<string, unknown>>`
-    SELECT cliente_id, collaboratore_id, compagnia_contrattuale_id, fornitore_id, mandato_prodotto_id FROM polizza ORDER BY id LIMIT 1`);
+    SELECT cliente_id, collaboratore_id, compagnia_contrattuale_id, fornitore_id, mandato_prodotto_id FROM polizza WHERE polizza_auto_storica_id IS NULL ORDER BY id LIMIT 1`);
   return {
     polizza_fornitore: p.fornitore_id,
     polizza_contrattuale: p.compagnia_contrattuale_id,
@@ -353,6 +353,7 @@ beforeAll(async () => {
     collaboratore_rossi: rossi.id,
     compagnia: (await one(sql<{ id: number }>`SELECT id FROM compagnia ORDER BY id LIMIT 1`)).id,
     compagnia_contrattuale: (await one(sql<{ id: number }>`SELECT id FROM compagnia_contrattuale ORDER BY id LIMIT 1`)).id,
+    polizza_rossi: (await one(sql<{ id: number }>`SELECT id FROM polizza WHERE collaboratore_id = ${rossi.id} AND polizza_auto_storica_id IS NULL ORDER BY id LIMIT 1`)).id,
     cognome_cliente_rossi: (await one(sql<{ cognome: string }>`SELECT cognome FROM cliente WHERE collaboratore_id = ${rossi.id} AND attivo ORDER BY id LIMIT 1`)).cognome,
     ...(await polizzaFixtures()),
     quotazione_body: {
@@ -445,6 +446,8 @@ describe('served calls answer with their shape and permissions', () => {
 });
 
 describe('pending calls are not served yet (mark them served when their issue lands)', () => {
+  // Once every feature issue has landed nothing is pending: the table says so.
+  if (!pending.length) it('none is pending: every spec call is served', () => expect(served).toHaveLength(table.calls.length));
   for (const c of pending) {
     it(`${c.method} ${c.path} (${c.status})`, async () => {
       expect(t.app.hasRoute({ method: c.method as 'GET', url: pattern(c.path) })).toBe(false);

@@ -106,6 +106,34 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
   await expect(staff.getByTestId('collezione-contratto_firmato').getByTestId('documento')).toContainText(`Documenti firmati ${id}.pdf`);
 });
 
+test('manual signature: staff download the contract, upload the copy signed on paper; the box shows Documenti Firmati', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const staff = await session(browser);
+  const surname = uniqueSurname('CARTA');
+  const created = await api(staff, 'post', '/api/quotazioni', {
+    persona: 'f', nome: 'Nora', cognome: surname, email: `${surname.toLowerCase()}@esempio.it`, provincia_codice: 'MI',
+    veicoli_storici: [{ marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A', targa: 'MI000333' }],
+  });
+  const id = created.data.model.id as number;
+  await api(staff, 'post', '/api/quotazioni/cambioStato', { id, stato_quotazione_id: 7 });
+  await api(staff, 'post', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`);
+  await api(staff, 'post', '/api/quotazioni/cambioStato', { id, stato_quotazione_id: 9 });
+  await staff.goto(appUrl(`/modifica/quotazione/${id}`));
+
+  const box = staff.getByTestId('box-firma');
+  await expect(box.getByTestId('stato-firma')).toHaveText('Documenti pronti per essere firmati');
+  await box.getByLabel('Firma Manuale').check();
+  const manuale = box.getByTestId('firma-manuale');
+  const download = staff.waitForEvent('download');
+  await manuale.getByRole('button', { name: `Scarica: Contratto quotazione ${id} v1.pdf` }).click();
+  expect((await download).suggestedFilename()).toBe(`Contratto quotazione ${id} v1.pdf`);
+  await manuale.getByLabel('Carica contratto firmato').setInputFiles({ name: 'firmato a mano.pdf', mimeType: 'application/pdf', buffer: await pdf('Firmato dal cliente') });
+  await expect(box.getByTestId('stato-firma')).toHaveText('Documenti Firmati', { timeout: 20_000 });
+  await expect(staff.getByTestId('stato-quotazione')).toHaveText('Conclusa con successo');
+  await staff.getByRole('tab', { name: 'Documenti' }).click();
+  await expect(staff.getByTestId('collezione-contratto_firmato').getByTestId('documento')).toContainText('firmato a mano.pdf');
+});
+
 test('documents page: staff upload a pre-contract notice, a collaborator sees the one in force', async ({ browser }) => {
   const staff = await session(browser);
   await staff.goto(appUrl('/documenti'));

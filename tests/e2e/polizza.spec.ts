@@ -1,8 +1,10 @@
 // Policies (spec 002 §2.2, §2.3): staff create a policy from supplier, company and product, watch the gross premium follow
-// the amounts, find four quarterly titles and pay one by bank transfer; the list shows it with its guarantees.
+// the amounts, upload the contract, find four quarterly titles and pay one by bank transfer; the list shows it with its guarantees.
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
+import path from 'node:path';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
+import { ROOT } from './server.ts';
 
 type Json = Record<string, any>;
 
@@ -76,6 +78,19 @@ test('staff create a quarterly policy, see the premium follow the amounts and pa
   await expect(page.getByText('polizza inserito')).toBeVisible();
   const id = page.url().split('/').pop()!;
   await expect(page.getByRole('heading', { level: 1 })).toContainText(surname);
+
+  // Edit mode: the policy contract in its single-file area, listed with download, replace and delete.
+  const contratto = page.getByTestId('documento-contratto');
+  await expect(contratto).toContainText('Contratto di polizza');
+  await expect(contratto).toContainText('Nessun documento.');
+  await contratto.getByTestId('file-contratto').setInputFiles(path.join(ROOT, 'tests/fixtures/documento.pdf'));
+  await expect(contratto.getByText('Documento caricato con successo')).toBeVisible();
+  await expect(contratto.getByTestId('documento')).toContainText('documento.pdf');
+  await expect(contratto.getByRole('button', { name: 'Scarica: Contratto di polizza' })).toBeVisible();
+  await expect(contratto.getByRole('button', { name: 'Sostituisci: Contratto di polizza' })).toBeVisible();
+  await expect(page.getByTestId('documento-carta_identita')).toContainText('Nessun documento.');
+  const documenti = await call('GET', `/api/polizza/${id}/media`);
+  expect(documenti.body.data.map((m: Json) => [m.collection_name, m.name, m.mime_type])).toEqual([['contratto', 'documento.pdf', 'application/pdf']]);
 
   // Four quarterly titles, the remainder cent on the first.
   const titoli = page.getByTestId('titolo');

@@ -1,6 +1,6 @@
 // The only way screens reach the server: bearer token, JSON, cache-busting GETs and the error catalogue (spec 000 §8).
 import { msg } from '../messages.ts';
-import type { Page, RecordData, ResourceConfig } from '../types.ts';
+import type { MediaItem, MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
 import { endSession, getToken } from './session.ts';
 
 export type FieldErrors = Record<string, string[]>;
@@ -243,6 +243,36 @@ export function upload<T = ActionAnswer>(path: string, file: Blob, fields: Recor
   return request<T>('POST', path, { body: formOf(file, fileField, fields, fileName) });
 }
 
+// ---- Files of a record, on the paths its definition declares (resource.json "media") ----
+
+function mediaPath(resource: ResourceConfig, kind: 'list' | 'upload', id?: string | number): string {
+  const declared = resource.media?.paths?.[kind]?.[0];
+  const path = declared ?? (kind === 'list' ? `${resource.api.path}/:id/media` : `${resource.api.path}/upload`);
+  return id === undefined ? path : path.replace(':id', encodeURIComponent(String(id)));
+}
+
+/** The files of a record, with the collections it may hold. */
+export function getMedia(resource: ResourceConfig, id: string | number): Promise<MediaList> {
+  return request<MediaList>('GET', mediaPath(resource, 'list', id), { label: labelOf(resource) });
+}
+
+/** Uploads one file to a record's collection (the file in the field the definition names, "file" by default). */
+export function uploadMedia(
+  resource: ResourceConfig,
+  file: File,
+  fields: { id: string | number; collection: string; model?: string; tag?: string; nome_file?: string },
+): Promise<{ message: string; data: { media: MediaItem } }> {
+  const text: Record<string, string> = { id: String(fields.id), collection: fields.collection, model: fields.model ?? resource.media?.model ?? '' };
+  if (fields.tag) text.tag = fields.tag;
+  text.nome_file = fields.nome_file?.trim() || file.name;
+  return request('POST', mediaPath(resource, 'upload'), { body: formOf(file, resource.media?.fileField ?? 'file', text, file.name) });
+}
+
+/** Deletes a stored file by the address the server gave for it. */
+export function removeMedia(item: Pick<MediaItem, 'url'>): Promise<{ message: string }> {
+  return request('DELETE', item.url);
+}
+
 /** A file from the server with the session's token: its bytes and the name of Content-Disposition. */
 export async function download(path: string, query?: Query): Promise<{ blob: Blob; filename?: string }> {
   const options: RequestOptions = { query };
@@ -273,6 +303,9 @@ export const dataProvider = {
   importFile,
   upload,
   download,
+  getMedia,
+  uploadMedia,
+  removeMedia,
   export: exportList,
   lookup: <T>(path: string, query: Query = {}, signal?: AbortSignal) => request<{ data: T[] }>('GET', path, { query, signal }),
 };

@@ -2,8 +2,8 @@
 // never with useState/useEffect fetching. Keys name the resource's path, so a write revalidates its readers.
 import { useCallback, useState } from 'react';
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { getList, getMany, getOne, type ListParams } from './dataProvider.ts';
-import type { Page, RecordData, ResourceConfig } from '../types.ts';
+import { getList, getMany, getMedia, getOne, type ListParams } from './dataProvider.ts';
+import type { MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
 
 const READ_DEFAULTS: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
 
@@ -29,6 +29,11 @@ export function useGetOne(resource: ResourceConfig | undefined, id: string | num
 export function useGetMany(resource: ResourceConfig | undefined, ids: unknown[] | undefined) {
   const wanted = ids ? [...new Set(ids.filter((v) => v !== null && v !== undefined && v !== '').map(String))].sort() : undefined;
   return useSWR<Map<unknown, RecordData>>(resource && wanted ? ['many', resource.api.path, wanted.join(',')] : null, () => getMany(resource!, wanted!.map(Number)), READ_DEFAULTS);
+}
+
+/** The files of a record and the collections it may hold; nothing is fetched without an id. */
+export function useGetMedia(resource: ResourceConfig | undefined, id: string | number | undefined) {
+  return useSWR<MediaList>(resource && id !== undefined ? ['media', resource.api.path, String(id)] : null, () => getMedia(resource!, id!), READ_DEFAULTS);
 }
 
 /** Revalidates every list, record and map of these resources. */

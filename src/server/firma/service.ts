@@ -7,7 +7,10 @@ import { registerDomainMigration } from '../db/domain-migrations.ts';
 import { HttpError, invalid } from '../errors.ts';
 import { createFirmaProvider } from '../adapters/firma/index.ts';
 import { FirmaError, type FirmaProvider, type ModalitaFirma, type StatoFirma } from '../adapters/firma/types.ts';
+import type { FastifyRequest } from 'fastify';
 import { mediaTransaction, readDocument, storeDocument, findDocument } from '../media/store.ts';
+import { acceptUpload } from '../media/routes.ts';
+import type { MediaCollectionConfig } from '../../shared/definitions/types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Trx = Transaction<any>;
@@ -216,6 +219,62 @@ async function complete(db: Database, row: SignatureRequestRow): Promise<Signatu
     await owner.onDone(trx, row.owner_id, done);
     return done;
   });
+}
+
+export interface ManualSignatureInput {
+  owner: { resource: string; id: number };
+  firmatario: { nome: string; email: string | null; telefono: string | null };
+  /** The documents printed for the customer (the contracts), recorded with the request. */
+  documenti: number[];
+  user: { id: number; name: string };
+  /** Lock and check the owner (scope, status) inside the upload's transaction. */
+  lockOwner(trx: Trx): Promise<void>;
+}
+
+/**
+ * 'Firma Manuale' (spec 001 §3 'Signature request', §4): the customer signs the printed contract on paper and staff upload
+ * the signed copy. The upload (a PDF, checked from its content) completes the open manual request, or a new one made
+ * for it, exactly as a provider's 'done' does: signed PDF stored, request done, owner moved on, in one transaction.
+ */
+export async function completeManualSignature(db: Database, request: FastifyRequest, input: ManualSignatureInput): Promise<SignatureRequestRow> {
+  const owner = owners.get(input.owner.resource);
+  if (!owner) throw new Error(`no signature owner for ${input.owner.resource}`);
+  const collection: MediaCollectionConfig = { title: 'Contratto firmato', types: ['pdf'], maxSizeMb: 25 };
+  let open: SignatureRequestRow | undefined;
+  let done: SignatureRequestRow | undefined;
+  await acceptUpload(db, request, {
+    audience: 'staff',
+    user: input.user,
+    collections: new Map([[owner.collection, collection]]),
+    fields: { id: String(input.owner.id), collection: owner.collection },
+    async resolve(trx) {
+      await input.lockOwner(trx);
+      const latest = await latestRequest(trx, input.owner);
+      if (latest?.stato === 'done') throw new HttpError(409, 'I documenti sono già stati firmati.');
+      if (latest && OPEN.includes(latest.stato) && latest.modalita !== 'manual') {
+        throw new HttpError(409, 'È in corso una richiesta di firma OTP: il contratto firmato a mano si carica con la modalità Firma Manuale.');
+      }
+      open = latest && OPEN.includes(latest.stato) ? latest : undefined;
+      return { owner: input.owner, collection, collectionName: owner.collection };
+    },
+    async afterStore(trx, stored) {
+      let row = open;
+      if (!row) {
+        // Paper needs no provider: the request is recorded here, already with its signed copy.
+        const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM firma_richiesta WHERE owner_resource = ${input.owner.resource} AND owner_id = ${input.owner.id}`.execute(trx);
+        row = (await sql<SignatureRequestRow>`
+          INSERT INTO firma_richiesta (owner_resource, owner_id, chiave, provider, modalita, stato, firmatario, email, telefono, documenti, storico, created_by_name)
+          VALUES (${input.owner.resource}, ${input.owner.id}, ${`${input.owner.resource}:${input.owner.id}:${count.rows[0]!.n + 1}`}, 'carta', 'manual', 'draft',
+            ${input.firmatario.nome}, ${input.firmatario.email}, ${input.firmatario.telefono}, ${JSON.stringify(input.documenti)}::jsonb,
+            ${JSON.stringify([{ stato: 'draft', at: new Date().toISOString() }])}::jsonb, ${input.user.name})
+          RETURNING *`.execute(trx)).rows[0]!;
+      }
+      await sql`UPDATE firma_richiesta SET signed_media_id = ${stored.id} WHERE id = ${row.id}`.execute(trx);
+      done = await setState(trx, row.id, 'done', { messaggio: null, nota: `Contratto firmato a mano caricato da ${input.user.name}.` });
+      await owner.onDone(trx, input.owner.id, done);
+    },
+  });
+  return done!;
 }
 
 /** Callback of the provider: the request by its provider id. */

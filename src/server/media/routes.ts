@@ -127,6 +127,12 @@ export interface UploadOptions {
   /** Which count limit applies: staff screens (maxCount) or the customer's public flow (publicMaxCount). */
   audience: 'staff' | 'public';
   user?: { id: number; name: string } | null;
+  /** Multipart field of the file (default "file"). */
+  fileField?: string;
+  /** Fields given in the query string (spec 002: model, id, tag, collection); the form's own fields win. */
+  fields?: Record<string, string>;
+  /** Runs in the upload's transaction once the file is accepted (a signed contract completing its signature request). */
+  afterStore?(trx: Transaction<any>, stored: MediaRecord, target: UploadTarget): Promise<void>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 /** Descriptive fields a collection asks for (a notice's version and validity date), from the form. */
@@ -140,6 +146,10 @@ function metaFields(collection: MediaCollectionConfig, fields: Record<string, st
     else if (value.length > 50) errors[name] = ['Massimo 50 caratteri.'];
     else meta[name] = value;
   }
+  // A caller's label for the file (spec 002's tag), kept with it.
+  const tag = (fields.tag ?? '').trim();
+  if (tag.length > 50) errors.tag = ['Massimo 50 caratteri.'];
+  else if (tag) meta.tag = tag;
   if (Object.keys(errors).length) throw invalid(errors);
   return meta;
 }
@@ -151,7 +161,8 @@ function metaFields(collection: MediaCollectionConfig, fields: Record<string, st
 export async function acceptUpload(db: Db, request: FastifyRequest, options: UploadOptions): Promise<MediaRecord> {
   if (!request.isMultipart()) throw invalid({ file: [NO_FILE] }, NO_FILE);
   const lenient = { types: ['pdf', 'jpeg', 'png'] as MediaType[], maxBytes: Math.max(...[...options.collections.values()].map((c) => c.maxSizeMb)) * MB };
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string> = { ...options.fields };
+  const fileField = options.fileField ?? 'file';
   return mediaTransaction(db, async (trx) => {
     let stored: MediaRecord | undefined;
     let target: UploadTarget | undefined;
@@ -159,7 +170,8 @@ export async function acceptUpload(db: Db, request: FastifyRequest, options: Upl
       if (!(fields.collection ?? fields.collection_name)) throw invalid({ collection: ['Campo Obbligatorio.'] });
       const found = await options.resolve(trx, fields);
       const max = options.audience === 'public' ? found.collection.publicMaxCount ?? found.collection.maxCount : found.collection.maxCount;
-      if (max !== undefined && (await countDocuments(trx, found.owner, found.collectionName)) >= max) {
+      // A single-file collection replaces its file instead (below, once the new one is accepted).
+      if (!found.collection.single && max !== undefined && (await countDocuments(trx, found.owner, found.collectionName)) >= max) {
         throw invalid({ file: [`Sono già presenti ${max} documenti per la categoria "${found.collection.title}".`] });
       }
       target = found;
@@ -169,9 +181,9 @@ export async function acceptUpload(db: Db, request: FastifyRequest, options: Upl
         fields[part.fieldname] = String(part.value);
         continue;
       }
-      if (part.fieldname !== 'file' || stored) {
+      if (part.fieldname !== fileField || stored) {
         part.file.resume();
-        throw invalid({ [part.fieldname]: ['Si può caricare un solo file per volta, nel campo "file".'] });
+        throw invalid({ [part.fieldname]: [`Si può caricare un solo file per volta, nel campo "${fileField}".`] });
       }
       if (!part.filename) {
         // A form posted without choosing a file still sends an empty part.
@@ -208,16 +220,35 @@ export async function acceptUpload(db: Db, request: FastifyRequest, options: Upl
     if (Object.keys(meta).length) {
       stored = (await sql<MediaRecord>`UPDATE media SET meta = meta || ${JSON.stringify(meta)}::jsonb WHERE id = ${stored.id} RETURNING *`.execute(trx)).rows[0]!;
     }
+    if (target!.collection.single) {
+      // The new file is accepted: the previous one goes, in the same transaction (a refusal above kept it).
+      const owner = target!.owner;
+      const previous = await sql<{ id: number }>`SELECT id FROM media WHERE owner_resource = ${owner.resource} AND owner_id = ${owner.id}
+        AND collection_name = ${target!.collectionName} AND item_model IS NOT DISTINCT FROM ${owner.itemModel ?? null}
+        AND item_id IS NOT DISTINCT FROM ${owner.itemId ?? null} AND id <> ${stored.id}`.execute(trx);
+      for (const row of previous.rows) await deleteDocument(trx, Number(row.id));
+    }
+    await options.afterStore?.(trx, stored, target!);
     return stored;
   });
 }
 
+/** Upload fields a client may send in the query string instead of the form (spec 002 §7.1). */
+const UPLOAD_FIELDS = ['model', 'id', 'tag', 'collection', 'collection_name', 'nome_file', 'owner_id'] as const;
+const uploadQuery = {
+  type: 'object',
+  properties: Object.fromEntries(UPLOAD_FIELDS.map((k) => [k, { type: 'string', maxLength: 200 }])),
+} as const;
+
 async function upload(app: FastifyInstance, owner: MediaOwner, request: FastifyRequest) {
   const user = request.user;
+  const query = (request.query ?? {}) as Record<string, string>;
   const media = await acceptUpload(app.ctx.db, request, {
     collections: collectionsOf(owner.media),
     audience: 'staff',
     user,
+    fileField: owner.media.fileField,
+    fields: Object.fromEntries(UPLOAD_FIELDS.filter((k) => typeof query[k] === 'string').map((k) => [k, query[k]!])),
     async resolve(trx, fields) {
       const { owner: ref, record } = await owner.resolve(trx, user, fields.model, fields.id, fields.owner_id);
       const collectionName = (fields.collection ?? fields.collection_name)!;
@@ -225,6 +256,8 @@ async function upload(app: FastifyInstance, owner: MediaOwner, request: FastifyR
       if (!collection) throw invalid({ collection: ['Categoria di documento non valida.'] });
       if (collection.generated) throw invalid({ collection: ['Categoria riservata ai documenti generati dal sistema.'] });
       owner.assertMayChange(user, record, 'upload');
+      // Replacing a single file deletes the stored one: whoever may delete it.
+      if (collection.single) owner.assertMayChange(user, record, 'delete');
       return { owner: ref, collection, collectionName };
     },
   });
@@ -251,7 +284,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
     };
 
     for (const p of paths.upload ?? [`${base}/upload`]) {
-      app.post(p, async (request, reply) => {
+      app.post(p, { schema: { querystring: uploadQuery } }, async (request, reply) => {
         reply.code(201);
         return upload(app, owner, request);
       });

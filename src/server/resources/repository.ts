@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
 import { canonicalInput } from '../../shared/canonical.ts';
-import { applyRecordRules } from '../../shared/rules.ts';
+import { applyRecordRules, conditionalBlocks } from '../../shared/rules.ts';
 import { computedMismatchMessage } from '../../shared/validation-messages.ts';
 import { formatEuro } from '../../shared/money.ts';
 import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
@@ -96,6 +96,8 @@ export class ResourceRepository {
   private readonly validate: (data: unknown) => FieldErrors | null;
   private readonly byName: Map<string, FieldDefinition>;
   private readonly readable: string[];
+  /** Server-owned fields a conditional rule tests (a policy copied from the insurer's issue): an edit is validated with them. */
+  private readonly conditionFields: string[];
 
   /** `titleOf` names another resource in messages (a table name is no help to a user). */
   constructor(
@@ -109,6 +111,8 @@ export class ResourceRepository {
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
     this.readable = [...new Set(this.readable)];
+    const tested = new Set(conditionalBlocks(def.schema).flatMap((b) => [...b.required, ...Object.keys(b.when)]));
+    this.conditionFields = def.fields.filter((f) => f.readOnly && tested.has(f.name)).map((f) => f.name);
   }
 
   private get table() {
@@ -384,6 +388,20 @@ export class ResourceRepository {
     return translate('write', () => this.insertPrepared(trx, user, record));
   }
 
+  /**
+   * A record the server creates from another one's data (a policy copied from the insurer's issue): read-only fields
+   * may be given, scope and references were checked on the source; the rules, validation and hooks still apply.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async createOwned(trx: Transaction<any>, user: AuthUser, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const unknownField = Object.keys(values).find((k) => !this.byName.has(k));
+    if (unknownField) throw new Error(`${this.def.name}: unknown field ${unknownField}`);
+    const record = { ...this.defaults(), ...values };
+    this.applyRules(record, record);
+    this.validateRecord(record);
+    return translate('write', async () => (await this.insertPrepared(trx, user, record)).model);
+  }
+
   private async prepareCreate(db: Database, user: AuthUser, body: unknown): Promise<Record<string, unknown>> {
     const input = this.cleanInput(body, user);
     const record = { ...this.defaults(), ...input };
@@ -427,6 +445,7 @@ export class ResourceRepository {
       this.assertWorkflowAllows(user, before, 'update', input);
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
+      for (const name of this.conditionFields) if (before[name] !== null && before[name] !== undefined) stored[name] = before[name];
       const record = { ...stored, ...input };
       this.applyRules(record, input);
       const scopeField = this.def.resource.rowScope?.field;

@@ -106,6 +106,8 @@ function mediaMetaSchema() {
       generated: { type: 'boolean' },
       // Extra descriptive fields asked at upload (version, validity date of a pre-contract notice).
       fields: { type: 'array', items: { enum: ['versione', 'valido_dal'] } },
+      // One file per record: an accepted upload replaces the one there (in the same transaction), a refused one leaves it.
+      single: { type: 'boolean' },
     },
   };
   const collections = { type: 'object', minProperties: 1, additionalProperties: collection };
@@ -117,6 +119,8 @@ function mediaMetaSchema() {
     properties: {
       model: { type: 'string' },
       collections,
+      // The multipart field of the file in the declared upload paths (spec 002: file_name), "file" by default.
+      fileField: { type: 'string', pattern: '^[a-z_]{1,40}$' },
       // Rows of an array field that own files too (a vehicle's libretto), reached through the record.
       items: {
         type: 'array',

@@ -44,12 +44,16 @@ export interface MediaCollectionConfig {
   publicMaxCount?: number;
   generated?: boolean;
   fields?: Array<'versione' | 'valido_dal'>;
+  /** One file per record: an accepted upload replaces the stored one. */
+  single?: boolean;
 }
 
 /** The files a resource's records own (resource.json "media"). */
 export interface MediaConfig {
   model: string;
   collections: Record<string, MediaCollectionConfig>;
+  /** Multipart field of the file (default "file"). */
+  fileField?: string;
   items?: Array<{ model: string; field: string; collections: Record<string, MediaCollectionConfig> }>;
   paths?: { upload?: string[]; download?: string[]; list?: string[]; delete?: string[] };
   events?: { upload?: string; delete?: string };

@@ -1,7 +1,7 @@
-// Custom page "polizza": the policy form (spec 002 §2.3) with the gross premium recomputed as the user types,
+// Custom page "polizza": the policy form (spec 002 §2.3) with the gross premium (x-computed) recomputed as the user types,
 // the product filtered by branch, company and supplier, the commission panel, and in edit mode the titles with payments.
-import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import useSWR from 'swr';
 import { getOne } from '../../api/dataProvider.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
@@ -14,12 +14,14 @@ import { ResourceFormBody } from '../../renderer/ResourceFormBody.tsx';
 import { useResourceForm } from '../../renderer/useResourceForm.ts';
 import type { RecordData } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
-import { premioLordo, type ImportiPolizza } from '../../../shared/premi.ts';
 import { PolizzaFormData } from './context.ts';
+import { DocumentoSingolo } from '../../widgets/documenti/DocumentoSingolo.tsx';
 import { PannelloProvvigioni } from './PannelloProvvigioni.tsx';
 import { TitoliPolizza } from './TitoliPolizza.tsx';
 
 const FORM_ID = 'form-polizza';
+// The two single-file areas of edit mode (spec 002 §2.3), collections of schemas/polizza/resource.json "media".
+const DOCUMENTI = ['carta_identita', 'contratto'] as const;
 
 /** Edit title: the policy number with the customer and the product (spec 002 §2.3). */
 function useTitle(record: RecordData | undefined, mode: 'new' | 'edit'): string {
@@ -50,21 +52,21 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
 
   const [values, setValues] = useState<RecordData>(ctl.initial);
   useEffect(() => setValues(ctl.initial), [ctl.initial]);
-  const { formRef, onChange: formChanged } = ctl;
+  const { onChange: formChanged } = ctl;
+  // The gross premium is an x-computed field: SchemaForm recomputes it as the user types; the panel follows these values.
   const onChange = useCallback(
     (data: RecordData) => {
-      // Gross premium = competenze + imponibile + imposte + diritti + spese, to the cent (src/shared/premi.ts, as the server computes it).
-      const lordo = premioLordo(data as ImportiPolizza);
-      let next = data;
-      if (data.totale_premio_lordo !== lordo) {
-        next = { ...data, totale_premio_lordo: lordo };
-        formRef.current?.setFieldValue('totale_premio_lordo', lordo as never);
-      }
-      formChanged(next);
-      setValues(next);
+      formChanged(data);
+      setValues(data);
     },
-    [formRef, formChanged],
+    [formChanged],
   );
+
+  // A historic-car policy copied from the insurer's issue is read-only here and opens its quotation.
+  const autoStorica = Boolean(ctl.record?.polizza_auto_storica_id);
+  const shownDef = useMemo(() => (autoStorica ? { ...def, can: { ...def.can, update: false, delete: false } } : def), [def, autoStorica]);
+  const quotazioneDef = findResource(definitions, 'quotazione');
+  const quotazioneEdit = quotazioneDef?.resource.routes?.edit?.path;
 
   if (ctl.loadError) {
     return (
@@ -76,9 +78,32 @@ export default function PolizzaPage({ def, id }: CustomPageProps) {
   if (ctl.loading) return <Spinner label={msg.loading} />;
   return (
     <>
+      {autoStorica && (
+        <Notice variant="info" role="status" testId="polizza-auto-storica">
+          Polizza auto storica emessa tramite la compagnia: si consulta e si gestisce dalla{' '}
+          {quotazioneDef?.can.read && quotazioneEdit ? (
+            <Link to={quotazioneEdit.replace(':id', String(ctl.record!.quotazione_id))}>quotazione n. {String(ctl.record!.quotazione_id)}</Link>
+          ) : (
+            `quotazione n. ${String(ctl.record!.quotazione_id)}`
+          )}
+          .
+        </Notice>
+      )}
       <PolizzaFormData.Provider value={values}>
-        <ResourceFormBody def={def} id={id} formId={FORM_ID} ctl={{ ...ctl, onChange }} onCancel={() => navigate(def.resource.routes?.list?.path ?? '/polizza')} />
+        <ResourceFormBody def={shownDef} id={id} formId={FORM_ID} ctl={{ ...ctl, onChange }} onCancel={() => navigate(def.resource.routes?.list?.path ?? '/polizza')} />
       </PolizzaFormData.Provider>
+      {id && ctl.record && (
+        <section className="mt-3" aria-labelledby="documenti-polizza">
+          <h2 id="documenti-polizza" className="h5">Documenti</h2>
+          <div className="row g-2">
+            {DOCUMENTI.map((collection) => (
+              <div key={collection} className="col-md-6">
+                <DocumentoSingolo def={def} ownerId={id} collection={collection} canEdit={shownDef.can.update} />
+              </div>
+            ))}
+          </div>
+        </section>
+      )}
       <PannelloProvvigioni data={values} schema={def.schema} />
       {id && titoloDef?.can.list && <TitoliPolizza titoloDef={titoloDef} polizzaId={id} refreshKey={titoliKey} onPaid={() => undefined} />}
       <LeaveGuard dirtyRef={ctl.dirtyRef} />

@@ -1,10 +1,14 @@
 // Signature box of the management screen (spec 001 §4 'Signature box'): the latest signature request decides
-// what shows; at status 9 the mode choice and, for otp, 'Invia richiesta di firma'.
+// what shows; at status 9 the mode choice and, for otp, 'Invia richiesta di firma'; for manual the contracts to print and
+// the upload of the copy signed on paper, which completes the request.
 import { useEffect, useId, useState } from 'react';
 import useSWR from 'swr';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { ApiError, request } from '../../api/dataProvider.ts';
+import { ApiError, request, upload } from '../../api/dataProvider.ts';
+import { useGetMedia } from '../../api/hooks.ts';
+import { findResource, useDefinitions } from '../../lib/definitions.ts';
+import { scaricaDocumento } from '../../widgets/documenti/DocumentiPanel.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 import type { RecordData } from '../../types.ts';
@@ -37,12 +41,16 @@ export const testiFirma = {
   invia: 'Invia richiesta di firma',
   reinvia: 'Reinvia richiesta di firma',
   salva: 'Salva modifiche',
-  manualeNota: 'Stampa il contratto, fallo firmare e caricalo nella scheda Documenti.',
+  manualeNota: 'Scarica il contratto, fallo firmare al cliente e carica qui la copia firmata (PDF).',
+  scarica: 'Scarica',
+  caricaFirmato: 'Carica contratto firmato',
   polizza: 'Numero polizza',
   storico: 'Richieste precedenti',
 } as const;
 
 const IN_ATTESA_DI_FIRMA = 9;
+// The contracts printed for a signature on paper (the latest of each).
+const CONTRATTI = ['contratto_itas', 'contratto_uca'];
 
 export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () => void }) {
   const uid = useId();
@@ -74,6 +82,44 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
   useEffect(() => {
     if (data && serverStatus !== statusId) onDone();
   }, [serverStatus, statusId, data, onDone]);
+
+  // 'Firma Manuale': the contracts to print, and the upload of the copy signed on paper that completes the request.
+  const { definitions } = useDefinitions();
+  const manualeVisibile = statusId === IN_ATTESA_DI_FIRMA && (modalita === 'manual' || (latest?.status === 'draft' && latest.modalita === 'manual'));
+  const { data: media, mutate: mutateMedia } = useGetMedia(manualeVisibile ? findResource(definitions, 'quotazione')?.resource : undefined, id);
+  const contratti = CONTRATTI.map((c) => (media?.data ?? []).filter((m) => m.collection_name === c).at(-1)).filter((m) => m !== undefined);
+  const caricaFirmato = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await upload(`${path}/signed`, file);
+      await Promise.all([mutate(), mutateMedia()]);
+      onDone();
+    } catch (e) {
+      const error = e instanceof ApiError ? e : new ApiError(0, String(e));
+      setFailure({ message: error.message, errors: Object.values(error.errors).flat() });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const manuale = manualeVisibile && (
+    <div className="mt-2" data-testid="firma-manuale">
+      <p className="small mb-1">{testiFirma.manualeNota}</p>
+      <div className="d-flex flex-wrap gap-1 mb-2">
+        {contratti.map((m) => (
+          <Button key={m.id} size="sm" variant="outline-secondary" onClick={() => void scaricaDocumento(m)}>
+            {testiFirma.scarica}: {m.name}
+          </Button>
+        ))}
+      </div>
+      <Form.Group controlId={`${uid}-firmato`}>
+        <Form.Label className="small mb-0">{testiFirma.caricaFirmato}</Form.Label>
+        <Form.Control size="sm" type="file" accept="application/pdf" disabled={busy} onChange={(e) => void caricaFirmato((e.target as HTMLInputElement).files?.[0])} />
+      </Form.Group>
+      {busy && <Spinner label="Caricamento…" />}
+    </div>
+  );
 
   const send = async (body: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST') => {
     setBusy(true);
@@ -135,6 +181,7 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
             {testiFirma.salva}
           </Button>
         </div>
+        {manuale}
       </>
     );
   } else if (latest?.status === 'ongoing' || latest?.status === 'sending') {
@@ -168,7 +215,7 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
             {busy ? <Spinner label="Invio…" /> : testiFirma.invia}
           </Button>
         )}
-        {modalita === 'manual' && <p className="small mb-0">{testiFirma.manualeNota}</p>}
+        {manuale}
       </>
     );
   } else {

@@ -9,39 +9,9 @@ import { ApiError, request, requestFile } from '../../api/dataProvider.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
+import type { MediaCollection, MediaItem, MediaList } from '../../types.ts';
 
-export interface MediaItem {
-  id: number;
-  name: string;
-  collection_name: string;
-  file_name: string;
-  mime_type: string;
-  size: number;
-  url: string;
-  item_model: string | null;
-  item_id: string | null;
-  created_by_name: string | null;
-  created_at: string;
-  meta: { versione?: number | string; valido_dal?: string; verifica?: { esito: string; nota?: string } } & Record<string, unknown>;
-}
-
-export interface MediaCollection {
-  name: string;
-  /** The owner model the collection belongs to (Quotazione, or Veicolo for a vehicle's booklet). */
-  model?: string;
-  title: string;
-  types: string[];
-  maxSizeMb: number;
-  maxCount?: number;
-  generated?: boolean;
-  /** Asked at upload: a notice's version and validity date. */
-  fields?: Array<'versione' | 'valido_dal'>;
-}
-
-interface MediaList {
-  data: MediaItem[];
-  collections: MediaCollection[];
-}
+export type { MediaCollection, MediaItem };
 
 export const testi = {
   titolo: 'Documenti',
@@ -68,7 +38,17 @@ export const testi = {
   inVigore: 'In vigore',
 } as const;
 
-const TYPES: Record<string, string> = { pdf: 'application/pdf', jpeg: 'image/jpeg', png: 'image/png' };
+/** Saves a stored file in the browser, with the session's token, under its display name. */
+export async function scaricaDocumento(m: Pick<MediaItem, 'url' | 'name'>): Promise<void> {
+  const blob = await requestFile(m.url);
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = m.name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export const TYPES: Record<string, string> = { pdf: 'application/pdf', jpeg: 'image/jpeg', png: 'image/png' };
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -77,7 +57,7 @@ function size(bytes: number): string {
 }
 
 /** 422 messages flattened into one list, as the old screen showed them (spec 001 §8). */
-function flatten(error: unknown): string[] {
+export function flatten(error: unknown): string[] {
   if (error instanceof ApiError) {
     const list = Object.values(error.errors).flat();
     return list.length ? list : [error.message];
@@ -298,15 +278,7 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
                         size="sm"
                         variant="outline-secondary"
                         aria-label={`${testi.scarica}: ${m.name}`}
-                        onClick={() =>
-                          void requestFile(m.url).then((blob) => {
-                            const a = document.createElement('a');
-                            a.href = URL.createObjectURL(blob);
-                            a.download = m.name;
-                            a.click();
-                            setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-                          })
-                        }
+                        onClick={() => void scaricaDocumento(m)}
                       >
                         {testi.scarica}
                       </Button>

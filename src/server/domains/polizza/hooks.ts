@@ -1,11 +1,11 @@
-// Policies: coherent supplier/company/product (the engine checks the references' row scope), the gross premium computed here,
+// Policies: coherent supplier/company/product (the engine checks the references' row scope and computes the gross premium),
 // list fields kept from the form fields, and the titles regenerated in the same transaction while none is paid.
 import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { registerDomainMigration } from '../../db/domain-migrations.ts';
+import { deleteDocument } from '../../media/store.ts';
 import { HttpError, invalid } from '../../errors.ts';
-import { formatEuro } from '../../../shared/money.ts';
-import { centesimi, euro, MAX_RATE, periodi, premioLordoCents } from '../../../shared/premi.ts';
+import { MAX_RATE, periodi } from '../../../shared/premi.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
 import { CAMPI_TITOLI, frazionamento, generaTitoli, oggi, titoliPagati, type Trx } from './titoli.ts';
 
@@ -35,8 +35,13 @@ async function prodotto(trx: Trx, id: number): Promise<Prodotto | undefined> {
   return rows.rows[0];
 }
 
+/** A copy of a historic-car policy (src/server/domains/polizza_auto_storica/elenco.ts) changes only there. */
+const autoStorica = (before: Record<string, unknown>) =>
+  new HttpError(409, `Polizza auto storica emessa dalla quotazione n. ${String(before.quotazione_id)}: si gestisce dalla quotazione (storno, appendici).`);
+
 registerHooks('polizza', {
   async beforeWrite(operation, { trx, input, before }) {
+    if (operation === 'update' && before?.polizza_auto_storica_id) throw autoStorica(before);
     const record: Record<string, unknown> = { ...(before ?? {}), ...input };
     const changed = (field: string) => operation === 'create' || (field in input && !same(input[field], before?.[field]));
     const errors: FieldErrors = {};
@@ -74,12 +79,6 @@ registerHooks('polizza', {
       }
     }
 
-    // Gross premium: the server's sum; a client that sends another value has a wrong form and is told so.
-    const lordo = premioLordoCents(record);
-    if (input.totale_premio_lordo !== undefined && input.totale_premio_lordo !== null && centesimi(input.totale_premio_lordo as number) !== lordo) {
-      errors.totale_premio_lordo = [`Il premio lordo deve essere la somma di competenze, imponibile, imposte, diritti e spese: ${formatEuro(euro(lordo))}.`];
-    }
-
     // Titles regenerate on these changes; once one is paid they are frozen, and so are the fields they come from.
     const regenerate = operation === 'create' || [...CAMPI_TITOLI, 'mandato_prodotto_id', 'collaboratore_id'].some(changed);
     if (operation === 'update' && regenerate && (await titoliPagati(trx, Number(before!.id))) > 0) {
@@ -89,20 +88,23 @@ registerHooks('polizza', {
     }
     if (Object.keys(errors).length) throw invalid(errors);
 
-    input.totale_premio_lordo = euro(lordo);
-    input.premio = euro(lordo);
+    // The gross premium is the definition's x-computed sum, already filled in (or refused) by the repository's rules.
+    input.premio = record.totale_premio_lordo ?? 0;
     input.data_inizio = record.data_entrata_in_effetto ?? null;
     input.data_fine = record.data_scadenza ?? null;
     if (operation === 'create') {
-      input.stato = 'GIACENZA';
-      input.data_ultimo_stato = oggi();
-      input.saldato = false;
+      // A client cannot send these (read-only); a historic-car copy comes with its own (paid before the issue).
+      input.stato ??= 'GIACENZA';
+      input.data_ultimo_stato ??= oggi();
+      input.saldato ??= false;
     }
   },
 
   async afterWrite(operation, { trx, input, before, after }) {
     const changed = (field: string) => operation === 'create' || (field in input && !same(before?.[field], after?.[field]));
     const id = Number(after!.id);
+    // A historic-car policy's premium was collected by its own flow before the issue: it has no titles here.
+    if (after!.polizza_auto_storica_id) return;
     if ([...CAMPI_TITOLI, 'mandato_prodotto_id', 'collaboratore_id'].some(changed)) {
       // beforeWrite refused field changes with paid titles; a new product or collaborator then keeps the paid titles' figures.
       // With no title paid the policy's stato is GIACENZA already, so the answered record stays current.
@@ -118,12 +120,16 @@ registerHooks('polizza', {
   },
 
   async beforeDelete({ trx, before }) {
+    if (before!.polizza_auto_storica_id) throw autoStorica(before!);
     const id = Number(before!.id);
     const history = await sql<{ n: number }>`SELECT count(*)::int AS n FROM titolo_movimento m JOIN titolo t ON t.id = m.titolo_id WHERE t.polizza_id = ${id}`.execute(trx);
     if ((await titoliPagati(trx, id)) > 0 || history.rows[0]!.n > 0) {
       throw new HttpError(409, 'La polizza ha titoli con pagamenti registrati: non può essere eliminata.');
     }
     await sql`DELETE FROM titolo WHERE polizza_id = ${id}`.execute(trx);
+    // Its identity card and contract go with it (the directory driver's files are swept once orphaned).
+    const documenti = await sql<{ id: number }>`SELECT id FROM media WHERE owner_resource = 'polizza' AND owner_id = ${id}`.execute(trx);
+    for (const d of documenti.rows) await deleteDocument(trx, Number(d.id));
   },
 });
 

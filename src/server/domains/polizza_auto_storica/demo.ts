@@ -48,8 +48,15 @@ export async function seedQuotazioniPerStato(db: Database, definitions: Definiti
   const def = definitions.resources.get('quotazione')!;
   const workflow = new Workflow(definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition);
   const repo = new ResourceRepository(def, ajv, undefined, workflow);
+  // The historic-car product of the demo's mandates sells the quotations' product: issued policies join the policies list with it.
+  const prodotti = new ResourceRepository(definitions.resources.get('categoria_prodotto')!, ajv);
+  const configurato = await sql`SELECT 1 FROM categoria_prodotto WHERE mandatabile_type = 'auto_storica_itas'`.execute(db);
+  const rcStoriche = (await sql<{ id: number; version: number }>`
+    SELECT id, version FROM categoria_prodotto WHERE nome = 'RC Auto Storiche' AND attivo AND mandato_attivo ORDER BY id LIMIT 1`.execute(db)).rows[0];
+  if (!configurato.rows.length && rcStoriche) await prodotti.update(db, user, rcStoriche.id, { mandatabile_type: 'auto_storica_itas' }, rcStoriche.version);
   const s: Servizio = {
     db, def, workflow, repo, polizze: new ResourceRepository(definitions.resources.get('polizza_auto_storica')!, ajv),
+    elenco: new ResourceRepository(definitions.resources.get('polizza')!, ajv),
     compagnia: emissioneAutoStoriche(), koala: koalaBroker(), registri: registriDaAmbiente(),
   };
   const modello = (await sql<{ id: number; marca: string; modello: string; anno: number | null; anno_da: number | null }>`

@@ -7,9 +7,12 @@ import { ResourceRepository } from '../../resources/repository.ts';
 import { hooksFor } from '../../resources/hooks.ts';
 import { compileValidator } from '../../../shared/validation.ts';
 import { notFound } from '../../errors.ts';
+import type { AuthUser } from '../../auth/user.ts';
+import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
 import { chiamateDi } from './chiamate.ts';
+import { ELENCO, sincronizzaElenco } from './elenco.ts';
 import { appendiciAutoStoriche } from '../../adapters/auto-storiche/appendici.ts';
 import { tariffa } from '../../adapters/auto-storiche/tariffa.ts';
 import { registriDaAmbiente } from '../../adapters/registri/index.ts';
@@ -29,6 +32,9 @@ const optionsBody = {
 } as const;
 const anyBody = { type: ['object', 'null'] } as const;
 
+// Who writes the catch-up copies: the system, on data whose scope was checked when the policy was issued.
+const SISTEMA: AuthUser = { id: 0, email: 'sistema', name: 'sistema', collaboratore_id: null, tokenId: 0, roles: [SUPER_ADMIN], permissions: [] };
+
 function parseId(raw: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw notFound('Quotazione', true);
   return Number(raw);
@@ -37,11 +43,14 @@ function parseId(raw: string): number {
 registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
   const def = app.ctx.definitions.resources.get(QUOTAZIONE)!;
   const polizzaDef = app.ctx.definitions.resources.get(POLIZZA)!;
+  const elencoDef = app.ctx.definitions.resources.get(ELENCO);
   const workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
   const s: ServizioAppendici = {
     db: app.ctx.db, def, workflow,
     repo: new ResourceRepository(def, app.ctx.ajv, undefined, workflow),
     polizze: new ResourceRepository(polizzaDef, app.ctx.ajv),
+    elenco: elencoDef ? new ResourceRepository(elencoDef, app.ctx.ajv) : undefined,
+    log: (message) => app.log.warn(message),
     compagnia: emissioneAutoStoriche((chiave, esito) => {
       consegnaDuplicata(s, chiave, esito).catch((error: unknown) => app.log.error({ err: error, chiave }, 'seconda consegna della risposta di emissione non registrata'));
     }),
@@ -100,6 +109,12 @@ registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
     emettiEsclusione(s, request.user, id(request), plate(request), body(request)));
   app.get('/api/quotazioni/:id/appendici', { preHandler: read, schema: { params: idParams } }, async (request) =>
     appendiciDi(s, request.user, id(request)));
+
+  // Issued policies not yet in the policies list (issued before the copy existed, or before their product was configured).
+  if (s.elenco) {
+    const copiate = await sincronizzaElenco(app.ctx.db, s.elenco, SISTEMA, (message) => app.log.warn(message));
+    if (copiate) app.log.info(`${copiate} polizze auto storiche copiate nell'elenco polizze`);
+  }
 
   // The log of outside calls of a quotation (attempts, answers, Koala resends), for the super_admin.
   app.get('/api/quotazioni/:id/chiamate-esterne', { preHandler: requirePermission('super_admin'), schema: { params: idParams } }, async (request) => {

@@ -23,6 +23,7 @@ import { eseguiUnaVolta, registraRisposta, utenteDa, type ChiamataEsterna, type 
 import { calcolaDecorrenza, dataItaliana, type Decorrenza } from './decorrenza.ts';
 import { completaRegistri, verificaIdoneita } from './idoneita.ts';
 import type { RegistriAdapter } from '../../adapters/registri/types.ts';
+import { registraInElenco, stornaInElenco } from './elenco.ts';
 
 export const QUOTAZIONE = 'quotazione';
 export const POLIZZA = 'polizza_auto_storica';
@@ -36,6 +37,9 @@ export interface Servizio {
   compagnia: AutoStoricheEmissione;
   koala: KoalaBroker;
   registri: RegistriAdapter;
+  /** The policies list (resource polizza) where issued policies are copied (elenco.ts); absent, nothing is copied. */
+  elenco?: ResourceRepository;
+  log?: (message: string) => void;
 }
 
 type Row = Record<string, unknown>;
@@ -201,6 +205,7 @@ async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, c
       documenti: JSON.stringify(esito.documenti ?? []), risposta_compagnia: JSON.stringify(esito), emessa_da: user.name,
       stornata: false, koala_invii: 0,
     }).returningAll().executeTakeFirstOrThrow()) as Row;
+    if (s.elenco) await registraInElenco(s.elenco, trx, user, polizza, row, s.log ?? (() => undefined));
     await transizione(s, trx, user, row, 'EMETTI', {
       verti_policy_number: esito.verti_policy_number, infodrive_id: esito.infodrive_id ?? null, polizza_id: polizza.id, decorrenza: richiesta.decorrenza,
     }, nota);
@@ -296,6 +301,7 @@ export async function storna(s: Servizio, user: AuthUser, id: number, numero: st
       if (esito.result === 0) {
         await sql`UPDATE polizza_auto_storica SET stornata = true, stornata_da = ${u.name}, stornata_il = now(), version = version + 1, updated_at = now()
           WHERE id = ${polizza_id}`.execute(trx);
+        if (s.elenco) await stornaInElenco(s.elenco, trx, polizza_id);
         await transizione(s, trx, u, await riga(trx, id), 'STORNA', {}, `Risposta compagnia (result 0): polizza ${numero} stornata.`);
       }
       return { esito, model: await s.repo.get(trx as unknown as Database, user, id) };

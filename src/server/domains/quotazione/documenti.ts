@@ -2,6 +2,7 @@
 // regeneration), and the signature request of spec 001 §4 whose completion concludes the quotation.
 import type { FastifyInstance } from 'fastify';
 import { sql, type Transaction } from 'kysely';
+import multipart from '@fastify/multipart';
 import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
@@ -10,7 +11,7 @@ import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { listDocuments, mediaTransaction, storeDocument } from '../../media/store.ts';
 import { generaContratto, type QuotazionePerContratto } from '../../adapters/auto-storiche/contratto.ts';
 import {
-  checkModalita, latestRequest, updateDraft, presentRequest, refreshRequest, registerSignatureOwner, requestHistory, sendSignatureRequest,
+  checkModalita, completeManualSignature, latestRequest, updateDraft, presentRequest, refreshRequest, registerSignatureOwner, requestHistory, sendSignatureRequest,
 } from '../../firma/service.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
@@ -178,5 +179,38 @@ registerDomainRoutes('quotazione-documenti', async (app: FastifyInstance) => {
       },
     });
     return { message: 'Richiesta di firma inviata.', data: await signatureAnswer(request.user, id, false) };
+  });
+
+  // 'Firma Manuale': the contract signed on paper, uploaded by staff (multipart, the PDF in "file"), completes the request
+  // and concludes the quotation as an OTP signature does.
+  await app.register(async (uploads) => {
+    // preservePath: the name check must see a traversal name as sent.
+    await uploads.register(multipart, { preservePath: true, limits: { fileSize: 1024 * 1024 * 1024, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
+    uploads.post('/api/v1/policies/:policyId/signature_request/signed', {
+      preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+      schema: { params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] } },
+    }, async (request, reply) => {
+      const id = parseId((request.params as { policyId: string }).policyId);
+      const record = await repo.get(app.ctx.db, request.user, id);
+      const contratti = new Map<string, number>();
+      for (const m of await listDocuments(app.ctx.db, { resource: RESOURCE, id })) {
+        if (m.collection_name === CONTRATTO || m.collection_name === 'contratto_uca') contratti.set(m.collection_name, Number(m.id));
+      }
+      const nome = (record.rsoc as string | null)?.trim() || `${record.nome ?? ''} ${record.cognome ?? ''}`.trim();
+      await completeManualSignature(app.ctx.db, request, {
+        owner: { resource: RESOURCE, id },
+        firmatario: { nome, email: (record.email as string | null) ?? null, telefono: (record.telefono as string | null) ?? null },
+        documenti: [...contratti.values()],
+        user: request.user,
+        async lockOwner(trx) {
+          const locked = await sql<{ stato_quotazione_id: number }>`SELECT stato_quotazione_id FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
+          if (!locked.rows[0]) throw notFoundFor(def);
+          const stato = Number(locked.rows[0].stato_quotazione_id);
+          if (stato !== IN_ATTESA_DI_FIRMA) throw new HttpError(409, `Il contratto firmato si carica nello stato "In attesa di firma" (stato attuale: "${workflow.status(stato).nome}").`);
+        },
+      });
+      reply.code(201);
+      return { message: 'Contratto firmato caricato: documenti firmati.', data: await signatureAnswer(request.user, id, false) };
+    });
   });
 });
