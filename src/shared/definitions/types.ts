@@ -44,6 +44,10 @@ export interface MediaCollectionConfig {
   publicMaxCount?: number;
   generated?: boolean;
   fields?: Array<'versione' | 'valido_dal'>;
+  /** Expected of every tracked record (documents desk). */
+  required?: boolean;
+  /** Holds the signed copies. */
+  signature?: boolean;
 }
 
 /** The files a resource's records own (resource.json "media"). */
@@ -52,7 +56,8 @@ export interface MediaConfig {
   collections: Record<string, MediaCollectionConfig>;
   items?: Array<{ model: string; field: string; collections: Record<string, MediaCollectionConfig> }>;
   paths?: { upload?: string[]; download?: string[]; list?: string[]; delete?: string[] };
-  events?: { upload?: string; delete?: string };
+  events?: { upload?: string; delete?: string; confirm?: string; revise?: string };
+  trackStatuses?: number[];
   readPermission?: string;
 }
 
@@ -61,7 +66,7 @@ export interface ListColumn {
   headerName: string;
   sortable?: boolean;
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
-  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand';
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand' | 'ref';
   width?: number;
   hide?: boolean;
   chips?: Record<string, string>;
@@ -79,6 +84,7 @@ export interface ListConfig {
   actions?: Array<'add' | 'edit' | 'delete'>;
   emptyText?: string;
   deleteConfirm?: string;
+  rowLink?: string;
   filters?: Array<{ field: string; headerName: string; filter: NonNullable<ListColumn['filter']> }>;
 }
 
@@ -133,9 +139,22 @@ export interface MenuEntry {
   order: number;
 }
 
+/** A card of the dashboard (_shared/dashboard.json). */
+export interface DashboardCard {
+  title: string;
+  route: string;
+  icon?: string;
+  permission: string;
+  order: number;
+  page?: string;
+  count?: 'titoli_scaduti' | 'documenti_mancanti';
+  countLabel?: string;
+}
+
 export interface Definitions {
   resources: Map<string, ResourceDefinition>;
   staticMenu: MenuEntry[];
+  dashboard: DashboardCard[];
   /** Workflow machines by name (workflows/<name>.json), as JSON. */
   workflows: Map<string, unknown>;
 }
