@@ -2,7 +2,7 @@
 // never with useState/useEffect fetching. Keys name the resource's path, so a write revalidates its readers.
 import { useCallback, useState } from 'react';
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { getList, getMany, getOne, type ListParams } from './dataProvider.ts';
+import { api, getList, getMany, getOne, type DashboardData, type ListParams } from './dataProvider.ts';
 import type { Page, RecordData, ResourceConfig } from '../types.ts';
 
 const READ_DEFAULTS: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
@@ -29,6 +29,11 @@ export function useGetOne(resource: ResourceConfig | undefined, id: string | num
 export function useGetMany(resource: ResourceConfig | undefined, ids: unknown[] | undefined) {
   const wanted = ids ? [...new Set(ids.filter((v) => v !== null && v !== undefined && v !== '').map(String))].sort() : undefined;
   return useSWR<Map<unknown, RecordData>>(resource && wanted ? ['many', resource.api.path, wanted.join(',')] : null, () => getMany(resource!, wanted!.map(Number)), READ_DEFAULTS);
+}
+
+/** The dashboard's figures (charts and card counts). */
+export function useDashboardData() {
+  return useSWR<DashboardData>(['dashboard'], () => api.dashboard(), READ_DEFAULTS);
 }
 
 /** Revalidates every list, record and map of these resources. */

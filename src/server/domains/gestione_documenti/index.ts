@@ -21,7 +21,8 @@ const listQuery = {
   type: 'object',
   properties: {
     page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-    per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
+    // -1: every row (what an export reads).
+    per_page: { type: 'integer', minimum: -1, maximum: MAX_PER_PAGE, not: { const: 0 } },
     sort: { type: 'string', maxLength: 100 },
     search: { type: 'string', maxLength: 200 },
   },
@@ -74,6 +75,22 @@ function readList(query: Record<string, unknown>, sortable: string[], defaultSor
   };
 }
 
+/** LIMIT/OFFSET of a page; per_page -1 reads every row. */
+function pageWindow(input: ListInput) {
+  return input.perPage === -1 ? sql`` : sql`LIMIT ${input.perPage} OFFSET ${(input.page - 1) * input.perPage}`;
+}
+
+function pageOf<T>(data: T[], input: ListInput, total: number) {
+  const perPage = input.perPage === -1 ? Math.max(total, 1) : input.perPage;
+  return { data, current_page: input.page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: input.perPage, total };
+}
+
+/** The owner's screen: its edit route with the id (the client opens it from the desk's row). */
+function linkOf(def: ResourceDefinition | undefined, id: number, suffix = ''): string | null {
+  const path = def?.resource.routes?.edit?.path;
+  return path ? `${path.replace(':id', String(id))}${suffix}` : null;
+}
+
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function dateFilter(value: string | undefined, field: string): string | undefined {
@@ -104,7 +121,7 @@ function titleOf(def: ResourceDefinition | undefined, record: Record<string, unk
 function documentsOf(t: TrackedResource, record: Record<string, unknown> | undefined, files: Array<{ collection_name: string; item_id: string | null; esito: string | null }>) {
   const verdict = (list: typeof files) => {
     if (!list.length) return 'mancante';
-    if (list.some((f) => f.esito === 'da_rivedere')) return 'da_rivedere';
+    if (list.some((f) => f.esito === 'da_rivedere')) return 'da rivedere';
     if (list.every((f) => f.esito === 'confermato')) return 'confermato';
     return 'caricato';
   };
@@ -145,14 +162,14 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
       response: page({
         id: str, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, stato: nullableStr, stato_documenti: { enum: [...STATI_DOCUMENTI] },
         mancanti: { type: 'array', items: str }, caricati: int, da_rivedere: int, confermati: int, firmato: { type: 'boolean' },
-        documenti: { type: 'array', items: { type: 'object' } }, azioni: { type: 'array', items: { type: 'object' } }, updated_at: str,
+        documenti: { type: 'array', items: { type: 'object' } }, azioni: { type: 'array', items: { type: 'object' } }, updated_at: str, link: nullableStr,
       }),
     },
   }, async (request, reply) => {
     const input = readList(request.query as Record<string, unknown>, ['updated_at', 'owner_id', 'caricati'], '-updated_at', ['mancante', 'stato_documenti', 'owner_resource']);
     const rows = await trackedRows(db, request.user, tracked);
     reply.header('cache-control', 'no-store');
-    if (!rows) return { data: [], current_page: 1, last_page: 1, per_page: input.perPage, total: 0 };
+    if (!rows) return pageOf([], input, 0);
     const where: Expression<SqlBool>[] = [sql<SqlBool>`true`];
     const { mancante, stato_documenti: stato, owner_resource: owner } = input.filters;
     // "What is missing": one collection, or any ('*'): both mean still missing, so signed records are out.
@@ -166,7 +183,7 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
     const order = sql`${sql.ref(`r.${input.sort.field}`)} ${input.sort.desc ? sql`DESC` : sql`ASC`}, r.owner_resource, r.owner_id DESC`;
     const found = await sql<{ owner_resource: string; owner_id: number; stato_id: number | null; updated_at: string; mancanti: string[]; caricati: number; da_rivedere: number; confermati: number; firmato: boolean; stato_documenti: string; total: number }>`
       SELECT r.*, count(*) OVER ()::int AS total FROM (${rows}) r WHERE ${sql.join(where, sql` AND `)}
-      ORDER BY ${order} LIMIT ${input.perPage} OFFSET ${(input.page - 1) * input.perPage}`.execute(db);
+      ORDER BY ${order} ${pageWindow(input)}`.execute(db);
     const total = found.rows[0]?.total ?? (input.page > 1 ? (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${rows}) r WHERE ${sql.join(where, sql` AND `)}`.execute(db)).rows[0]!.n : 0);
     const records = await ownersOf(db, defs, found.rows);
     const files = found.rows.length
@@ -192,9 +209,10 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
         documenti: documentsOf(t, record, mine),
         azioni: eventsOf(t.workflow, t.def, request.user, record),
         updated_at: new Date(r.updated_at).toISOString(),
+        link: linkOf(t.def, Number(r.owner_id), '?tab=documenti'),
       };
     });
-    return { data, current_page: input.page, last_page: Math.max(1, Math.ceil(total / input.perPage)), per_page: input.perPage, total };
+    return pageOf(data, input, total);
   });
 
   app.get('/api/gestione_documenti', {
@@ -204,7 +222,7 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
       querystring: listQuery,
       response: page({
         id: int, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, collection_name: str, collection: str,
-        name: str, file_name: str, mime_type: str, size: int, created_at: str, created_by_name: nullableStr, url: str,
+        name: str, file_name: str, mime_type: str, size: int, created_at: str, created_by_name: nullableStr, url: str, link: nullableStr,
       }),
     },
   }, async (request, reply) => {
@@ -212,7 +230,7 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
       ['owner_resource', 'collection_name', 'owner_id', 'created_at']);
     reply.header('cache-control', 'no-store');
     const owners = await visibleOwners(db, request.user, defs.values());
-    if (!owners) return { data: [], current_page: 1, last_page: 1, per_page: input.perPage, total: 0 };
+    if (!owners) return pageOf([], input, 0);
     const where: Expression<SqlBool>[] = [owners];
     const f = input.filters;
     if (f.owner_resource) where.push(sql<SqlBool>`m.owner_resource = ${f.owner_resource}`);
@@ -231,7 +249,7 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
     const found = await sql<MediaRecord & { total: number }>`
       SELECT m.id, m.owner_resource, m.owner_id, m.item_model, m.item_id, m.collection_name, m.name, m.file_name, m.mime_type, m.size, m.sha256,
         m.meta, m.created_by_name, m.created_at, count(*) OVER ()::int AS total
-      FROM media m WHERE ${sql.join(where, sql` AND `)} ORDER BY ${order} LIMIT ${input.perPage} OFFSET ${(input.page - 1) * input.perPage}`.execute(db);
+      FROM media m WHERE ${sql.join(where, sql` AND `)} ORDER BY ${order} ${pageWindow(input)}`.execute(db);
     const total = found.rows[0]?.total ?? 0;
     const records = await ownersOf(db, defs, found.rows);
     const data = found.rows.map((m) => {
@@ -245,8 +263,9 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
         riferimento: titleOf(def, records.get(`${m.owner_resource}:${m.owner_id}`), Number(m.owner_id)),
         collection: collectionsOf(def.resource.media!).get(m.collection_name)?.title ?? m.collection_name,
         created_at: new Date(m.created_at).toISOString(),
+        link: linkOf(def, Number(m.owner_id)),
       };
     });
-    return { data, current_page: input.page, last_page: Math.max(1, Math.ceil(total / input.perPage)), per_page: input.perPage, total };
+    return pageOf(data, input, total);
   });
 });
