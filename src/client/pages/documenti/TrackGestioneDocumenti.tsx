@@ -52,7 +52,7 @@ export default function TrackGestioneDocumenti({ card }: DeskPageProps) {
         <Button
           key={azione.type}
           size="sm"
-          variant={azione.note ? 'outline-warning' : 'outline-success'}
+          variant={azione.note ? 'outline-secondary' : 'outline-success'}
           className="py-0 text-nowrap"
           aria-label={`${azione.label}: ${row.riferimento}`}
           onClick={() => {
