@@ -190,6 +190,8 @@ describe('/gestione_documenti', () => {
     expect((await get(`/api/gestione_documenti?filter[created_at][from]=${oggi()}&filter[created_at][to]=${oggi()}`, staff)).body.total).toBe(2);
     expect((await get(`/api/gestione_documenti?filter[created_at][to]=${giorniFa(2)}`, staff)).body.total).toBe(0);
     expect((await get('/api/gestione_documenti?filter[created_at][from]=ieri', staff)).status).toBe(422);
+    expect((await get('/api/gestione_documenti?filter[created_at]=2026-02-31', staff)).status).toBe(422);
+    expect((await get('/api/gestione_documenti?sort=password', staff)).status).toBe(422);
     expect((await get('/api/gestione_documenti', nobody)).status).toBe(403);
   });
 });

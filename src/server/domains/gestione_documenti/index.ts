@@ -95,7 +95,8 @@ const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function dateFilter(value: string | undefined, field: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw invalid({ [`filter.${field}`]: ['Data non valida (AAAA-MM-GG).'] });
+  // A round trip refuses days that do not exist (2026-02-31), which Date.parse would shift.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)) || new Date(value).toISOString().slice(0, 10) !== value) throw invalid({ [`filter.${field}`]: ['Data non valida (AAAA-MM-GG).'] });
   return value;
 }
 
