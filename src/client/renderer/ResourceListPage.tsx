@@ -84,6 +84,8 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
           ? (row) => (inDialog ? setDialog({ id: String(row.id) }) : navigate(generatePath(editPath!, { id: String(row.id) })))
           : undefined,
       editLabel: rowLink ? 'Apri' : undefined,
+      // A row whose link has nothing to fill (no owner screen) offers no 'Apri'.
+      allows: rowLink ? (row, action) => action !== 'edit' || fillTemplate(rowLink, row) !== '' : undefined,
       extra: rowActions,
       width: actionsWidth,
       // Offered on every row the user may delete: a status that forbids it answers with the reason (spec 001 §2).
