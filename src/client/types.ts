@@ -1,8 +1,8 @@
 // Shapes the client receives from /api/definitions, /api/login and the CRUD endpoints.
-import type { JsonSchema, ListColumn, ListConfig, MenuEntry, ResourceConfig } from '../shared/definitions/types.ts';
+import type { DashboardCard, JsonSchema, ListColumn, ListConfig, MenuEntry, ResourceConfig } from '../shared/definitions/types.ts';
 import type { WorkflowDefinition } from '../shared/workflow/machine.ts';
 
-export type { JsonSchema, ListColumn, ListConfig, MenuEntry, ResourceConfig };
+export type { DashboardCard, JsonSchema, ListColumn, ListConfig, MenuEntry, ResourceConfig };
 
 export interface ResourceCan {
   list: boolean;
@@ -27,6 +27,8 @@ export interface ResourceDef {
 export interface DefinitionsPayload {
   resources: ResourceDef[];
   menu: MenuEntry[];
+  /** The dashboard's cards the user may open (schemas/_shared/dashboard.json). */
+  dashboard?: DashboardCard[];
 }
 
 /** form.ui.json: an rjsf uiSchema plus a root "ui:layout". */

@@ -31,6 +31,8 @@ export async function loadDefinitions(root: string): Promise<Definitions> {
   }
   const menuFile = '_shared/menu.json';
   if (raw.shared[menuFile]) raw.menu = { file: menuFile, value: raw.shared[menuFile] };
+  const dashboardFile = '_shared/dashboard.json';
+  if (raw.shared[dashboardFile]) raw.dashboard = { file: dashboardFile, value: raw.shared[dashboardFile] };
   for (const entry of entries.filter((e) => e.isDirectory() && !e.name.startsWith('_')).sort((a, b) => a.name.localeCompare(b.name))) {
     const [resource, entity, list, form] = await Promise.all(RESOURCE_FILES.map((f) => readJson(root, `${entry.name}/${f}`)));
     raw.resources.push({ dir: entry.name, resource, entity, list, form });

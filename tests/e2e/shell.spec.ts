@@ -37,7 +37,7 @@ test('wrong password shows the server message under the authentication key', asy
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('dashboard shows the eight cards and an honest placeholder behind them', async ({ page }) => {
+test('dashboard shows the eight cards, each leading to its desk', async ({ page }) => {
   await loginAsAdmin(page);
   await page.goto(appUrl('/'));
   const cards = page.locator('.dashboard-card a');
@@ -49,9 +49,8 @@ test('dashboard shows the eight cards and an honest placeholder behind them', as
   );
   await cards.first().click();
   await expect(page).toHaveURL(/\/prodotti$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Prodotti');
-  await expect(page.getByText('Questa sezione non è ancora disponibile.')).toBeVisible();
-  await expect(page).toHaveTitle('Prodotti - Broker Back Office');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Prodotti a Mandato');
+  await expect(page).toHaveTitle('Prodotti a Mandato - Broker Back Office');
 });
 
 test('an invalid token (401) lands on /login with the session-expired text', async ({ page }) => {

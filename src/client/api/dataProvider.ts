@@ -312,6 +312,14 @@ export const dataProvider = {
 
 // ---- Shell calls ----
 
+/** GET /api/dashboard: amounts in cents; a part is null when the user may not read its resource. */
+export interface DashboardData {
+  premi: { anno: number; mesi: number[]; anno_precedente: number; mesi_precedente: number[] } | null;
+  quotazioni: Array<{ id: number; code?: string; nome: string; totale: number }> | null;
+  titoli_scaduti: Array<{ fascia: string; numero: number; importo: number }> | null;
+  conteggi: { titoli_scaduti?: number | null; documenti_mancanti?: number | null };
+}
+
 export interface Environment {
   maintenance: boolean;
   appName?: string;
@@ -328,6 +336,8 @@ export const api = {
     ),
   logout: () => request<{ message: string }>('GET', '/api/api_logout', { noRedirect: true }),
   definitions: () => request<import('../types.ts').DefinitionsPayload>('GET', '/api/definitions'),
+  /** The dashboard's charts and card counts, in the user's scope. */
+  dashboard: () => request<{ data: DashboardData }>('GET', '/api/dashboard').then((r) => r.data),
   updateAccount: (body: { name?: string; password_attuale?: string; password?: string }) =>
     request<{ message: string; data: { user: import('../types.ts').SessionUser } }>('PUT', '/api/account', { body }),
   getPreference: async <T>(key: string): Promise<T | undefined> => {

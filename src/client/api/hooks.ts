@@ -2,7 +2,7 @@
 // never with useState/useEffect fetching. Keys name the resource's path, so a write revalidates its readers.
 import { useCallback, useState } from 'react';
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { getList, getMany, getMedia, getOne, type ListParams } from './dataProvider.ts';
+import { api, getList, getMany, getMedia, getOne, type DashboardData, type ListParams } from './dataProvider.ts';
 import type { MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
 
 const READ_DEFAULTS: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
@@ -34,6 +34,11 @@ export function useGetMany(resource: ResourceConfig | undefined, ids: unknown[] 
 /** The files of a record and the collections it may hold; nothing is fetched without an id. */
 export function useGetMedia(resource: ResourceConfig | undefined, id: string | number | undefined) {
   return useSWR<MediaList>(resource && id !== undefined ? ['media', resource.api.path, String(id)] : null, () => getMedia(resource!, id!), READ_DEFAULTS);
+}
+
+/** The dashboard's figures (charts and card counts). */
+export function useDashboardData() {
+  return useSWR<DashboardData>(['dashboard'], () => api.dashboard(), READ_DEFAULTS);
 }
 
 /** Revalidates every list, record and map of these resources. */

@@ -24,6 +24,12 @@ const paths: Record<string, ReactElement> = {
       <path d="M4 21c1-4.2 4.1-6.5 8-6.5s7 2.3 8 6.5" />
     </>
   ),
+  open: (
+    <>
+      <path d="M14 4h6v6M20 4l-9 9" />
+      <path d="M18 14v6H4V6h6" />
+    </>
+  ),
   document: (
     <>
       <path d="M6 2.5h8l4.5 4.5v14.5H6z" />

@@ -8,15 +8,19 @@ export interface RowActionsProps {
   onEdit?: () => void;
   onDelete?: () => void;
   className?: string;
+  /** The edit button's word when it opens another screen (a list's rowLink): 'Apri'. */
+  editLabel?: string;
+  /** More buttons of the row (a desk's own actions), after edit and delete. */
+  children?: React.ReactNode;
 }
 
-export function RowActions({ name, onEdit, onDelete, className = 'd-flex gap-1 align-items-center' }: RowActionsProps) {
-  if (!onEdit && !onDelete) return null;
+export function RowActions({ name, onEdit, onDelete, className = 'd-flex gap-1 align-items-center', editLabel = 'Modifica', children }: RowActionsProps) {
+  if (!onEdit && !onDelete && !children) return null;
   return (
     <div className={className}>
       {onEdit && (
-        <Button size="sm" variant="outline-primary" className="py-0 px-1" aria-label={`Modifica ${name}`} title="Modifica" onClick={onEdit}>
-          <Icon name="edit" size={16} />
+        <Button size="sm" variant="outline-primary" className="py-0 px-1" aria-label={`${editLabel} ${name}`} title={editLabel} onClick={onEdit}>
+          <Icon name={editLabel === 'Modifica' ? 'edit' : 'open'} size={16} />
         </Button>
       )}
       {onDelete && (
@@ -24,6 +28,7 @@ export function RowActions({ name, onEdit, onDelete, className = 'd-flex gap-1 a
           <Icon name="trash" size={16} />
         </Button>
       )}
+      {children}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { lazy } from 'react';
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { CustomPageProps } from '../renderer/pages.tsx';
+import type { DashboardCard } from '../types.ts';
 
 export type { CustomPageProps };
 
@@ -22,6 +23,20 @@ export const customPages: Readonly<Record<string, Page>> = {
   // Policy form with commission panel, titles and payments (spec 002 §2.3).
   polizza: lazy(() => import('./polizza/PolizzaPage.tsx')),
 };
+
+/** The dashboard cards' own pages ("page" in schemas/_shared/dashboard.json), for desks no single resource lists. */
+export interface DeskPageProps {
+  card: DashboardCard;
+}
+
+export const deskPages: Readonly<Record<string, LazyExoticComponent<ComponentType<DeskPageProps>>>> = {
+  'track-gestione-documenti': lazy(() => import('./documenti/TrackGestioneDocumenti.tsx')),
+  'gestione-documenti': lazy(() => import('./documenti/GestioneDocumenti.tsx')),
+};
+
+export function deskPage(name: string) {
+  return Object.prototype.hasOwnProperty.call(deskPages, name) ? deskPages[name] : undefined;
+}
 
 export function customPage(name: string): Page | undefined {
   return Object.prototype.hasOwnProperty.call(customPages, name) ? customPages[name] : undefined;

@@ -1,6 +1,6 @@
 // Generic add/edit screen for any resource: title, action bar, sections from form.ui.json, guards and notices.
 import { Suspense } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { usePageMeta } from '../lib/pageMeta.tsx';
@@ -37,6 +37,13 @@ function NamedPage({ name, def, id, record }: { name: string; def: ResourceDef; 
   );
 }
 
+/** ?tab= opens a tab by its page name or title (a desk's row opens the supplier's Prodotti tab); else the first. */
+function openTab(tabs: TabConfig[], wanted: string | null, adding: boolean): string {
+  if (!wanted) return '0';
+  const index = tabs.findIndex((t) => t.page === wanted || t.title.toLowerCase() === wanted.toLowerCase());
+  return index < 0 || (adding && (tabs[index]!.requiresSaved || tabs[index]!.hiddenUntilSaved)) ? '0' : String(index);
+}
+
 export default function ResourceFormPage({ def, id }: { def: ResourceDef; id?: string }) {
   const page = typeof def.form['ui:page'] === 'string' ? (def.form['ui:page'] as string) : undefined;
   if (page) return <WholePage name={page} def={def} id={id} />;
@@ -58,6 +65,7 @@ function MissingPage({ name, def, id }: { name: string; def: ResourceDef; id?: s
 function GenericFormPage({ def, id }: { def: ResourceDef; id?: string }) {
   const { resource } = def;
   const navigate = useNavigate();
+  const [query] = useSearchParams();
   const ctl = useResourceForm(def, id);
   usePageMeta({ title: ctl.title, icon: resource.icon });
   const formId = `form-${def.name}`;
@@ -79,7 +87,7 @@ function GenericFormPage({ def, id }: { def: ResourceDef; id?: string }) {
     <>
       {tabs?.length ? (
         // Panes stay mounted, so switching tab never loses what was typed.
-        <Tabs defaultActiveKey="0" id={`${formId}-tabs`} className="mb-3">
+        <Tabs defaultActiveKey={openTab(tabs, query.get('tab'), ctl.mode === 'new')} id={`${formId}-tabs`} className="mb-3">
           {tabs.map((tab, i) =>
             tab.hiddenUntilSaved && ctl.mode === 'new' ? null : (
               <Tab key={tab.title} eventKey={String(i)} title={tab.title} disabled={Boolean(tab.requiresSaved && ctl.mode === 'new')}>

@@ -1,5 +1,5 @@
 // AG Grid showing one server page: columns from list.json, cells from the widget registry, sort/columns reported up.
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
@@ -23,6 +23,12 @@ export interface RowActions {
   describe: (row: RecordData) => string;
   /** Per row: whether this row offers the action (a status may forbid deleting). */
   allows?: (row: RecordData, action: 'edit' | 'remove') => boolean;
+  /** The edit button's word when a row opens another screen ('Apri'). */
+  editLabel?: string;
+  /** A desk's own buttons for the row, after edit and delete. */
+  extra?: (row: RecordData) => ReactNode;
+  /** Width of the actions column when the row has more buttons. */
+  width?: number;
 }
 
 function ActionsCell({ data, context }: CustomCellRendererProps<RecordData, unknown, RowActions>) {
@@ -34,7 +40,10 @@ function ActionsCell({ data, context }: CustomCellRendererProps<RecordData, unkn
       className="d-flex gap-1 align-items-center h-100"
       onEdit={offers('edit') ? () => context.edit!(data) : undefined}
       onDelete={offers('remove') ? () => context.remove!(data) : undefined}
-    />
+      editLabel={context.editLabel}
+    >
+      {context.extra?.(data)}
+    </RowActionButtons>
   );
 }
 
@@ -117,11 +126,11 @@ export function ResourceGrid(props: ResourceGridProps) {
         // Wide enough for the header text; the grid scrolls sideways rather than truncating headers.
         minWidth: Math.max(90, Math.round(36 + 8.5 * column.headerName.length)),
         cellRenderer: column.format ? cellRenderer(column.format, column.field) : undefined,
-        cellRendererParams: column.format ? { column, titles } : undefined,
+        cellRendererParams: column.format ? { column, titles, prop: schema.properties?.[column.field] } : undefined,
         valueFormatter: column.format ? undefined : (p) => display(p.value, titles),
       };
     });
-    if (actions.edit || actions.remove) {
+    if (actions.edit || actions.remove || actions.extra) {
       defs.unshift({
         colId: ACTIONS,
         headerName: 'Azioni',
@@ -131,12 +140,12 @@ export function ResourceGrid(props: ResourceGridProps) {
         suppressMovable: true,
         lockPosition: 'left',
         lockVisible: true,
-        width: 100,
+        width: actions.width ?? 100,
         suppressKeyboardEvent: tabThroughButtons,
       });
     }
     return defs;
-  }, [columns, schema, sort, actions.edit, actions.remove]);
+  }, [columns, schema, sort, actions.edit, actions.remove, actions.extra, actions.width]);
 
   const applySaved = useCallback(() => {
     const api = apiRef.current;

@@ -1,5 +1,5 @@
 // Generic list screen for any resource: toolbar (and named actions), filters, AG Grid page, pager, delete confirmation, form dialog.
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type { GridApi } from 'ag-grid-community';
 import Button from 'react-bootstrap/Button';
@@ -35,7 +35,15 @@ function ListAction({ name, def, onChanged }: { name: string; def: ResourceDef; 
   );
 }
 
-export default function ResourceListPage({ def }: { def: ResourceDef }) {
+export interface ResourceListPageProps {
+  def: ResourceDef;
+  /** A desk's own buttons for each row (e.g. confirm documents, download), beside edit and delete. */
+  rowActions?: (row: RecordData) => ReactNode;
+  /** Width of the actions column for those buttons. */
+  actionsWidth?: number;
+}
+
+export default function ResourceListPage({ def, rowActions, actionsWidth }: ResourceListPageProps) {
   const { resource, list } = def;
   // Workflow statuses show by name in cells and filters.
   const schema = useMemo(() => withStatusTitles(def), [def]);
@@ -50,6 +58,8 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
   const [showFilters, setShowFilters] = useState(() => Object.keys(ctl.state.filters).length > 0);
   const listActions = list.actions ?? ['add', 'edit', 'delete'];
   const editPath = resource.routes?.edit?.path;
+  // list.json "rowLink": a row opens another screen (the supplier's products tab, the quotation's appendix tab).
+  const rowLink = list.rowLink;
   const newPath = resource.routes?.new?.path;
   const inDialog = def.form['ui:dialog'] === true;
   const toolbar = Array.isArray(def.form['ui:listActions']) ? (def.form['ui:listActions'] as string[]) : [];
@@ -68,14 +78,20 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
   const actions = useMemo<RowActions>(
     () => ({
       describe,
-      edit:
-        list.actions?.includes('edit') !== false && (inDialog || editPath) && can(def, 'read')
+      edit: rowLink
+        ? (row) => navigate(fillTemplate(rowLink, row))
+        : list.actions?.includes('edit') !== false && (inDialog || editPath) && can(def, 'read')
           ? (row) => (inDialog ? setDialog({ id: String(row.id) }) : navigate(generatePath(editPath!, { id: String(row.id) })))
           : undefined,
+      editLabel: rowLink ? 'Apri' : undefined,
+      // A row whose link has nothing to fill (no owner screen) offers no 'Apri'.
+      allows: rowLink ? (row, action) => action !== 'edit' || fillTemplate(rowLink, row) !== '' : undefined,
+      extra: rowActions,
+      width: actionsWidth,
       // Offered on every row the user may delete: a status that forbids it answers with the reason (spec 001 §2).
       remove: list.actions?.includes('delete') !== false && can(def, 'delete') ? (row) => ask(row) : undefined,
     }),
-    [def, describe, list.actions, inDialog, editPath, navigate, ask],
+    [def, describe, list.actions, inDialog, editPath, rowLink, navigate, ask, rowActions, actionsWidth],
   );
 
   // Until the user toggles a column: what the preferences say, else what list.json hides.

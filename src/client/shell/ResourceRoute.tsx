@@ -1,4 +1,5 @@
-// Resolves list/new/edit paths of every resource in /api/definitions (aliases included) to the generic screens.
+// Resolves list/new/edit paths of every resource in /api/definitions (aliases included) to the generic screens,
+// then the dashboard cards' routes to their named page (or an honest notice while there is none).
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'react-router-dom';
 import { can } from '../lib/access.ts';
@@ -8,9 +9,12 @@ import { Notice } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import { PageSpinner } from './guards.tsx';
 import { matchResource } from './menu.ts';
+import { cardAt } from './sections.ts';
+import { deskPage } from '../pages/registry.ts';
 
 const ResourceListPage = lazy(() => import('../renderer/ResourceListPage.tsx'));
 const ResourceFormPage = lazy(() => import('../renderer/ResourceFormPage.tsx'));
+const ComingSoon = lazy(() => import('./ComingSoon.tsx'));
 
 function Message({ title, text }: { title: string; text: string }) {
   usePageMeta({ title });
@@ -27,7 +31,12 @@ export default function ResourceRoute() {
   if (isLoading) return <PageSpinner />;
   if (error) return <Message title="Errore" text={error.message} />;
   const found = matchResource(definitions?.resources ?? [], pathname);
-  if (!found) return <Message title={msg.pageNotFound} text={`${msg.pageNotFound}: ${pathname}`} />;
+  if (!found) {
+    const card = cardAt(definitions?.dashboard, pathname);
+    if (!card) return <Message title={msg.pageNotFound} text={`${msg.pageNotFound}: ${pathname}`} />;
+    const Desk = card.page ? deskPage(card.page) : undefined;
+    return <Suspense fallback={<PageSpinner />}>{Desk ? <Desk card={card} /> : <ComingSoon card={card} />}</Suspense>;
+  }
   const { def, mode, id } = found;
   const allowed = can(def, mode === 'list' ? 'list' : mode === 'new' ? 'create' : 'read');
   if (!allowed) return <Message title={def.resource.title} text={msg.noPermission} />;

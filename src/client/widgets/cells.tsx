@@ -50,6 +50,23 @@ export function chipVariant(column: ListColumn | undefined, value: unknown): str
   return (colour && CHIP_COLOURS[colour.toLowerCase()]) ?? 'secondary';
 }
 
+/** An array column with "chips": one chip per item, named by itemKey, coloured by the value at itemValue. */
+function ItemChips({ items, column }: { items: Array<Record<string, unknown>>; column: ListColumn }) {
+  return (
+    <span className="d-inline-flex flex-wrap gap-1">
+      {items.map((item, i) => {
+        const state = item?.[column.itemValue ?? 'value'];
+        const name = String(item?.[column.itemKey ?? 'nome'] ?? '');
+        return (
+          <span key={`${name}-${i}`} className={`badge rounded-pill text-bg-${chipVariant(column, state)}`} data-chip={name} data-state={String(state ?? '')}>
+            {name}: {String(state ?? '')}
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
 const LEVELS: Record<string, string> = { success: 'verde', warning: 'arancione', danger: 'rosso' };
 const decimal = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
 
@@ -90,6 +107,7 @@ function ThresholdChips({ value, column }: { value: unknown; column: ListColumn 
 export function ChipCell({ value, column, titles }: CellProps) {
   if (value === null || value === undefined || value === '') return null;
   if (column?.thresholds) return <ThresholdChips value={value} column={column} />;
+  if (Array.isArray(value) && column) return <ItemChips items={value as Array<Record<string, unknown>>} column={column} />;
   const variant = chipVariant(column, value);
   // text-bg-* picks a text colour with enough contrast for each background.
   return <span className={`badge rounded-pill text-bg-${variant}`}>{titles?.get(value) ?? String(value)}</span>;

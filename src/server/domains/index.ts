@@ -17,3 +17,5 @@ import './quotazione/diretta.ts';
 import './categoria_prodotto/documenti.ts';
 import './quotazione/registri.ts';
 import './polizza_auto_storica/index.ts';
+import './gestione_documenti/index.ts';
+import './dashboard/index.ts';

@@ -67,8 +67,10 @@ export default fp(async (app: FastifyInstance) => {
             order: d.resource.menu!.order ?? 100,
           })),
       ].filter((m) => hasPermission(m.permission, user)).sort((a, b) => a.order - b.order);
+      // The dashboard's cards this user may open (spec 002 §2.1).
+      const dashboard = definitions.dashboard.filter((c) => hasPermission(c.permission, user));
       reply.header('cache-control', 'no-store');
-      return { resources, menu };
+      return { resources, menu, dashboard };
     });
 
     // One per-user store, under the app's path and the spec's (spec 001 §7: POST/GET /api/remote-storage/{key}, {key, value}).

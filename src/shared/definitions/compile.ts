@@ -1,8 +1,8 @@
 // Turns the raw JSON of schemas/ into checked resource definitions; every error names file and JSON pointer.
 import { Ajv, type ValidateFunction } from 'ajv';
-import { listMetaSchema, menuMetaSchema, resourceMetaSchema } from './meta.ts';
+import { dashboardMetaSchema, listMetaSchema, menuMetaSchema, resourceMetaSchema } from './meta.ts';
 import type {
-  Definitions, FieldDefinition, FieldKind, JsonSchema, ListConfig, MenuEntry, ResourceConfig, ResourceDefinition,
+  DashboardCard, Definitions, FieldDefinition, FieldKind, JsonSchema, ListConfig, MenuEntry, ResourceConfig, ResourceDefinition,
 } from './types.ts';
 import { SYSTEM_FIELDS } from './types.ts';
 import { ExpressionError, conditionalBlocks, expressionFields, parseExpression } from '../rules.ts';
@@ -27,12 +27,14 @@ export interface RawDefinitions {
   shared: Record<string, unknown>;
   resources: RawResource[];
   menu?: { file: string; value: unknown };
+  dashboard?: { file: string; value: unknown };
 }
 
 const metaAjv = new Ajv({ allErrors: false, strict: false });
 const checkResource: ValidateFunction = metaAjv.compile(resourceMetaSchema);
 const checkList: ValidateFunction = metaAjv.compile(listMetaSchema);
 const checkMenu: ValidateFunction = metaAjv.compile(menuMetaSchema);
+const checkDashboard: ValidateFunction = metaAjv.compile(dashboardMetaSchema);
 
 function assertShape(check: ValidateFunction, value: unknown, file: string): void {
   if (check(value)) return;
@@ -304,5 +306,10 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
     assertShape(checkMenu, raw.menu.value, raw.menu.file);
     staticMenu = (raw.menu.value as MenuEntry[]).map((m) => ({ ...m, order: m.order ?? 0 }));
   }
-  return { resources, staticMenu, workflows: new Map() };
+  let dashboard: DashboardCard[] = [];
+  if (raw.dashboard) {
+    assertShape(checkDashboard, raw.dashboard.value, raw.dashboard.file);
+    dashboard = (raw.dashboard.value as DashboardCard[]).map((c) => ({ ...c, order: c.order ?? 0 })).sort((a, b) => a.order - b.order);
+  }
+  return { resources, staticMenu, dashboard, workflows: new Map() };
 }

@@ -108,6 +108,9 @@ function mediaMetaSchema() {
       fields: { type: 'array', items: { enum: ['versione', 'valido_dal'] } },
       // One file per record: an accepted upload replaces the one there (in the same transaction), a refused one leaves it.
       single: { type: 'boolean' },
+      // Asked of every record the documents desk tracks; 'signature' marks the collection holding signed copies.
+      required: { type: 'boolean' },
+      signature: { type: 'boolean' },
     },
   };
   const collections = { type: 'object', minProperties: 1, additionalProperties: collection };
@@ -133,7 +136,13 @@ function mediaMetaSchema() {
         type: 'object', additionalProperties: false,
         properties: { upload: paths, download: paths, list: paths, delete: paths },
       },
-      events: { type: 'object', additionalProperties: false, properties: { upload: { type: 'string' }, delete: { type: 'string' } } },
+      events: {
+        type: 'object', additionalProperties: false,
+        // confirm/revise: the workflow events that judge the uploaded documents (offered by the documents desk).
+        properties: { upload: { type: 'string' }, delete: { type: 'string' }, confirm: { type: 'string' }, revise: { type: 'string' } },
+      },
+      // The statuses (ids) in which the documents desk follows a record's required documents; none = every status.
+      trackStatuses: { type: 'array', items: { type: 'integer' } },
       // Who may read the files: by default whoever may read the record.
       readPermission: permissionExpr,
     },
@@ -157,7 +166,8 @@ export const listMetaSchema = {
           headerName: { type: 'string' },
           sortable: { type: 'boolean' },
           filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] },
-          format: { enum: ['date', 'money', 'boolean', 'chip', 'datetime', 'expand'] },
+          // 'ref': an x-ref column shown by the referenced record's title.
+          format: { enum: ['date', 'money', 'boolean', 'chip', 'datetime', 'expand', 'ref'] },
           width: { type: 'number' },
           hide: { type: 'boolean' },
           chips: { type: 'object', additionalProperties: { type: 'string' } },
@@ -175,6 +185,8 @@ export const listMetaSchema = {
     perPage: { type: 'integer', minimum: -1, maximum: 500, not: { const: 0 } },
     actions: { type: 'array', items: { enum: ['add', 'edit', 'delete'] } },
     emptyText: { type: 'string' },
+    // Where a row opens instead of the record's own form: a path with {field} placeholders of the row.
+    rowLink: { type: 'string', pattern: '^/' },
     // Filters that are not columns: fields of the entity or server-side list filters of the domain (filter[targa]).
     filters: {
       type: 'array',
@@ -202,6 +214,28 @@ export const menuMetaSchema = {
       icon: { type: 'string' },
       permission: permissionExpr,
       order: { type: 'number' },
+    },
+  },
+} as const;
+
+/** _shared/dashboard.json: the dashboard's cards, each shown to holders of its permission. */
+export const dashboardMetaSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['title', 'route', 'permission'],
+    additionalProperties: false,
+    properties: {
+      title: { type: 'string' },
+      route: { type: 'string', pattern: '^/[a-z0-9_/-]*$' },
+      icon: { type: 'string' },
+      permission: permissionExpr,
+      order: { type: 'number' },
+      // A named page of the client's registry when no resource lists at this route.
+      page: { type: 'string' },
+      // A live figure of GET /api/dashboard (conteggi.<count>) shown on the card, with its caption.
+      count: { enum: ['titoli_scaduti', 'documenti_mancanti'] },
+      countLabel: { type: 'string' },
     },
   },
 } as const;

@@ -46,6 +46,10 @@ export interface MediaCollectionConfig {
   fields?: Array<'versione' | 'valido_dal'>;
   /** One file per record: an accepted upload replaces the stored one. */
   single?: boolean;
+  /** Expected of every tracked record (documents desk). */
+  required?: boolean;
+  /** Holds the signed copies. */
+  signature?: boolean;
 }
 
 /** The files a resource's records own (resource.json "media"). */
@@ -56,7 +60,8 @@ export interface MediaConfig {
   fileField?: string;
   items?: Array<{ model: string; field: string; collections: Record<string, MediaCollectionConfig> }>;
   paths?: { upload?: string[]; download?: string[]; list?: string[]; delete?: string[] };
-  events?: { upload?: string; delete?: string };
+  events?: { upload?: string; delete?: string; confirm?: string; revise?: string };
+  trackStatuses?: number[];
   readPermission?: string;
 }
 
@@ -65,7 +70,7 @@ export interface ListColumn {
   headerName: string;
   sortable?: boolean;
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
-  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand';
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand' | 'ref';
   width?: number;
   hide?: boolean;
   chips?: Record<string, string>;
@@ -83,6 +88,7 @@ export interface ListConfig {
   actions?: Array<'add' | 'edit' | 'delete'>;
   emptyText?: string;
   deleteConfirm?: string;
+  rowLink?: string;
   filters?: Array<{ field: string; headerName: string; filter: NonNullable<ListColumn['filter']> }>;
 }
 
@@ -137,9 +143,22 @@ export interface MenuEntry {
   order: number;
 }
 
+/** A card of the dashboard (_shared/dashboard.json). */
+export interface DashboardCard {
+  title: string;
+  route: string;
+  icon?: string;
+  permission: string;
+  order: number;
+  page?: string;
+  count?: 'titoli_scaduti' | 'documenti_mancanti';
+  countLabel?: string;
+}
+
 export interface Definitions {
   resources: Map<string, ResourceDefinition>;
   staticMenu: MenuEntry[];
+  dashboard: DashboardCard[];
   /** Workflow machines by name (workflows/<name>.json), as JSON. */
   workflows: Map<string, unknown>;
 }

@@ -108,7 +108,7 @@ function formVariant(def: ResourceDef, name: string | undefined): ResourceDef {
 }
 
 export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const { definitions } = useDefinitions();
   const onDiretta = id !== undefined && pathname === generatePath(DIRETTA_PATH, { id });
   const def = useMemo(() => formVariant(resourceDef, onDiretta ? 'diretta' : undefined), [resourceDef, onDiretta]);
@@ -165,6 +165,9 @@ export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps
   const canSave = ctl.mode === 'new' ? def.can.create : def.can.update && wf.allows('SALVA');
   // Appendices exist on an issued policy, where the machine allows them (spec 001 §2).
   const appendici = ctl.mode === 'edit' && wf.allows('APPENDICE');
+  const mostraDocumenti = ctl.mode === 'edit' && (onDiretta || Number(wf.status.code) > 2 || wf.status.code === '1.5');
+  const richiesto = new URLSearchParams(search).get('tab');
+  const tabRichiesto = richiesto && ['raccolta', ...(mostraDocumenti ? ['documenti'] : []), ...(appendici ? ['inclusione', 'esclusione'] : [])].includes(richiesto) ? richiesto : undefined;
   const vehicleItem = ((def.schema.properties?.veicoli_storici as JsonSchema | undefined)?.items ?? {}) as JsonSchema;
   const onAppendice = () => {
     void ctl.reload();
@@ -196,7 +199,8 @@ export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps
       {ctl.conflict && <ConflictAlert onReload={() => void ctl.reload()} />}
       <Row className="g-3">
         <Col lg={8} className="min-w-0">
-          <Tabs defaultActiveKey="raccolta" id={`${uid}-tabs`} className="mb-3">
+          {/* ?tab= opens a tab (the appendices desk opens inclusione/esclusione, the documents desk documenti). */}
+          <Tabs defaultActiveKey={tabRichiesto ?? 'raccolta'} id={`${uid}-tabs`} className="mb-3">
             <Tab eventKey="raccolta" title={t.tabRaccolta}>
               <div className="position-relative" aria-busy={ctl.busy === 'save'}>
                 <SchemaForm
@@ -220,7 +224,7 @@ export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps
               {ctl.mode === 'edit' && id !== undefined && <ConsensiPanel base={resource.api.path} id={id} />}
             </Tab>
             {/* Spec 001 §2: documents show from code above 2, and on the direct screen (code 3.5). */}
-            {ctl.mode === 'edit' && (onDiretta || Number(wf.status.code) > 2 || wf.status.code === '1.5') && (
+            {mostraDocumenti && (
               <Tab eventKey="documenti" title={t.tabDocumenti}>
                 <DocumentiTab def={def} record={ctl.record} wf={wf} />
               </Tab>

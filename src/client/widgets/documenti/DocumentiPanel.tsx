@@ -87,7 +87,8 @@ export interface DocumentiPanelProps {
   current?: ReadonlySet<number>;
 }
 
-function Preview({ item, onHide }: { item: MediaItem | null; onHide: () => void }) {
+/** A file shown in the browser (images and PDFs), fetched with the session's token. */
+export function Preview({ item, onHide }: { item: Pick<MediaItem, 'name' | 'url' | 'mime_type'> | null; onHide: () => void }) {
   const [url, setUrl] = useState<string>();
   const [error, setError] = useState<string>();
   useEffect(() => {

@@ -1,5 +1,5 @@
 // Mandate rows: start date today when absent, names unique per supplier and contractual company, terms frozen while inactive.
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { registerHooks } from '../../resources/hooks.ts';
 import { countDependants, describeDependants } from '../../resources/dependants.ts';
 import { HttpError, invalid } from '../../errors.ts';
@@ -36,7 +36,17 @@ function checkTerms(input: Record<string, unknown>, before: Record<string, unkno
   if (Object.keys(errors).length) throw invalid(errors);
 }
 
+/** A name fragment as a LIKE pattern, wildcards of the user escaped. */
+function fragment(value: string): string {
+  return `%${value.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 registerHooks('categoria_prodotto', {
+  // The products desk (/prodotti) filters by the supplier's and the contractual company's name.
+  listFilters: {
+    fornitore: (value) => sql<SqlBool>`EXISTS (SELECT 1 FROM compagnia f WHERE f.id = compagnia_fornitore_id AND lower(f."ragioneSociale") LIKE ${fragment(value)})`,
+    compagnia: (value) => sql<SqlBool>`EXISTS (SELECT 1 FROM compagnia_contrattuale c WHERE c.id = compagnia_contrattuale_id AND lower(c.nome) LIKE ${fragment(value)})`,
+  },
   async beforeWrite(operation, { trx, input, before, def }) {
     if (operation === 'create') {
       // JSON Schema defaults cannot say "today"; the commission default 0 comes from the schema.
