@@ -17,3 +17,7 @@ import './quotazione/diretta.ts';
 import './categoria_prodotto/documenti.ts';
 import './quotazione/registri.ts';
 import './polizza_auto_storica/index.ts';
+import './incasso/index.ts';
+import './quietanza/index.ts';
+import './estratto_conto/index.ts';
+import './provvigionale/index.ts';

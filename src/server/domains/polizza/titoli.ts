@@ -39,6 +39,7 @@ export async function parametriProvvigioni(trx: Trx, mandatoProdottoId: number |
       out.perc_provvigioni_attive = Number(row.perc ?? 0);
       out.perc_ritenuta = row.ritenuta === null ? null : Number(row.ritenuta);
       settore = row.settore ?? undefined;
+      out.settore = row.settore;
     }
   }
   if (collaboratoreId) {
@@ -96,6 +97,12 @@ export async function generaTitoli(trx: Trx, polizza: Record<string, unknown>): 
       provvigioni_attive: euro(panel.provvigioni_attive),
       perc_competenze_collaboratore: params.perc_provvigione_collaboratore,
       collaboratore_totale: euro(panel.collaboratore_totale),
+      // The parts of collaboratore_totale as agreed when the title was made (the provvigionale shows them).
+      settore_provvigione: params.settore ?? null,
+      tipo_provvigione_collaboratore: params.tipo_provvigione_collaboratore,
+      provvigione_collaboratore: euro(panel.provvigione_collaboratore),
+      perc_provvigione_competenze: params.perc_competenze_collaboratore,
+      competenze_collaboratore: euro(panel.competenze_collaboratore),
     };
   });
   if (rows.length) await trx.insertInto('titolo').values(rows).execute();
