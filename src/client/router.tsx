@@ -7,14 +7,12 @@ import { PageMetaProvider } from './lib/pageMeta.tsx';
 import { customPage } from './pages/registry.ts';
 import { PagesProvider } from './renderer/pages.tsx';
 import { PageSpinner, RequireAuth, RouteError } from './shell/guards.tsx';
-import { DASHBOARD_SECTIONS } from './shell/sections.ts';
 
 // Route-level splitting: the login route loads neither AG Grid nor rjsf.
 const LoginPage = lazy(() => import('./shell/LoginPage.tsx'));
 const MaintenancePage = lazy(() => import('./shell/MaintenancePage.tsx'));
 const MainLayout = lazy(() => import('./shell/MainLayout.tsx'));
 const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
-const ComingSoon = lazy(() => import('./shell/ComingSoon.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
 // The customer's link: no login, its own light page.
 const QuotazioneCliente = lazy(() => import('./pages/quotazione/pubblico/PubblicoPage.tsx'));
@@ -61,7 +59,6 @@ export const router = createBrowserRouter([
                 children: [
                   { index: true, element: page(Dashboard) },
                   { path: '/dashboard', element: page(Dashboard) },
-                  ...DASHBOARD_SECTIONS.map((section) => ({ path: section.path, element: page(ComingSoon) })),
                   { path: '/documenti', element: page(DocumentiPrecontrattuali) },
                   { path: '/test-component', element: page(TestComponent) },
                   { path: '*', element: page(ResourceRoute) },

@@ -8,9 +8,11 @@ import { Notice } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import { PageSpinner } from './guards.tsx';
 import { matchResource } from './menu.ts';
+import { DASHBOARD_SECTIONS } from './sections.ts';
 
 const ResourceListPage = lazy(() => import('../renderer/ResourceListPage.tsx'));
 const ResourceFormPage = lazy(() => import('../renderer/ResourceFormPage.tsx'));
+const ComingSoon = lazy(() => import('./ComingSoon.tsx'));
 
 function Message({ title, text }: { title: string; text: string }) {
   usePageMeta({ title });
@@ -27,6 +29,8 @@ export default function ResourceRoute() {
   if (isLoading) return <PageSpinner />;
   if (error) return <Message title="Errore" text={error.message} />;
   const found = matchResource(definitions?.resources ?? [], pathname);
+  // A dashboard card whose desk no resource serves yet says so plainly.
+  if (!found && DASHBOARD_SECTIONS.some((s) => s.path === pathname)) return <Suspense fallback={<PageSpinner />}><ComingSoon /></Suspense>;
   if (!found) return <Message title={msg.pageNotFound} text={`${msg.pageNotFound}: ${pathname}`} />;
   const { def, mode, id } = found;
   const allowed = can(def, mode === 'list' ? 'list' : mode === 'new' ? 'create' : 'read');

@@ -15,7 +15,9 @@ registerDomainRoutes('polizza_incassi', async (app: FastifyInstance) => {
   const db = app.ctx.db;
   const titoloDef = app.ctx.definitions.resources.get('titolo')!;
   const titoli = new ResourceRepository(titoloDef, app.ctx.ajv);
-  for (const base of [titoloDef.resource.api.path, ...(titoloDef.resource.api.aliases ?? [])]) {
+  // Also under the cashier's desk, whose users may hold no permission on the titles' own resource.
+  const desk = app.ctx.definitions.resources.get('incasso')?.resource.api.path;
+  for (const base of [titoloDef.resource.api.path, ...(titoloDef.resource.api.aliases ?? []), ...(desk ? [desk] : [])]) {
     app.post(`${base}/pagamenti`, {
       preHandler: requirePermission('gestione_incassi'),
       schema: {
