@@ -186,8 +186,6 @@ export interface ParametriProvvigioni {
   perc_provvigione_collaboratore: number;
   tipo_provvigione_collaboratore: TipoProvvigione;
   perc_competenze_collaboratore: number;
-  /** The product's sector, whose commission the collaborator gets (kept on the title for the provvigionale). */
-  settore?: string | null;
 }
 
 export const PARAMETRI_VUOTI: ParametriProvvigioni = {
