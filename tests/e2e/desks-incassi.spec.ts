@@ -1,5 +1,6 @@
 // Finance desks (issue 18): the cashier pays two titles with one payment, the month's statement shows them, the receipt
 // PDF opens, and a collaborator's provvigionale holds only their own titles.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
@@ -95,4 +96,29 @@ test('the cashier pays two titles at once; the statement, the receipt and the pr
   await expect(grid(page)).toHaveCount(2);
   const mine = await (await api(request, rossi.email, rossi.password))('GET', '/api/provvigionale?per_page=-1');
   expect(new Set(mine.body.data.map((r: Json) => r.collaboratore_id))).toEqual(new Set([collaboratore.id]));
+});
+
+test('the desks and their dialogs have no serious accessibility violation', async ({ page }) => {
+  // Three axe passes over full grids: slow on a small machine.
+  test.setTimeout(180_000);
+  const staff = demoUsers().find((u) => u.roles.includes('staff'))!;
+  await login(page, staff.email, staff.password);
+  const check = async () => {
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  };
+  await page.goto(appUrl('/gestione_incassi?filter[situazione]=SCADUTO'));
+  await expect(grid(page).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Registra incasso' }).click();
+  await expect(page.getByRole('dialog', { name: 'Registra incasso' }).getByRole('checkbox').first()).toBeVisible();
+  await check();
+  await page.goto(appUrl('/estratto_conto'));
+  await expect(grid(page).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Riepilogo' }).click();
+  await expect(page.getByTestId('totale-generale')).toBeVisible();
+  await check();
+  await page.goto(appUrl('/quietanze'));
+  await expect(grid(page).first().getByRole('button', { name: /Stampa la quietanza/ })).toBeVisible();
+  await check();
 });
