@@ -90,18 +90,18 @@ describe('GESTIONE INCASSI', () => {
     const badDate = await t.call('POST', '/api/titolo/pagamenti', { token: cassiere, body: { titoli: [ids.t3[3]!, ids.t3[2]!], data_pagamento: '2999-01-01', tipo_pagamento: 'BONIFICO', importo: 628.74 } });
     expect(badDate.status).toBe(422);
     expect(await movimenti()).toBe(before);
-    // Pay title 1, then try title 2 with title 1 again: the second round fails on title 1 after title 2 was written.
-    expect((await paga(cassiere, [ids.t3[0]!], 314.4)).status).toBe(200);
-    const half = await paga(cassiere, [ids.t3[1]!, ids.t3[0]!], 628.77);
+    // Title 2 alone, then titles 1 and 2: title 1 is written first (id order), title 2 refuses, and title 1 is unpaid again.
+    expect((await paga(cassiere, [ids.t3[1]!], 314.37)).status).toBe(200);
+    const half = await paga(cassiere, [ids.t3[0]!, ids.t3[1]!], 628.77);
     expect(half.status).toBe(409);
-    expect(half.body.message).toContain(`Titolo ${ids.t3[0]}`);
+    expect(half.body.message).toBe(`Titolo ${ids.t3[1]}: Il titolo è già pagato. Nessun pagamento registrato.`);
     const rows = await titoli(ids.p3);
-    expect(rows.map((r) => r.saldato)).toEqual([true, false, false, false]);
+    expect(rows.map((r) => r.saldato)).toEqual([false, true, false, false]);
     expect(await movimenti()).toBe(before + 1);
     // Undo the single payment through the reversal (staff holds the permission, the cashier does not).
-    expect((await t.call('POST', `/api/titolo/${ids.t3[0]}/storno`, { token: cassiere, body: { nota: 'prova' } })).status).toBe(403);
-    expect((await t.call('POST', `/api/titolo/${ids.t3[0]}/storno`, { token: staff, body: { nota: 'prova' } })).status).toBe(200);
-    const storia = await t.call('GET', `/api/titolo/${ids.t3[0]}/movimenti`, { token: staff });
+    expect((await t.call('POST', `/api/titolo/${ids.t3[1]}/storno`, { token: cassiere, body: { nota: 'prova' } })).status).toBe(403);
+    expect((await t.call('POST', `/api/titolo/${ids.t3[1]}/storno`, { token: staff, body: { nota: 'prova' } })).status).toBe(200);
+    const storia = await t.call('GET', `/api/titolo/${ids.t3[1]}/movimenti`, { token: staff });
     expect(storia.body.data.map((m: any) => m.tipo)).toEqual(['PAGAMENTO', 'STORNO']);
   });
 

@@ -37,21 +37,22 @@ registerDomainRoutes('polizza_incassi', async (app: FastifyInstance) => {
       const user = request.user;
       const ids = body.titoli;
       return db.transaction().execute(async (trx) => {
-        // Locked in id order, so two cashiers paying overlapping titles wait for each other instead of deadlocking.
+        // Titles in id order (each locked with its policy by registraPagamento), so two cashiers paying overlapping
+        // titles wait for each other instead of deadlocking.
+        const ordine = [...ids].sort((a, b) => a - b);
         const premi = new Map<number, number>();
-        for (const id of [...ids].sort((a, b) => a - b)) premi.set(id, centesimi((await titoli.get(trx, user, id)).premio as number));
+        for (const id of ordine) premi.set(id, centesimi((await titoli.get(trx, user, id)).premio as number));
         const totale = [...premi.values()].reduce((a, b) => a + b, 0);
         const raw = body.importo;
         const importo = typeof raw === 'number' || (typeof raw === 'string' && /^\d+([.,]\d{1,2})?$/.test(raw)) ? centesimi(raw) : NaN;
         if (!Number.isFinite(importo)) throw invalid({ importo: ['Importo obbligatorio.'] });
         if (importo !== totale) throw invalid({ importo: [`L'importo deve essere uguale alla somma dei premi dei titoli scelti: ${formatEuro(euro(totale))}.`] });
-        for (const [i, id] of ids.entries()) {
+        for (const id of ordine) {
           try {
             await registraPagamento(trx, titoli, user, id, { data_pagamento: body.data_pagamento, tipo_pagamento: body.tipo_pagamento, importo: euro(premi.get(id)!) });
           } catch (error) {
-            // Which title stopped the payment: the whole payment is undone by the rollback.
+            // Which title stopped the payment: the rollback undoes the titles already written.
             if (error instanceof HttpError && error.statusCode === 409) throw new HttpError(409, `Titolo ${id}: ${error.message} Nessun pagamento registrato.`);
-            if (error instanceof HttpError && error.statusCode === 404) throw invalid({ [`titoli.${i}`]: [`Titolo ${id} non trovato.`] });
             throw error;
           }
         }
