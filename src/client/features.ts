@@ -2,6 +2,7 @@
 // main.tsx runs this before the first render; tests that render a feature's form call it too.
 import { registerQuotazioneWidgets } from './pages/quotazione/lazyWidgets.tsx';
 import { ProdottoPolizzaWidget } from './pages/polizza/lazyWidgets.tsx';
+import { QuietanzaPdfCell } from './pages/finanza/QuietanzaPdfCell.tsx';
 import { registerWidget } from './widgets/registry.ts';
 
 let done = false;
@@ -11,5 +12,7 @@ export function registerFeatures(): void {
   done = true;
   registerQuotazioneWidgets();
   // A policy's product, filtered by the chosen branch, contractual company and supplier (spec 002 §2.3).
+  // QUIETANZE: the receipt number with its PDF button (list.json format "quietanza_pdf").
+  registerWidget('quietanza_pdf', { cell: QuietanzaPdfCell, sample: { schema: { type: 'integer' }, value: 42 } });
   registerWidget('prodotto_polizza', { widget: ProdottoPolizzaWidget, sample: { schema: { type: 'integer' } } });
 }

@@ -27,6 +27,11 @@ export interface Titolo {
   provvigioni_attive?: number;
   perc_competenze_collaboratore?: number;
   collaboratore_totale?: number;
+  settore_provvigione?: string;
+  tipo_provvigione_collaboratore?: ('PERC_IMPONIBILE' | 'PERC_RETROCESSIONE') & string;
+  provvigione_collaboratore?: number;
+  perc_provvigione_competenze?: number;
+  competenze_collaboratore?: number;
   data_pagamento?: string;
   importo_pagato?: number;
   tipo_pagamento?: (

@@ -9,13 +9,13 @@ export interface Utente {
    * @minItems 1
    */
   ruoli: [
-    ('super_admin' | 'staff' | 'collaboratore' | 'approvatore') &
+    ('super_admin' | 'staff' | 'collaboratore' | 'approvatore' | 'cassiere') &
       string &
-      ('super_admin' | 'staff' | 'collaboratore' | 'approvatore') &
+      ('super_admin' | 'staff' | 'collaboratore' | 'approvatore' | 'cassiere') &
       string,
-    ...(('super_admin' | 'staff' | 'collaboratore' | 'approvatore') &
+    ...(('super_admin' | 'staff' | 'collaboratore' | 'approvatore' | 'cassiere') &
       string &
-      ('super_admin' | 'staff' | 'collaboratore' | 'approvatore') &
+      ('super_admin' | 'staff' | 'collaboratore' | 'approvatore' | 'cassiere') &
       string)[]
   ];
   collaboratore_id?: number;

@@ -9,12 +9,15 @@ import { buildSections, fieldOfId, hiddenFields, OTHER_SECTION_TITLE } from '../
 import { formValidator } from '../../src/client/renderer/validator.ts';
 import { cellRenderer, registry, rjsfWidgets, UnknownWidgetError, widgetEntry } from '../../src/client/widgets/registry.ts';
 import type { FormUi, JsonSchema } from '../../src/client/types.ts';
+import { registerFeatures } from '../../src/client/features.ts';
 
 let schema: JsonSchema;
 let formUi: FormUi;
 let listFormats: string[];
 
 beforeAll(async () => {
+  // The list formats include cells that feature modules register (quietanza_pdf), as main.tsx does at start.
+  registerFeatures();
   const definitions = await loadDefinitions(path.resolve('schemas'));
   const cliente = definitions.resources.get('cliente')!;
   schema = cliente.schema;

@@ -284,6 +284,32 @@ export async function download(path: string, query?: Query): Promise<{ blob: Blo
   return { blob: await response.blob(), filename };
 }
 
+/** The list's filters and search without paging: what a summary, a printout or an export of the list covers. */
+function filteredQuery(params: Pick<ListParams, 'search' | 'filters'>): Query {
+  const { page: _page, per_page: _perPage, sort: _sort, ...rest } = listQuery({ page: 1, perPage: 1, ...params });
+  return rest;
+}
+
+/** Totals of a list as filtered (GET {path}/riepilogo), e.g. a statement's totals by group. */
+export async function summary<T>(resource: ResourceConfig, params: Pick<ListParams, 'search' | 'filters'>): Promise<T> {
+  return (await request<{ data: T }>('GET', `${resource.api.path}/riepilogo`, { query: filteredQuery(params), label: labelOf(resource) })).data;
+}
+
+/** A document of the list as filtered (GET {path}/{name}, e.g. pdf, export?formato=csv). */
+export function listFile(resource: ResourceConfig, name: string, params: Pick<ListParams, 'search' | 'filters'>, extra: Query = {}) {
+  return download(`${resource.api.path}/${name}`, { ...filteredQuery(params), ...extra });
+}
+
+/** A document of one record (GET {path}/{id}/{name}, e.g. a receipt's pdf). */
+export function recordFile(resource: ResourceConfig, id: string | number, name: string) {
+  return download(`${recordPath(resource, id)}/${name}`);
+}
+
+/** An action on one record (POST {path}/{id}/{action}, e.g. a title's storno). */
+export function recordAction(resource: ResourceConfig, id: string | number, action: string, body: RecordData = {}): Promise<ActionAnswer> {
+  return request<ActionAnswer>('POST', `${recordPath(resource, id)}/${action}`, { body, label: labelOf(resource) });
+}
+
 /** Every row of a list with its search and filters (per_page -1), e.g. to export what the user sees. */
 export function exportList(resource: ResourceConfig, params: Omit<ListParams, 'page' | 'perPage'>): Promise<Page> {
   return getList(resource, { ...params, page: 1, perPage: -1 });
@@ -307,6 +333,10 @@ export const dataProvider = {
   uploadMedia,
   removeMedia,
   export: exportList,
+  summary,
+  listFile,
+  recordFile,
+  recordAction,
   lookup: <T>(path: string, query: Query = {}, signal?: AbortSignal) => request<{ data: T[] }>('GET', path, { query, signal }),
 };
 

@@ -2,7 +2,7 @@
 // never with useState/useEffect fetching. Keys name the resource's path, so a write revalidates its readers.
 import { useCallback, useState } from 'react';
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { api, getList, getMany, getMedia, getOne, type DashboardData, type ListParams } from './dataProvider.ts';
+import { api, getList, getMany, getMedia, getOne, summary, type DashboardData, type ListParams } from './dataProvider.ts';
 import type { MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
 
 const READ_DEFAULTS: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
@@ -15,6 +15,11 @@ export function listKey(resource: ResourceConfig, params: ListParams): [string, 
 /** A page of a resource; nothing is fetched while `resource` or `params` is missing (no permission, no id yet). */
 export function useGetList(resource: ResourceConfig | undefined, params: ListParams | null | undefined, config: SWRConfiguration<Page> = {}) {
   return useSWR<Page>(resource && params ? listKey(resource, params) : null, () => getList(resource!, params!), { ...READ_DEFAULTS, ...config });
+}
+
+/** Totals of a resource's list as filtered; revalidated with the resource's lists (key 'list'). */
+export function useSummary<T>(resource: ResourceConfig | undefined, params: Pick<ListParams, 'search' | 'filters'> | null) {
+  return useSWR<T>(resource && params ? ['list', resource.api.path, `riepilogo:${JSON.stringify(params)}`] : null, () => summary<T>(resource!, params!), READ_DEFAULTS);
 }
 
 /** One record of a resource by id. */

@@ -22,6 +22,11 @@ export const customPages: Readonly<Record<string, Page>> = {
   quotazioni_rca: lazy(() => import('./rca/QuotazioneRcaPage.tsx')),
   // Policy form with commission panel, titles and payments (spec 002 §2.3).
   polizza: lazy(() => import('./polizza/PolizzaPage.tsx')),
+  // Finance desks of the dashboard (issue 18): toolbar actions of their generic lists.
+  'registra-incasso': lazy(() => import('./finanza/RegistraIncasso.tsx')),
+  'storna-incasso': lazy(() => import('./finanza/StornaIncasso.tsx')),
+  'riepilogo-estratto-conto': lazy(() => import('./finanza/Riepilogo.tsx').then((m) => ({ default: m.RiepilogoEstrattoConto }))),
+  'riepilogo-provvigionale': lazy(() => import('./finanza/Riepilogo.tsx').then((m) => ({ default: m.RiepilogoProvvigionale }))),
 };
 
 /** The dashboard cards' own pages ("page" in schemas/_shared/dashboard.json), for desks no single resource lists. */

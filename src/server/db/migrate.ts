@@ -12,6 +12,7 @@ import { DefinitionError } from '../../shared/definitions/compile.ts';
 import type { Definitions, FieldDefinition, FieldKind, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { SYSTEM_FIELDS } from '../../shared/definitions/types.ts';
 import { runDomainMigrations } from './domain-migrations.ts';
+import { createViews, dropViews } from './views.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -387,8 +388,10 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     for (const statement of ENGINE_TABLES) await sql.raw(statement).execute(trx);
     const last = await sql<{ definition_hash: string }>`SELECT definition_hash FROM schema_history ORDER BY id DESC LIMIT 1`.execute(trx);
     const changed = last.rows[0]?.definition_hash !== hash;
+    await dropViews(trx, definitions);
 
     for (const def of definitions.resources.values()) {
+      if (def.resource.view) continue;
       await migrateResource(trx, plan, def, report, changed);
       const table = def.name;
       const file = `${table}/entity.schema.json`;
@@ -421,7 +424,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     // Foreign keys once every table exists, so resources may point at each other in any order.
     for (const def of definitions.resources.values()) {
       for (const field of def.fields) {
-        if (!field.ref) continue;
+        if (!field.ref || def.resource.view) continue;
         const name = objectName('fk', def.name, field.name);
         if (await constraintExists(trx, name)) continue;
         await step(`${def.name}/entity.schema.json`, `/properties/${field.name}/x-ref`, () =>
@@ -430,6 +433,8 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     }
     for (const statement of USER_TABLES(usersResource)) await sql.raw(statement).execute(trx);
     await runDomainMigrations(trx, trigram);
+    // Views are recreated at every start (not recorded: they change nothing stored).
+    await createViews(trx, definitions);
     await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
     for (const name of report.migrations) plan.statements.push(`-- migration ${name}`);
 

@@ -19,3 +19,7 @@ import './quotazione/registri.ts';
 import './polizza_auto_storica/index.ts';
 import './gestione_documenti/index.ts';
 import './dashboard/index.ts';
+import './incasso/index.ts';
+import './quietanza/index.ts';
+import './estratto_conto/index.ts';
+import './provvigionale/index.ts';

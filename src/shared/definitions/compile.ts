@@ -245,6 +245,11 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
   if (resource.rowScope && !fieldNames.has(resource.rowScope.field)) {
     throw new DefinitionError(rf, '/rowScope/field', `unknown property "${resource.rowScope.field}"`);
   }
+  if (resource.view) {
+    const ops = resource.api.operations;
+    if (!ops || ops.some((op) => op !== 'list' && op !== 'read')) throw new DefinitionError(rf, '/api/operations', 'a view is read-only: list its operations, "list" and "read" only');
+    if (def.fields.some((f) => f.ref)) throw new DefinitionError(`${dir}/entity.schema.json`, `/properties/${def.fields.find((f) => f.ref)!.name}/x-ref`, 'a view holds no foreign keys');
+  }
   if (resource.activeField && def.fields.find((f) => f.name === resource.activeField)?.kind !== 'boolean') {
     throw new DefinitionError(rf, '/activeField', `"${resource.activeField}" is not a boolean property`);
   }

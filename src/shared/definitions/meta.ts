@@ -85,6 +85,8 @@ export const resourceMetaSchema = {
       },
     },
     activeField: { type: 'string' },
+    // Rows are a read-only SQL view its domain declares (registerView): no table, only the list and read routes.
+    view: { type: 'boolean' },
     headers: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
     // Files the records own: collections with their limits, the API paths, the workflow events that allow changes.
     media: mediaMetaSchema(),
@@ -166,8 +168,9 @@ export const listMetaSchema = {
           headerName: { type: 'string' },
           sortable: { type: 'boolean' },
           filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] },
-          // 'ref': an x-ref column shown by the referenced record's title.
-          format: { enum: ['date', 'money', 'boolean', 'chip', 'datetime', 'expand', 'ref'] },
+          // The engine's cells (date, money, boolean, chip, datetime, expand, ref: an x-ref column shown by the referenced
+          // record's title) or one a feature registers (registerWidget with a cell, e.g. quietanza_pdf).
+          format: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
           width: { type: 'number' },
           hide: { type: 'boolean' },
           chips: { type: 'object', additionalProperties: { type: 'string' } },

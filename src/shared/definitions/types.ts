@@ -30,6 +30,8 @@ export interface ResourceConfig {
   /** An {id, label} picker at `path`; the label joins these fields, which also order it. */
   autocomplete?: { path: string; label: string[] };
   activeField?: string;
+  /** Rows are a read-only SQL view declared by the resource's domain (registerView), not a table. */
+  view?: boolean;
   headers?: string;
   media?: MediaConfig;
 }
@@ -70,7 +72,8 @@ export interface ListColumn {
   headerName: string;
   sortable?: boolean;
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
-  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand' | 'ref';
+  /** An engine cell or the name of a cell a feature registered. */
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand' | 'ref' | (string & {});
   width?: number;
   hide?: boolean;
   chips?: Record<string, string>;

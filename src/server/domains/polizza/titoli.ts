@@ -57,6 +57,18 @@ export async function parametriProvvigioni(trx: Trx, mandatoProdottoId: number |
   return out;
 }
 
+/** The product's sector (its own, else its branch's), whose commission the collaborator gets: kept on the title for the provvigionale. */
+async function settoreProdotto(trx: Trx, mandatoProdottoId: number | null): Promise<string | null> {
+  if (!mandatoProdottoId) return null;
+  const rows = await sql<{ settore: string | null }>`
+    SELECT coalesce(s.nome, sr.nome) AS settore FROM categoria_prodotto p
+    LEFT JOIN ref_settore s ON s.id = p.settore_id
+    LEFT JOIN ref_ramo r ON r.id = p.ramo_id
+    LEFT JOIN ref_settore sr ON sr.id = r.settore_id
+    WHERE p.id = ${mandatoProdottoId}`.execute(trx);
+  return rows.rows[0]?.settore ?? null;
+}
+
 /** Replaces every title of the policy with those of its current dates, frazionamento and amounts (none may be paid). */
 export async function generaTitoli(trx: Trx, polizza: Record<string, unknown>): Promise<number> {
   const id = Number(polizza.id);
@@ -66,6 +78,7 @@ export async function generaTitoli(trx: Trx, polizza: Record<string, unknown>): 
   const periods = periodi(String(polizza.data_entrata_in_effetto), String(polizza.data_scadenza), fraz);
   const amounts = rate(polizza, periods.length);
   const params = await parametriProvvigioni(trx, polizza.mandato_prodotto_id as number | null, polizza.collaboratore_id as number | null);
+  const settore = await settoreProdotto(trx, polizza.mandato_prodotto_id as number | null);
   const today = oggi();
   const rows = periods.map((p, i) => {
     const r = amounts[i]!;
@@ -96,6 +109,12 @@ export async function generaTitoli(trx: Trx, polizza: Record<string, unknown>): 
       provvigioni_attive: euro(panel.provvigioni_attive),
       perc_competenze_collaboratore: params.perc_provvigione_collaboratore,
       collaboratore_totale: euro(panel.collaboratore_totale),
+      // The parts of collaboratore_totale as agreed when the title was made (the provvigionale shows them).
+      settore_provvigione: settore,
+      tipo_provvigione_collaboratore: params.tipo_provvigione_collaboratore,
+      provvigione_collaboratore: euro(panel.provvigione_collaboratore),
+      perc_provvigione_competenze: params.perc_competenze_collaboratore,
+      competenze_collaboratore: euro(panel.competenze_collaboratore),
     };
   });
   if (rows.length) await trx.insertInto('titolo').values(rows).execute();

@@ -1,0 +1,45 @@
+// Read-only resources backed by SQL views ("view": true in resource.json): each domain declares its view's SELECT here.
+import { sql } from 'kysely';
+import { DefinitionError } from '../../shared/definitions/compile.ts';
+import type { Definitions } from '../../shared/definitions/types.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Trx = import('kysely').Transaction<any>;
+
+const views = new Map<string, string>();
+
+/** The SELECT of a view resource; its columns must be id, version and every property of its entity schema. */
+export function registerView(resource: string, select: string): void {
+  if (views.has(resource)) throw new Error(`view "${resource}" registered twice`);
+  views.set(resource, select);
+}
+
+/** Dropped before the tables migrate (a view pins the types of the columns it reads), created again afterwards. */
+export async function dropViews(trx: Trx, definitions: Definitions): Promise<void> {
+  for (const def of definitions.resources.values()) {
+    if (def.resource.view) await sql.raw(`DROP VIEW IF EXISTS "${def.name}"`).execute(trx);
+  }
+}
+
+/** Creates every view and checks it answers the columns its definition promises; a mismatch names the files. */
+export async function createViews(trx: Trx, definitions: Definitions): Promise<string[]> {
+  const statements: string[] = [];
+  for (const def of definitions.resources.values()) {
+    if (!def.resource.view) continue;
+    const select = views.get(def.name);
+    if (!select) throw new DefinitionError(`${def.name}/resource.json`, '/view', `no view registered for "${def.name}" (registerView in its domain)`);
+    const statement = `CREATE VIEW "${def.name}" AS ${select}`;
+    try {
+      await sql.raw(statement).execute(trx);
+    } catch (error) {
+      throw new DefinitionError(`${def.name}/resource.json`, '/view', `view failed: ${(error as Error).message}`);
+    }
+    statements.push(statement);
+    const columns = new Set((await sql<{ column_name: string }>`
+      SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${def.name}`.execute(trx)).rows.map((r) => r.column_name));
+    for (const name of ['id', 'version', ...def.fields.map((f) => f.name)]) {
+      if (!columns.has(name)) throw new DefinitionError(`${def.name}/entity.schema.json`, `/properties/${name}`, `the view "${def.name}" has no column "${name}"`);
+    }
+  }
+  return statements;
+}
