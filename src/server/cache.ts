@@ -25,6 +25,7 @@ export class InstanceCache {
   /** Writes this instance answered, and how many of them the listener is known to have caught up with. */
   private writes = 0;
   private synced = 0;
+  private settling?: Promise<void>;
   /** True while notifications are being received: only then may sessions be served from memory. */
   listening = false;
   /**
@@ -43,13 +44,16 @@ export class InstanceCache {
    * committed before a statement ahead of its answer, so the next request cannot see a session that write ended.
    */
   async settle(): Promise<void> {
-    if (!this.listening || this.synced >= this.writes) return;
-    const target = this.writes;
-    try {
-      await this.client!.query('SELECT 1');
-      this.synced = Math.max(this.synced, target);
-    } catch {
-      // The listener is lost: 'listening' is already false and sessions are read from the database.
+    while (this.listening && this.synced < this.writes) {
+      // One round trip at a time on that connection; a request arriving meanwhile waits for it, then checks again.
+      if (!this.settling) {
+        const target = this.writes;
+        this.settling = this.client!.query('SELECT 1').then(
+          () => { this.synced = Math.max(this.synced, target); },
+          () => {}, // the listener is lost: 'listening' is already false and sessions are read from the database
+        ).finally(() => { this.settling = undefined; });
+      }
+      await this.settling;
     }
   }
 
