@@ -3,6 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { mkdtemp, chmod, rm } from 'node:fs/promises';
+import { appendFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -349,4 +350,24 @@ export function captureQueries(): { sent: SentQuery[]; stop(): void } {
     return originalQuery.apply(this, args);
   };
   return { sent, stop: () => { clientProto.query = originalQuery; } };
+}
+
+export interface Figure {
+  /** What was measured, e.g. 'get by id p50 ratio to raw'. */
+  figure: string;
+  value: number;
+  unit: string;
+  /** The target in words, e.g. '<= 2x'. */
+  target: string;
+  met: boolean;
+}
+
+/**
+ * One measured figure against its target: printed, and appended as a JSON line to BENCH_SUMMARY_FILE when
+ * `npm run bench` (scripts/bench.ts) runs this benchmark, which gathers them into one summary.
+ */
+export function recordFigure(bench: string, figure: Figure): void {
+  console.log(`figure ${figure.figure}: ${Number.isInteger(figure.value) ? figure.value : figure.value.toFixed(2)} ${figure.unit} (target ${figure.target}): ${figure.met ? 'MET' : 'NOT MET'}`);
+  const file = process.env.BENCH_SUMMARY_FILE;
+  if (file) appendFileSync(file, `${JSON.stringify({ bench, ...figure })}\n`);
 }
