@@ -26,7 +26,7 @@ async function call(app: FastifyInstance, method: string, url: string, { token, 
   } catch {
     // not JSON
   }
-  return { status: res.statusCode, body: parsed as any, raw: res.rawPayload, headers: res.headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: res.statusCode, body: parsed as any, raw: res.rawPayload, headers: res.headers };
 }
 
 /** How long until `probe` answers `want` (polled every 10 ms), or fails the test after `limitMs`. */
