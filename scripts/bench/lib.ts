@@ -127,8 +127,11 @@ const { performance } = require('node:perf_hooks');
 parentPort.on('message', async (job) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
   const headers = { authorization: 'Bearer ' + job.token, accept: 'application/json' };
+  let rr = 0;
   const once = (path) => new Promise((resolve) => {
-    const req = http.request({ host: job.host, port: job.port, path, agent, headers }, (res) => {
+    // Several ports: the requests go round-robin, as a load balancer in front of several instances would send them.
+    const port = job.ports ? job.ports[(rr++) % job.ports.length] : job.port;
+    const req = http.request({ host: job.host, port, path, agent, headers }, (res) => {
       res.on('data', () => {});
       res.on('end', () => resolve(res.statusCode === 200));
       res.on('error', () => resolve(false));
@@ -169,7 +172,7 @@ parentPort.on('message', async (job) => {
 `;
 
 export interface HttpLoad {
-  run(opts: PhaseOptions & { host: string; port: number; token: string; paths: string[] }): Promise<RunResult>;
+  run(opts: PhaseOptions & { host: string; port: number; ports?: number[]; token: string; paths: string[] }): Promise<RunResult>;
   close(): Promise<void>;
 }
 
