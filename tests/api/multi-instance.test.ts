@@ -177,5 +177,22 @@ describe('two instances on one database', () => {
         WHERE resource = 'quotazione' AND record_id = ${quotazioneId} AND event = 'TERMINA_CARICAMENTO'`.execute(a.connection.db);
       expect(history.rows[0]!.n).toBe(1);
     });
+
+    it('status counts, kept by a trigger in the writing transaction, match the table on both instances', async () => {
+      await sql`INSERT INTO quotazione (tipo, bundle_key, stato_quotazione_id, collaboratore_id, persona, nome, cognome)
+        SELECT tipo, bundle_key, 3, NULL, persona, nome, cognome FROM quotazione`.execute(a.connection.db);
+      await sql`UPDATE quotazione SET stato_quotazione_id = 2 WHERE collaboratore_id IS NULL`.execute(a.connection.db);
+      const live = await sql<{ s: number; n: number }>`SELECT stato_quotazione_id AS s, count(*)::int AS n FROM quotazione GROUP BY 1`.execute(a.connection.db);
+      const expected = Object.fromEntries(live.rows.map((r) => [r.s, r.n]));
+      for (const app of [a.app, b]) {
+        const res = await call(app, 'GET', '/api/stati_quotazione', { token: admin });
+        expect(res.status).toBe(200);
+        const got = Object.fromEntries((res.body.data as Array<{ id: number; count: number }>).filter((r) => r.count).map((r) => [r.id, r.count]));
+        expect(got).toEqual(expected);
+      }
+      await sql`DELETE FROM quotazione WHERE collaboratore_id IS NULL`.execute(a.connection.db);
+      const after = await call(b, 'GET', '/api/stati_quotazione', { token: admin });
+      expect((after.body.data as Array<{ id: number; count: number }>).find((r) => r.id === 2)!.count).toBe(0);
+    });
   });
 });

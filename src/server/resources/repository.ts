@@ -623,12 +623,17 @@ export class ResourceRepository {
     return rows;
   }
 
-  /** Records per status within the user's row scope, every status listed (zero included). */
+  /**
+   * Records per status within the user's row scope, every status listed (zero included). Read from workflow_count,
+   * which a trigger keeps in every writing transaction (migrate.ts), so this never counts the table itself.
+   */
   async statusCounts(db: Database, user: AuthUser): Promise<Array<{ id: number; code: string; nome: string; count: number }>> {
-    const field = this.workflow!.statusField;
     const scope = await this.scopeFilter(db, user);
+    // The scope condition names the resource's scope field: the counts' scope column takes that name here.
+    const scopeField = this.def.resource.rowScope?.field ?? 'scope';
     const rows = await sql<{ status: number; n: number }>`
-      SELECT ${sql.ref(field)} AS status, count(*)::int AS n FROM ${sql.table(this.table)}
+      SELECT status, sum(n)::int AS n FROM (
+        SELECT scope AS ${sql.ref(scopeField)}, status, n FROM workflow_count WHERE resource = ${this.table}) AS counts
       ${scope ? sql`WHERE ${scope}` : sql``} GROUP BY 1`.execute(db);
     const counts = new Map(rows.rows.map((r) => [Number(r.status), r.n]));
     return this.workflow!.statuses.map((s) => ({ id: s.id, code: s.code, nome: s.nome, count: counts.get(s.id) ?? 0 }));
