@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { recordFigure } from './bench/lib.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TARGET_MS = 50;
+const TARGET_MS = 25; // issue 20: keystroke to next frame p95 at 300 fields
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -94,6 +95,7 @@ async function main() {
     console.log(line('keystroke → next frame', frame));
     if (wrong) console.log(`${wrong} keystrokes did not show in the field`);
     const p95 = percentile(frame, 95);
+    recordFigure('form', { figure: `generic form, ${fieldCount} controls, keystroke to next frame p95`, value: p95, unit: 'ms', target: `< ${TARGET_MS} ms`, met: p95 < TARGET_MS && !wrong });
     console.log(p95 < TARGET_MS && !wrong ? `OK: p95 under ${TARGET_MS} ms` : `OVER TARGET: p95 ${p95.toFixed(1)} ms (target ${TARGET_MS} ms)`);
     process.exitCode = p95 < TARGET_MS && !wrong ? 0 : 1;
   } finally {

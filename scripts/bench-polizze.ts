@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { recordFigure } from './bench/lib.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 50_000;
 const RUNS = 3;
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
     await db.end();
     console.log(`${ROWS} policies inserted in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 
+    let worstExtraMb = 0;
     for (let run = 1; run <= RUNS; run++) {
       const idle = await server.ask('reset');
       const r = await timedGet(server.port, '/api/polizza?per_page=-1', token);
@@ -179,7 +181,9 @@ async function main(): Promise<void> {
       console.log(`run ${run}: HTTP ${r.status}, ${r.rows} rows, ${(r.bytes / MB).toFixed(1)} MB; headers ${r.headersMs.toFixed(0)} ms, first byte ${r.firstByteMs.toFixed(0)} ms, first row ${r.firstRowMs.toFixed(0)} ms, `
         + `last byte ${r.totalMs.toFixed(0)} ms; server RSS before ${(idle.rss! / MB).toFixed(0)} MB, peak ${(report.peakRss! / MB).toFixed(0)} MB `
         + `(+${((report.peakRss! - idle.rss!) / MB).toFixed(0)} MB), maxRSS of the process ${(report.maxRss! / MB).toFixed(0)} MB`);
+      worstExtraMb = Math.max(worstExtraMb, (report.peakRss! - idle.rss!) / MB);
     }
+    recordFigure('stream', { figure: `per_page=-1 on ${ROWS} policies, server memory added (worst of ${RUNS})`, value: Math.round(worstExtraMb), unit: 'MB', target: '< 100 MB', met: worstExtraMb < 100 });
     server.child.send('stop');
     await once(server.child, 'exit');
   } finally {

@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { recordFigure } from '../bench/lib.ts';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const LOGIN_BUDGET_KB = 120;
+const LIST_BUDGET_KB = 250;
 
 interface Chunk {
   file: string;
@@ -45,6 +47,8 @@ for (const [label, keys] of Object.entries(routes)) {
   const files = [...closure(keys)];
   const total = files.reduce((sum, f) => sum + gz(f), 0);
   console.log(`${label.padEnd(40)} ${kb(total).padStart(9)} gzip JS in ${files.length} files`);
+  const budget = label.startsWith('login') ? LOGIN_BUDGET_KB : label.startsWith('customer list') ? LIST_BUDGET_KB : undefined;
+  if (budget) recordFigure('bundle', { figure: `${label} JavaScript, gzip`, value: Math.round(total / 102.4) / 10, unit: 'KB', target: `< ${budget} KB`, met: total / 1024 < budget });
   if (label.startsWith('login')) {
     const code = files.map((f) => readFileSync(path.join(DIST, f), 'utf8')).join('\n');
     // Markers only AG Grid and rjsf ship: the login route must not carry either.

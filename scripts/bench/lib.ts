@@ -3,6 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { mkdtemp, chmod, rm } from 'node:fs/promises';
+import { appendFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -126,8 +127,11 @@ const { performance } = require('node:perf_hooks');
 parentPort.on('message', async (job) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
   const headers = { authorization: 'Bearer ' + job.token, accept: 'application/json' };
+  let rr = 0;
   const once = (path) => new Promise((resolve) => {
-    const req = http.request({ host: job.host, port: job.port, path, agent, headers }, (res) => {
+    // Several ports: the requests go round-robin, as a load balancer in front of several instances would send them.
+    const port = job.ports ? job.ports[(rr++) % job.ports.length] : job.port;
+    const req = http.request({ host: job.host, port, path, agent, headers }, (res) => {
       res.on('data', () => {});
       res.on('end', () => resolve(res.statusCode === 200));
       res.on('error', () => resolve(false));
@@ -168,7 +172,7 @@ parentPort.on('message', async (job) => {
 `;
 
 export interface HttpLoad {
-  run(opts: PhaseOptions & { host: string; port: number; token: string; paths: string[] }): Promise<RunResult>;
+  run(opts: PhaseOptions & { host: string; port: number; ports?: number[]; token: string; paths: string[] }): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -349,4 +353,24 @@ export function captureQueries(): { sent: SentQuery[]; stop(): void } {
     return originalQuery.apply(this, args);
   };
   return { sent, stop: () => { clientProto.query = originalQuery; } };
+}
+
+export interface Figure {
+  /** What was measured, e.g. 'get by id p50 ratio to raw'. */
+  figure: string;
+  value: number;
+  unit: string;
+  /** The target in words, e.g. '<= 2x'. */
+  target: string;
+  met: boolean;
+}
+
+/**
+ * One measured figure against its target: printed, and appended as a JSON line to BENCH_SUMMARY_FILE when
+ * `npm run bench` (scripts/bench.ts) runs this benchmark, which gathers them into one summary.
+ */
+export function recordFigure(bench: string, figure: Figure): void {
+  console.log(`figure ${figure.figure}: ${Number.isInteger(figure.value) ? figure.value : figure.value.toFixed(2)} ${figure.unit} (target ${figure.target}): ${figure.met ? 'MET' : 'NOT MET'}`);
+  const file = process.env.BENCH_SUMMARY_FILE;
+  if (file) appendFileSync(file, `${JSON.stringify({ bench, ...figure })}\n`);
 }

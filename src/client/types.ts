@@ -100,4 +100,6 @@ export interface Page<T = RecordData> {
   last_page: number;
   per_page: number;
   total: number;
+  /** The server did not count a large list: total is a lower bound ('più di N'). */
+  total_is_estimate?: boolean;
 }

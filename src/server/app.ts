@@ -6,7 +6,8 @@ import path from 'node:path';
 import { createAjv } from '../shared/validation.ts';
 import { cadastralCodes } from './domains/riferimenti/loader.ts';
 import type { AppConfig, AppContext } from './context.ts';
-import type { Database } from './db/connection.ts';
+import { poolOf, type Database } from './db/connection.ts';
+import { InstanceCache } from './cache.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { errorHandler, installValidator, refuseNul } from './http/contract.ts';
 import { registerEntitySchemas, registerOpenApi } from './http/openapi.ts';
@@ -25,6 +26,19 @@ export function trustProxy(value: string | undefined): boolean | string {
   if (!value || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
   return value;
+}
+
+/** The app's own cache, listening for other instances' changes when the database came from connect(). */
+async function instanceCache(db: Database, app: FastifyInstance): Promise<InstanceCache> {
+  const cache = new InstanceCache();
+  app.addHook('onClose', () => cache.close());
+  // A write of this instance may end sessions: the next request first catches up with its notifications.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') cache.noteWrite();
+  });
+  const pool = poolOf(db);
+  if (pool) await cache.listen(pool.options).catch((error: Error) => app.log.warn(`cache listener: ${error.message}`));
+  return cache;
 }
 
 export interface BuildOptions {
@@ -48,7 +62,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   };
   const workflows = new Map([...options.definitions.workflows].map(([name, json]) => [name, new Workflow(json as WorkflowDefinition)]));
   const placeCodes = await cadastralCodes(options.db);
-  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows };
+  const cache = await instanceCache(options.db, app);
+  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows, cache, placeCodes };
   app.decorate('ctx', ctx);
   // The old front end posted some actions as form data (spec 001 §7, cambioStato).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

@@ -83,10 +83,20 @@ export async function loadAll(schemasDir: string): Promise<{ definitions: Defini
   return { definitions, roles };
 }
 
-export async function prepareDatabase(db: Database, definitions: Definitions, roles: RolesFile) {
+/** `step` (optional) hears how long each part took, for the start-up line of the server. */
+export async function prepareDatabase(db: Database, definitions: Definitions, roles: RolesFile, step: (name: string, ms: number, note?: string) => void = () => {}) {
+  let t = performance.now();
+  const lap = (name: string, note?: string) => {
+    const now = performance.now();
+    step(name, now - t, note);
+    t = now;
+  };
   const report = await migrate(db, definitions, USERS_RESOURCE);
+  lap('migration check', report.statements.length ? `${report.statements.length} statements` : 'unchanged');
   await syncRoles(db, roles);
-  await loadReferenceData(db);
+  lap('roles');
+  const reference = await loadReferenceData(db);
+  lap('reference data', reference.loaded ? 'loaded' : 'unchanged');
   return report;
 }
 

@@ -4,6 +4,7 @@ import type { Database } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import type { AuthUser } from './auth/user.ts';
 import type { Workflow } from '../shared/workflow/machine.ts';
+import type { InstanceCache } from './cache.ts';
 
 export interface AppConfig {
   appName: string;
@@ -20,6 +21,10 @@ export interface AppContext {
   ajv: Ajv;
   config: AppConfig;
   workflows: Map<string, Workflow>;
+  /** This instance's sessions, grants and settings (never shared with another app, even in one process). */
+  cache: InstanceCache;
+  /** Every cadastral code, read once when the app is built. */
+  placeCodes: ReadonlySet<string>;
 }
 
 declare module 'fastify' {

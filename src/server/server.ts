@@ -18,9 +18,36 @@ export interface RunningDatabase {
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** Opens the database named by DATABASE_URL, or starts the embedded one under DATA_DIR, and brings it up to the definitions. */
-export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = console.log): Promise<RunningDatabase> {
+/** Where start-up time goes, printed as one line once the server listens. */
+export class StartupTimer {
+  private readonly steps: string[] = [];
+  private last = performance.now();
+  // performance.now() counts from this process's start: the first step is loading the code itself.
+  private readonly first = 0;
+  constructor() {
+    this.add('process and code loading', this.last);
+  }
+  /** Records the time since the previous lap under `name`. */
+  lap(name: string, note?: string): void {
+    const now = performance.now();
+    this.add(name, now - this.last, note);
+    this.last = now;
+  }
+  add(name: string, ms: number, note?: string): void {
+    this.steps.push(`${name} ${Math.round(ms)} ms${note ? ` (${note})` : ''}`);
+  }
+  resync(): void {
+    this.last = performance.now();
+  }
+  line(): string {
+    return `start-up ${Math.round(performance.now() - this.first)} ms: ${this.steps.join(', ')}`;
+  }
+}
+
+export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = console.log, timer = new StartupTimer()): Promise<RunningDatabase> {
   const schemasDir = path.resolve(env.SCHEMAS_DIR ?? path.join(PROJECT_ROOT, 'schemas'));
   const { definitions, roles } = await loadAll(schemasDir);
+  timer.lap('definitions');
   let embedded: EmbeddedServer | undefined;
   let url = env.DATABASE_URL;
   if (!url) {
@@ -28,10 +55,13 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (l
     embedded = await startEmbedded(path.join(dataDir, 'db'), env.PG_LOG === '1' ? log : undefined);
     url = embedded.url;
     log(`embedded PostgreSQL running for ${dataDir}`);
+    timer.lap('database start');
   }
   const connection = connect(url);
   try {
-    const report = await prepareDatabase(connection.db, definitions, roles);
+    timer.resync();
+    const report = await prepareDatabase(connection.db, definitions, roles, (name, ms, note) => timer.add(name, ms, note));
+    timer.resync();
     if (report.created.length) log(`tables created: ${report.created.join(', ')}`);
     // On a fresh database every column is new: name them only when an existing table grew.
     const grown = report.added.filter((c) => !report.created.includes(c.split('.')[0]!));
@@ -41,6 +71,7 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (l
     }
     for (const warning of report.warnings) log(`warning: ${warning}`);
     await ensureAdmin(connection.db, env.ADMIN_EMAIL ?? 'admin@localhost', env.ADMIN_PASSWORD, log);
+    timer.lap('first admin');
   } catch (error) {
     await connection.close();
     await embedded?.stop();
@@ -63,11 +94,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
-  const database = await openDatabase(env);
+export async function startServer(env: NodeJS.ProcessEnv = process.env, timer = new StartupTimer()): Promise<RunningServer> {
+  const database = await openDatabase(env, console.log, timer);
   if (env.SEED_DEMO === '1') {
     const { seedDemo } = await import('./seed/demo.ts');
     await seedDemo(database.connection.db, console.log);
+    timer.lap('demo data');
   }
   const app = await buildApp({
     db: database.connection.db,
@@ -75,13 +107,16 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     config: { staticDir: path.resolve(env.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
     logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info', serializers: logSerializers },
   });
+  timer.lap('app build');
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';
   const stopDelivery = startDelivery(database.connection.db, (line) => app.log.info(line));
   app.addHook('onClose', async () => stopDelivery());
   await app.listen({ port, host });
   const url = `http://${host}:${(app.server.address() as { port: number }).port}`;
+  timer.lap('listen');
   console.log(`listening on ${url}`);
+  console.log(timer.line());
   return {
     app,
     url,

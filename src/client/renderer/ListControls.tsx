@@ -177,11 +177,13 @@ export function Pager(props: {
   page: number;
   lastPage: number;
   total: number;
+  /** total is the server's lower bound of a large list, not a count. */
+  totalIsEstimate?: boolean;
   perPage: number;
   onPage: (page: number) => void;
   onPerPage: (n: number) => void;
 }) {
-  const { page, lastPage, total, perPage, onPage, onPerPage } = props;
+  const { page, lastPage, total, totalIsEstimate, perPage, onPage, onPerPage } = props;
   const id = useId();
   // -1 (every row) sorts last and reads 'Tutti'.
   const rank = (n: number) => (n === -1 ? Infinity : n);
@@ -189,7 +191,8 @@ export function Pager(props: {
   return (
     <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-2">
       <div className="small text-body-secondary" aria-live="polite">
-        {total === 1 ? '1 elemento' : `${total} elementi`} · pagina {Math.min(page, lastPage)} di {lastPage}
+        {totalIsEstimate ? `più di ${total} elementi` : total === 1 ? '1 elemento' : `${total} elementi`} · pagina {Math.min(page, lastPage)} di{' '}
+        {totalIsEstimate ? `più di ${lastPage}` : lastPage}
       </div>
       <div className="d-flex align-items-center gap-2">
         <Form.Label htmlFor={id} className="small mb-0">

@@ -162,7 +162,7 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
           onGridApi={setGridApi}
         />
       )}
-      <Pager page={ctl.state.page} lastPage={ctl.lastPage} total={ctl.total} perPage={ctl.state.perPage} onPage={ctl.setPage} onPerPage={ctl.setPerPage} />
+      <Pager page={ctl.state.page} lastPage={ctl.lastPage} total={ctl.total} totalIsEstimate={ctl.totalIsEstimate} perPage={ctl.state.perPage} onPage={ctl.setPage} onPerPage={ctl.setPerPage} />
       <ConfirmDialog {...remover.dialog} />
       {dialog && (
         <Suspense fallback={null}>

@@ -52,6 +52,7 @@ export function useResourceList(def: ResourceDef) {
     state,
     rows: data?.data ?? [],
     total: data?.total ?? 0,
+    totalIsEstimate: data?.total_is_estimate === true,
     lastPage: data?.last_page ?? 1,
     loading: isLoading || isValidating,
     error: error as Error | undefined,

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from './user.ts';
+import type { InstanceCache, SessionRow } from '../cache.ts';
 
 export const USERS_RESOURCE = 'utente';
 
@@ -29,30 +30,39 @@ export async function issueToken(db: Database, userId: number): Promise<string> 
   return token;
 }
 
-// Roles and grants change only when the roles file is synchronised at start; a short cache spares a join per request.
-const ROLE_CACHE_MS = 30_000;
-let roleCache: { at: number; db: Database; permissions: Map<string, string[]> } | undefined;
-
-async function permissionsByRole(db: Database): Promise<Map<string, string[]>> {
-  if (roleCache && roleCache.db === db && Date.now() - roleCache.at < ROLE_CACHE_MS) return roleCache.permissions;
+async function permissionsByRole(db: Database, cache?: InstanceCache): Promise<Map<string, string[]>> {
+  const cached = cache?.permissionsByRole();
+  if (cached) return cached;
+  const generation = cache?.generation ?? 0;
   const rows = await db.selectFrom('auth_role_permission').select(['role', 'permission']).execute();
   const permissions = new Map<string, string[]>();
   for (const row of rows as Array<{ role: string; permission: string }>) permissions.set(row.role, [...(permissions.get(row.role) ?? []), row.permission]);
-  roleCache = { at: Date.now(), db, permissions };
+  cache?.rememberRoles(permissions, generation);
   return permissions;
 }
 
-/** The user behind a live token of an active account, with the permissions of all their roles. */
-export async function userForToken(db: Database, token: string): Promise<AuthUser | undefined> {
-  const result = await sql<Omit<AuthUser, 'permissions'>>`
-    SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId", coalesce(u.ruoli, '[]'::jsonb) AS roles
-    FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id
-    WHERE t.token_hash = ${tokenHash(token)} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.attivo`.execute(db);
-  const row = result.rows[0];
-  if (!row) return undefined;
-  const byRole = await permissionsByRole(db);
+/**
+ * The user behind a live token of an active account, with the permissions of all their roles. With the app's cache
+ * the row is read once per token; revocation, deactivation and role changes evict it on every instance (cache.ts).
+ */
+export async function userForToken(db: Database, token: string, cache?: InstanceCache): Promise<AuthUser | undefined> {
+  const hash = tokenHash(token);
+  let row = cache?.session(hash);
+  if (!row) {
+    const generation = cache?.generation ?? 0;
+    const result = await sql<SessionRow>`
+      SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId", coalesce(u.ruoli, '[]'::jsonb) AS roles,
+        (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAt"
+      FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id
+      WHERE t.token_hash = ${hash} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.attivo`.execute(db);
+    row = result.rows[0];
+    if (!row) return undefined;
+    cache?.rememberSession(hash, row, generation);
+  }
+  const byRole = await permissionsByRole(db, cache);
+  const { expiresAt: _expiresAt, ...user } = row;
   const permissions = [...new Set(row.roles.flatMap((role) => byRole.get(role) ?? []))].sort();
-  return { ...row, permissions };
+  return { ...user, permissions };
 }
 
 export async function revokeToken(db: Database, tokenId: number): Promise<void> {
@@ -115,7 +125,6 @@ export interface RolesFile {
 
 /** The roles file is the truth: roles and grants are made to match it at every start. */
 export async function syncRoles(db: Database, file: RolesFile): Promise<void> {
-  roleCache = undefined;
   await db.transaction().execute(async (trx) => {
     for (const p of file.permissions) {
       await trx.insertInto('auth_permission').values({ name: p.name, description: p.description ?? '' })

@@ -17,10 +17,18 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+const pools = new WeakMap<Database, pg.Pool>();
+
+/** The pool behind a Kysely instance made by connect(): its settings open the app's own LISTEN connection. */
+export function poolOf(db: Database): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function connect(url: string, max = Number(process.env.DB_POOL_SIZE) || 20): Connection {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
   const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
   return { db, pool, close: () => db.destroy() };
 }

@@ -64,6 +64,11 @@ const ENGINE_TABLES = [
      note text,
      at timestamptz NOT NULL DEFAULT now())`,
   `CREATE INDEX IF NOT EXISTS workflow_history_record ON workflow_history (resource, record_id, at)`,
+  // Records per status and row-scope value of each resource with a counts route, kept by a trigger in the writing
+  // transaction: the status chips read a few dozen rows instead of counting the table (scope -1 = none).
+  `CREATE TABLE IF NOT EXISTS workflow_count (
+     resource text NOT NULL, scope integer NOT NULL, status integer NOT NULL, n bigint NOT NULL,
+     PRIMARY KEY (resource, scope, status))`,
   // What each start changed: the definitions' hash and the statements applied, in order.
   `CREATE TABLE IF NOT EXISTS schema_history (
      id bigserial PRIMARY KEY,
@@ -122,6 +127,45 @@ async function constraintExists(db: Trx, name: string): Promise<boolean> {
 async function relationExists(db: Trx, name: string): Promise<boolean> {
   const rows = await sql<{ r: string | null }>`SELECT to_regclass(${`"${name}"`})::text AS r`.execute(db);
   return rows.rows[0]?.r !== null && rows.rows[0]?.r !== undefined;
+}
+
+/**
+ * The trigger that keeps workflow_count for a table (named after its status and scope columns). Created, then the
+ * counts filled, in the start's transaction: CREATE TRIGGER holds off writers until commit, so no change is missed.
+ */
+async function ensureStatusCounts(db: Trx, plan: Plan, table: string, statusField: string, scopeField: string | undefined): Promise<void> {
+  const name = objectName('wfc', table, `${scopeField ?? ''}_${statusField}`);
+  const existing = await sql<{ tgname: string }>`SELECT tgname FROM pg_trigger WHERE tgrelid = ${`"${table}"`}::regclass AND tgname LIKE ${`wfc\\_${table}\\_%`}`.execute(db);
+  if (existing.rows.some((r) => r.tgname === name)) return;
+  for (const r of existing.rows) await plan.apply(`DROP TRIGGER "${r.tgname}" ON "${table}"`);
+  await plan.apply(`DROP TRIGGER IF EXISTS "${name}_truncate" ON "${table}"`);
+  const columns = [statusField, ...(scopeField ? [scopeField] : [])].map((c) => `"${c}"`).join(', ');
+  // The columns are named in the function itself (no to_jsonb of the whole row): a few microseconds per write.
+  const scopeOf = (row: string) => (scopeField ? `coalesce(${row}."${scopeField}", -1)` : '-1');
+  await plan.apply(`CREATE OR REPLACE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'TRUNCATE' THEN
+        DELETE FROM workflow_count WHERE resource = '${table}';
+        RETURN NULL;
+      END IF;
+      IF TG_OP = 'UPDATE' AND coalesce(OLD."${statusField}", -1) = coalesce(NEW."${statusField}", -1) AND ${scopeOf('OLD')} = ${scopeOf('NEW')} THEN
+        RETURN NULL;
+      END IF;
+      IF TG_OP <> 'INSERT' THEN
+        UPDATE workflow_count SET n = n - 1 WHERE resource = '${table}' AND scope = ${scopeOf('OLD')} AND status = coalesce(OLD."${statusField}", -1);
+      END IF;
+      IF TG_OP <> 'DELETE' THEN
+        INSERT INTO workflow_count (resource, scope, status, n) VALUES ('${table}', ${scopeOf('NEW')}, coalesce(NEW."${statusField}", -1), 1)
+        ON CONFLICT (resource, scope, status) DO UPDATE SET n = workflow_count.n + 1;
+      END IF;
+      RETURN NULL;
+    END $$`);
+  await plan.apply(`CREATE TRIGGER "${name}" AFTER INSERT OR DELETE OR UPDATE OF ${columns} ON "${table}"
+    FOR EACH ROW EXECUTE FUNCTION "${name}"()`);
+  await plan.apply(`CREATE TRIGGER "${name}_truncate" AFTER TRUNCATE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION "${name}"()`);
+  await plan.apply(`DELETE FROM workflow_count WHERE resource = '${table}'`);
+  await plan.apply(`INSERT INTO workflow_count (resource, scope, status, n)
+    SELECT '${table}', coalesce(${scopeField ? `"${scopeField}"` : 'NULL::int'}, -1), coalesce("${statusField}", -1), count(*) FROM "${table}" GROUP BY 1, 2, 3`);
 }
 
 /** Identifiers of at most 63 bytes, as PostgreSQL truncates longer ones silently. */
@@ -407,6 +451,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
           const name = objectName('idx', table, `${scopeField}_${statusField}`);
           await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ("${scopeField}", "${statusField}")`);
         }
+        if (statusField && def.resource.workflow?.countsPath) await ensureStatusCounts(trx, plan, table, statusField, def.resource.rowScope?.field);
         for (const field of def.fields) {
           if (def.schema.properties?.[field.name]?.['x-unique'] === true) {
             const name = objectName('uq', table, field.name);

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { HttpError, invalid, unauthenticated } from '../errors.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import {
-  USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, userForToken,
+  USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, tokenHash, userForToken,
 } from '../auth/service.ts';
 import { initials, type AuthUser } from '../auth/user.ts';
 import { isMaintenance } from './maintenance.ts';
@@ -44,7 +44,8 @@ export default fp(async (app: FastifyInstance) => {
     if (Object.hasOwn((request.query ?? {}) as object, 'api_token')) throw new HttpError(401, API_TOKEN_REFUSED);
     const token = bearer(request);
     if (!token || token === 'undefined') throw unauthenticated();
-    const user = await userForToken(app.ctx.db, token);
+    await app.ctx.cache.settle();
+    const user = await userForToken(app.ctx.db, token, app.ctx.cache);
     if (!user) throw unauthenticated();
     request.user = user;
   });
@@ -78,7 +79,7 @@ export default fp(async (app: FastifyInstance) => {
     }
     await clearFailures(db, keys);
     const token = await issueToken(db, found.id);
-    const user = (await userForToken(db, token))!;
+    const user = (await userForToken(db, token, app.ctx.cache))!;
     reply.header('cache-control', 'no-store');
     return { token, ...sessionBody(app, user) };
   });
@@ -88,6 +89,8 @@ export default fp(async (app: FastifyInstance) => {
 
     scoped.get('/api/api_logout', async (request) => {
       await revokeToken(app.ctx.db, request.user.tokenId);
+      // Other instances learn it by notification; this one forgets at once (a GET is not counted as a write).
+      app.ctx.cache.forgetSession(tokenHash(bearer(request)!));
       return { message: 'Logout effettuato.' };
     });
 

@@ -4,15 +4,16 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError } from '../errors.ts';
 
-const CACHE_MS = 2000;
-let cached: { at: number; value: boolean } | undefined;
-
+/** The setting is cached by the app (cache.ts): a change on any instance is seen by every one at once, within 2 s without the listener. */
 export async function isMaintenance(app: FastifyInstance): Promise<boolean> {
   if (app.ctx.config.maintenance) return true;
-  if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
+  const cached = app.ctx.cache.setting('maintenance');
+  if (cached) return cached.value === true;
+  const generation = app.ctx.cache.generation;
   const row = await sql<{ value: unknown }>`SELECT value FROM app_setting WHERE key = 'maintenance'`.execute(app.ctx.db);
-  cached = { at: Date.now(), value: row.rows[0]?.value === true };
-  return cached.value;
+  const value = row.rows[0]?.value === true;
+  app.ctx.cache.rememberSetting('maintenance', value, generation);
+  return value;
 }
 
 // Health and the public environment stay reachable so the client and probes can tell what is going on.

@@ -32,7 +32,9 @@ const LIST_QUERY = {
 function listResponse(name: string) {
   return {
     type: 'object',
-    properties: { data: { type: 'array', items: { $ref: `${name}#` } }, current_page: { type: 'integer' }, last_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' } },
+    properties: { data: { type: 'array', items: { $ref: `${name}#` } }, current_page: { type: 'integer' }, last_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' },
+      total_is_estimate: { type: 'boolean', description: 'true: total è una stima per difetto (più di N), non un conteggio' },
+    },
   };
 }
 const recordResponse = (name: string) => ({ type: 'object', properties: { data: { $ref: `${name}#` } } });

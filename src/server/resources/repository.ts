@@ -33,6 +33,8 @@ export interface ListResult {
   last_page: number;
   per_page: number;
   total: number;
+  /** True when `total` is a lower bound from the planner's statistics, not a count (the pager says 'più di N'). */
+  total_is_estimate: boolean;
 }
 
 export interface WriteResult {
@@ -89,6 +91,18 @@ function networkOf(def: ResourceDefinition, root: number, parentField: string) {
 }
 
 const MAX_ALL_ROWS = 10000;
+/**
+ * Totals are counted exactly up to this many rows (a bounded count costs at most that many index entries); beyond it
+ * the page answers the planner's estimate as a lower bound, so page 1 never waits for a count of the whole table.
+ */
+export const EXACT_TOTAL_LIMIT = Number(process.env.EXACT_TOTAL_LIMIT) || 10_000;
+
+/** A lower bound that reads as one: two significant digits, rounded down, never below what was counted. */
+function lowerBound(estimate: number, counted: number): number {
+  if (estimate <= counted) return counted;
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(estimate)) - 1);
+  return Math.max(counted, Math.floor(estimate / unit) * unit);
+}
 const EMPTY_BODY = 'Nessun dato da salvare.';
 const STALE_MESSAGE = 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.';
 
@@ -261,6 +275,8 @@ export class ResourceRepository {
     const columns = sql.join(this.readable.map((c) => sql.ref(c)));
     return {
       where,
+      /** Whether any condition narrows the table (a filter, a search, the row scope). */
+      filtered: conditions.length > 0,
       orderBy,
       columns,
       select: sql`SELECT ${columns} FROM ${sql.table(this.table)} ${where} ORDER BY ${orderBy}`,
@@ -269,24 +285,43 @@ export class ResourceRepository {
   }
 
   async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
-    const { where, orderBy, columns } = await this.selection(db, user, query);
+    const { where, orderBy, columns, filtered } = await this.selection(db, user, query);
     const all = query.perPage === -1;
     const perPage = all ? MAX_ALL_ROWS : query.perPage;
     const offset = (query.page - 1) * perPage;
-    // Page and total as two queries on two connections: a window count would make PostgreSQL
-    // materialise every matching row before LIMIT could stop the index scan.
+    // Page and total as two statements on two connections. The total is counted only up to EXACT_TOTAL_LIMIT rows;
+    // an unfiltered table answers from pg_class first (its rows per page times its current size), counting only when small.
+    const limit = EXACT_TOTAL_LIMIT;
+    const table = sql.table(this.table);
+    const bounded = sql`(SELECT count(*) FROM (SELECT 1 FROM ${table} ${where} LIMIT ${limit + 1}) AS bounded)`;
     const [rows, counted] = await Promise.all([
-      sql<Record<string, unknown>>`SELECT ${columns} FROM ${sql.table(this.table)} ${where}
+      sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} ${where}
         ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db),
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(this.table)} ${where}`.execute(db),
+      filtered
+        ? sql<{ n: number; estimate: number }>`SELECT ${bounded}::int AS n, 0 AS estimate`.execute(db)
+        : sql<{ n: number; estimate: number }>`SELECT CASE WHEN e.estimate > ${limit} THEN ${limit + 1} ELSE ${bounded} END::int AS n, e.estimate
+            FROM (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0
+                    THEN (c.reltuples / c.relpages * (pg_relation_size(c.oid) / current_setting('block_size')::int))::float8 ELSE 0 END AS estimate
+                  FROM pg_class c WHERE c.oid = quote_ident(${this.table})::regclass) AS e`.execute(db),
     ]);
-    const total = counted.rows[0]!.n;
+    let total = counted.rows[0]!.n;
+    const estimated = total > limit;
+    if (estimated) {
+      let estimate = Number(counted.rows[0]!.estimate);
+      if (filtered) {
+        const plan = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} ${where}`.execute(db);
+        estimate = plan.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+      }
+      // What was seen on this page counts too: page 900 of a list estimated at 10 000 has more.
+      total = lowerBound(estimate, Math.max(limit, offset + rows.rows.length + (rows.rows.length === perPage ? 1 : 0)));
+    }
     return {
       data: rows.rows.map((r) => this.present(r, user)),
       current_page: query.page,
       last_page: Math.max(1, Math.ceil(total / perPage)),
       per_page: all ? -1 : perPage,
       total,
+      total_is_estimate: estimated,
     };
   }
 
@@ -607,12 +642,17 @@ export class ResourceRepository {
     return rows;
   }
 
-  /** Records per status within the user's row scope, every status listed (zero included). */
+  /**
+   * Records per status within the user's row scope, every status listed (zero included). Read from workflow_count,
+   * which a trigger keeps in every writing transaction (migrate.ts), so this never counts the table itself.
+   */
   async statusCounts(db: Database, user: AuthUser): Promise<Array<{ id: number; code: string; nome: string; count: number }>> {
-    const field = this.workflow!.statusField;
     const scope = await this.scopeFilter(db, user);
+    // The scope condition names the resource's scope field: the counts' scope column takes that name here.
+    const scopeField = this.def.resource.rowScope?.field ?? 'scope';
     const rows = await sql<{ status: number; n: number }>`
-      SELECT ${sql.ref(field)} AS status, count(*)::int AS n FROM ${sql.table(this.table)}
+      SELECT status, sum(n)::int AS n FROM (
+        SELECT scope AS ${sql.ref(scopeField)}, status, n FROM workflow_count WHERE resource = ${this.table}) AS counts
       ${scope ? sql`WHERE ${scope}` : sql``} GROUP BY 1`.execute(db);
     const counts = new Map(rows.rows.map((r) => [Number(r.status), r.n]));
     return this.workflow!.statuses.map((s) => ({ id: s.id, code: s.code, nome: s.nome, count: counts.get(s.id) ?? 0 }));

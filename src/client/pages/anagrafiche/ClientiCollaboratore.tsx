@@ -178,6 +178,7 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
             page={params.page}
             lastPage={page.last_page}
             total={page.total}
+            totalIsEstimate={page.total_is_estimate === true}
             perPage={params.perPage}
             onPage={(n) => changeParams({ ...params, page: n })}
             onPerPage={(n) => changeParams({ ...params, perPage: n, page: 1 })}

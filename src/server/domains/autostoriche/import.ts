@@ -2,7 +2,6 @@
 import { checkXlsxBounds } from './xlsx-bounds.ts';
 import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import type { FieldDefinition, FieldKind, JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
 import { SYSTEM_FIELDS } from '../../../shared/definitions/types.ts';
 import { compileValidator, createAjv, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
@@ -307,6 +306,8 @@ function excelValue(value: unknown): unknown {
 
 async function* xlsxRows(stream: Readable): AsyncGenerator<SheetRow> {
   // Styles are ignored: number formats are of no use here and dates are not expected.
+  // Loaded on the first XLSX import: the package takes a tenth of the server's start-up otherwise.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'emit' });
   let first = true;
   try {

@@ -165,25 +165,18 @@ export async function loadReferenceData(db: Database): Promise<ReferenceLoadRepo
   });
 }
 
-let codesPromise: Promise<ReadonlySet<string>> | undefined;
-
 /**
- * Every known cadastral code, loaded once per process: from ref_luogo (~10 ms) once the loader has run,
- * else decoded from the Belfiore package (~0.6-1 s). The data are the same in every database of one release.
+ * Every known cadastral code, read by each app when it is built (kept in its context, not in this module): from
+ * ref_luogo (~10 ms) once the loader has run, else decoded from the Belfiore package (~0.6-1 s, memoised there).
  */
-export function cadastralCodes(db: Database): Promise<ReadonlySet<string>> {
-  codesPromise ??= (async () => {
-    let codes: string[] = [];
-    try {
-      codes = (await sql<{ code: string }>`SELECT codice_catastale AS code FROM ref_luogo`.execute(db)).rows.map((r) => r.code);
-    } catch (error) {
-      if ((error as { code?: string }).code !== '42P01') throw error; // 42P01: the loader never ran on this database
-    }
-    if (!codes.length) codes = (await belfiorePlaces()).map((p) => p.code);
-    return new Set(codes);
-  })().catch((error: unknown) => {
-    codesPromise = undefined; // let a later start try again
-    throw error;
-  });
-  return codesPromise;
+export async function cadastralCodes(db: Database): Promise<ReadonlySet<string>> {
+  let codes: string[] = [];
+  try {
+    codes = (await sql<{ code: string }>`SELECT codice_catastale AS code FROM ref_luogo`.execute(db)).rows.map((r) => r.code);
+  } catch {
+    // The loader never ran here (42P01), or the database is down at build time (health then says so): the package
+    // holds the same codes as every database of this release.
+  }
+  if (!codes.length) codes = (await belfiorePlaces()).map((p) => p.code);
+  return new Set(codes);
 }

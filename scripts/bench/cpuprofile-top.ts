@@ -1,0 +1,28 @@
+// Self and total time per function of a V8 .cpuprofile (node --cpu-prof), heaviest first: where a request's time goes.
+import { readFileSync } from 'node:fs';
+
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[]; hitCount: number }
+const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: Node[] };
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/src\//, 'src/')}:${n.callFrame.lineNumber + 1}`;
+const self = new Map<string, number>();
+const total = new Map<string, number>();
+let all = 0;
+const walk = (n: Node, stack: Set<string>): number => {
+  let sum = n.hitCount;
+  for (const c of n.children ?? []) sum += walk(byId.get(c)!, new Set([...stack, label(n)]));
+  const key = label(n);
+  self.set(key, (self.get(key) ?? 0) + n.hitCount);
+  if (!stack.has(key)) total.set(key, (total.get(key) ?? 0) + sum);
+  return sum;
+};
+all = walk(profile.nodes[0]!, new Set());
+const filter = process.argv[3] ? new RegExp(process.argv[3]) : undefined;
+const show = (title: string, map: Map<string, number>) => {
+  console.log(title);
+  for (const [k, v] of [...map].filter(([k]) => !filter || filter.test(k)).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP) || 30)) {
+    console.log(`${((v / all) * 100).toFixed(1).padStart(5)}%  ${k}`);
+  }
+};
+show('self', self);
+show('total', total);

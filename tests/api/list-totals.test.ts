@@ -1,0 +1,52 @@
+// List totals: exact up to EXACT_TOTAL_LIMIT rows (here 10), beyond it a lower bound marked total_is_estimate.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { TestApp } from './helpers.ts';
+
+let t: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  // Read when the repository module loads: set before this file's first import of the server.
+  process.env.EXACT_TOTAL_LIMIT = '10';
+  const { ADMIN, createTestApp } = await import('./helpers.ts');
+  t = await createTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  await sql`INSERT INTO cliente (tipo, sesso, nome, cognome, attivo)
+    SELECT 'RETAIL', 'M', 'MARIO', CASE WHEN g <= 25 THEN 'ROSSI ' ELSE 'VERDI ' END || g, g <= 5 FROM generate_series(1, 40) g`.execute(t.connection.db);
+  await sql`ANALYZE cliente`.execute(t.connection.db);
+});
+afterAll(async () => {
+  delete process.env.EXACT_TOTAL_LIMIT;
+  await t?.close();
+});
+
+describe('list totals', () => {
+  it('a table above the limit answers an estimate, marked, never above the rows there are nor below the limit', async () => {
+    const res = await t.call('GET', '/api/cliente?per_page=15', { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.body.total_is_estimate).toBe(true);
+    expect(res.body.total).toBeGreaterThanOrEqual(10);
+    expect(res.body.total).toBeLessThanOrEqual(40);
+    expect(res.body.data).toHaveLength(15);
+    expect(res.body.last_page).toBe(Math.max(1, Math.ceil(res.body.total / 15)));
+  });
+
+  it('a filter matching fewer rows than the limit is counted exactly', async () => {
+    const res = await t.call('GET', '/api/cliente?filter[attivo]=1&per_page=2', { token: admin });
+    expect(res.body).toMatchObject({ total: 5, total_is_estimate: false, last_page: 3 });
+  });
+
+  it('a search matching more rows than the limit answers a lower bound from the planner', async () => {
+    const res = await t.call('GET', '/api/cliente?search=rossi&per_page=15', { token: admin });
+    expect(res.body.total_is_estimate).toBe(true);
+    expect(res.body.total).toBeGreaterThanOrEqual(15);
+    expect(res.body.total).toBeLessThanOrEqual(25);
+  });
+
+  it('a page deep in an estimated list makes the bound grow with what it saw', async () => {
+    const res = await t.call('GET', '/api/cliente?per_page=15&page=3', { token: admin });
+    expect(res.body.data).toHaveLength(10);
+    expect(res.body.total).toBeGreaterThanOrEqual(40);
+  });
+});
