@@ -254,9 +254,50 @@ export async function download(path: string, query?: Query): Promise<{ blob: Blo
   return { blob: await response.blob(), filename };
 }
 
-/** Every row of a list with its search and filters (per_page -1), e.g. to export what the user sees. */
-export function exportList(resource: ResourceConfig, params: Omit<ListParams, 'page' | 'perPage'>): Promise<Page> {
-  return getList(resource, { ...params, page: 1, perPage: -1 });
+export interface ExportProgress {
+  /** Bytes received so far. */
+  bytes: number;
+  /** Rows received (CSV: one line each; XLSX: unknown until the end). */
+  rows?: number;
+  /** Rows the export will hold (X-Total-Count). */
+  total?: number;
+}
+
+export interface ExportOptions {
+  format: 'csv' | 'xlsx';
+  /** The columns shown, in order (their fields). */
+  columns?: string[];
+  signal?: AbortSignal;
+  onProgress?: (progress: ExportProgress) => void;
+}
+
+/** The rows of a list's search and filters as a CSV or XLSX file, read as the server streams it (GET <path>/export). */
+export async function exportList(resource: ResourceConfig, params: Omit<ListParams, 'page' | 'perPage'>, options: ExportOptions): Promise<{ blob: Blob; filename?: string }> {
+  const { page: _p, per_page: _pp, ...query } = listQuery({ ...params, page: 1, perPage: 1 });
+  const requestOptions: RequestOptions = { query: { ...query, format: options.format, columns: options.columns?.join(',') }, signal: options.signal, label: labelOf(resource) };
+  const response = await send('GET', `${resource.api.path}/export`, requestOptions);
+  if (!response.ok) throw failure(response, await bodyOf(response), requestOptions);
+  const totalHeader = response.headers.get('x-total-count');
+  const total = totalHeader === null ? undefined : Number(totalHeader);
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  let lines = 0;
+  const reader = response.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      bytes += value.byteLength;
+      if (options.format === 'csv') for (const byte of value) if (byte === 10) lines++;
+      options.onProgress?.({ bytes, total, rows: options.format === 'csv' ? Math.max(0, lines - 1) : undefined });
+    }
+  }
+  const type = response.headers.get('content-type') ?? 'application/octet-stream';
+  const blob = reader ? new Blob(parts as BlobPart[], { type }) : await response.blob();
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
+  return { blob, filename: match ? decodeURIComponent(match[1] ?? match[2] ?? '') : undefined };
 }
 
 /** The data layer in one object (react-admin's dataProvider): CRUD verbs and the custom ones. */

@@ -2,15 +2,15 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
-import type { CellKeyDownEvent, ColDef, ColumnState, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
+import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, ColumnAutoSizeModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
+import type { AutoSizeStrategy, CellKeyDownEvent, ColDef, ColumnState, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
 import { RowActions as RowActionButtons } from '../lib/RowActions.tsx';
 import { cellRenderer } from '../widgets/registry.ts';
 import type { JsonSchema, ListColumn, RecordData } from '../types.ts';
 import { formatSort, parseSort } from './listParams.ts';
 
-// Only what a server-paged list needs: no client filtering, no pagination module.
-ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, RowApiModule, CellStyleModule, LocaleModule]);
+// Only what a server-paged list needs: no client filtering, no pagination module; columns sized to their content.
+ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, RowApiModule, CellStyleModule, LocaleModule, ColumnAutoSizeModule]);
 
 const theme = themeQuartz.withParams({ fontFamily: 'inherit', headerFontWeight: 600, wrapperBorderRadius: 6 });
 
@@ -38,12 +38,35 @@ function ActionsCell({ data, context }: CustomCellRendererProps<RecordData, unkn
   );
 }
 
-/** What is kept per user: order (array order), width and visibility; sort belongs to the URL. */
+/** The columns a user widened or narrowed by hand: only their width is kept, the others follow their content. */
+const userSized = new WeakMap<GridApi, Set<string>>();
+
+/** What is kept per user: order (array order), the widths they set and visibility; sort belongs to the URL. */
 export function savedColumnsOf(api: GridApi): SavedColumn[] {
+  const sized = userSized.get(api);
   return api
     .getColumnState()
     .filter((c) => c.colId !== ACTIONS)
-    .map((c) => ({ colId: c.colId, width: c.width, hide: c.hide }));
+    .map((c) => ({ colId: c.colId, width: sized?.has(c.colId) ? c.width : undefined, hide: c.hide }));
+}
+
+/** Every column as wide as its content (header included), the spare room shared out; re-run as data and columns change. */
+const AUTO_SIZE: AutoSizeStrategy = { type: 'fitCellContents', continuous: true, scaleUpToFitGridWidth: true };
+
+/**
+ * When the columns are wider than the screen, those list.json marks important stay in view (pinned at the left),
+ * so nothing important needs a sideways scroll; when they fit again they go back in line.
+ */
+function pinImportant(api: GridApi, columns: ListColumn[], host: HTMLElement | null) {
+  if (!host || api.isDestroyed()) return;
+  const important = columns.filter((c) => c.important && !c.pinned).map((c) => c.field);
+  if (!important.length) return;
+  const visible = api.getAllDisplayedColumns();
+  const total = visible.reduce((sum, c) => sum + c.getActualWidth(), 0);
+  const overflow = total > host.clientWidth;
+  const pinned = visible.filter((c) => important.includes(c.getColId()) && c.getPinned() === 'left').length > 0;
+  if (overflow && !pinned) api.setColumnsPinned([ACTIONS, ...important], 'left');
+  else if (!overflow && pinned) api.setColumnsPinned([ACTIONS, ...important], null);
 }
 
 /** Tab walks through the buttons of the actions cell before the grid moves to the next cell. */
@@ -95,12 +118,14 @@ export interface ResourceGridProps {
 export function ResourceGrid(props: ResourceGridProps) {
   const { columns, schema, rows, loading, sort, emptyText, actions, savedColumns, label, onSortChange, onColumnsChange, onGridApi } = props;
   const apiRef = useRef<GridApi | undefined>(undefined);
+  const hostRef = useRef<HTMLDivElement>(null);
   const applied = useRef(false);
 
   const columnDefs = useMemo<ColDef<RecordData>[]>(() => {
     const sorted = parseSort(sort);
     const defs: ColDef<RecordData>[] = columns.map((column) => {
       const titles = titleMap(schema.properties?.[column.field]);
+      const isRef = Boolean(schema.properties?.[column.field]?.['x-ref']);
       const position = sorted.findIndex((s) => s.field === column.field);
       return {
         colId: column.field,
@@ -111,13 +136,17 @@ export function ResourceGrid(props: ResourceGridProps) {
         comparator: () => 0,
         sort: position >= 0 ? sorted[position].dir : null,
         sortIndex: position >= 0 && sorted.length > 1 ? position : null,
+        // list.json's width holds; other columns follow their content (AUTO_SIZE).
         initialWidth: column.width,
-        initialFlex: column.width ? undefined : 1,
+        suppressAutoSize: Boolean(column.width),
+        suppressSizeToFit: Boolean(column.width),
+        initialPinned: column.pinned,
         initialHide: column.hide,
-        // Wide enough for the header text; the grid scrolls sideways rather than truncating headers.
-        minWidth: Math.max(90, Math.round(36 + 8.5 * column.headerName.length)),
+        minWidth: 60,
         cellRenderer: column.format ? cellRenderer(column.format, column.field) : undefined,
         cellRendererParams: column.format ? { column, titles } : undefined,
+        // A reference reads as its record's label, which the server sends beside it (<field>__label).
+        valueGetter: isRef ? (p) => p.data?.[`${column.field}__label`] ?? p.data?.[column.field] : undefined,
         valueFormatter: column.format ? undefined : (p) => display(p.value, titles),
       };
     });
@@ -132,6 +161,8 @@ export function ResourceGrid(props: ResourceGridProps) {
         lockPosition: 'left',
         lockVisible: true,
         width: 100,
+        suppressAutoSize: true,
+        suppressSizeToFit: true,
         suppressKeyboardEvent: tabThroughButtons,
       });
     }
@@ -145,7 +176,8 @@ export function ResourceGrid(props: ResourceGridProps) {
     const known = new Set(columns.map((c) => c.field));
     const state = savedColumns
       .filter((c) => known.has(c.colId))
-      .map((c) => ({ colId: c.colId, width: c.width ?? undefined, hide: c.hide ?? undefined, flex: c.width ? null : undefined }));
+      .map((c) => ({ colId: c.colId, width: c.width ?? undefined, hide: c.hide ?? undefined }));
+    userSized.set(api, new Set(state.filter((c) => c.width).map((c) => c.colId)));
     api.applyColumnState({ state: [{ colId: ACTIONS }, ...state], applyOrder: true });
   }, [savedColumns, columns]);
   useEffect(applySaved, [applySaved]);
@@ -168,9 +200,12 @@ export function ResourceGrid(props: ResourceGridProps) {
   };
 
   return (
-    <div aria-label={label} role="region">
+    <div aria-label={label} role="region" ref={hostRef}>
       <AgGridReact<RecordData>
         theme={theme}
+        autoSizeStrategy={AUTO_SIZE}
+        // Every column is rendered, so each is measured (a list has a handful of columns).
+        suppressColumnVirtualisation
         rowData={rows}
         columnDefs={columnDefs}
         context={actions}
@@ -192,7 +227,16 @@ export function ResourceGrid(props: ResourceGridProps) {
         }}
         onSortChanged={onSortChanged}
         onColumnMoved={(e) => e.finished && e.source === 'uiColumnMoved' && reportColumns()}
-        onColumnResized={(e) => e.finished && e.source === 'uiColumnResized' && reportColumns()}
+        onColumnResized={(e) => {
+          if (!e.finished) return;
+          if (e.source === 'uiColumnResized') {
+            const sized = userSized.get(e.api) ?? new Set<string>();
+            for (const column of e.columns ?? []) sized.add(column.getColId());
+            userSized.set(e.api, sized);
+            reportColumns();
+          } else pinImportant(e.api, columns, hostRef.current);
+        }}
+        onGridSizeChanged={(e) => pinImportant(e.api, columns, hostRef.current)}
         onCellKeyDown={onCellKeyDown}
         onRowDoubleClicked={(e) => e.data && actions.edit?.(e.data)}
       />

@@ -20,6 +20,7 @@ import { useColumnPreferences, useResourceList } from './useResourceList.ts';
 import { extraFilters } from './listParams.ts';
 import { StatusChips, statusFilterField, withStatusTitles } from './StatusChips.tsx';
 import { usePages } from './pages.tsx';
+import { ExportButton, SavedFilters } from './ListTools.tsx';
 
 // Loaded only when a resource edits in a dialog ("ui:dialog" in form.ui.json), so plain lists stay without rjsf.
 const ResourceFormDialog = lazy(() => import('./ResourceFormDialog.tsx').then((m) => ({ default: m.ResourceFormDialog })));
@@ -72,8 +73,9 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
         list.actions?.includes('edit') !== false && (inDialog || editPath) && can(def, 'read')
           ? (row) => (inDialog ? setDialog({ id: String(row.id) }) : navigate(generatePath(editPath!, { id: String(row.id) })))
           : undefined,
-      // Offered on every row the user may delete: a status that forbids it answers with the reason (spec 001 §2).
       remove: list.actions?.includes('delete') !== false && can(def, 'delete') ? (row) => ask(row) : undefined,
+      // Per row, what the record's status allows (the machine's update/delete events), as the server decides.
+      allows: (row, action) => can(def, action === 'remove' ? 'delete' : 'read', row),
     }),
     [def, describe, list.actions, inDialog, editPath, navigate, ask],
   );
@@ -105,6 +107,12 @@ export default function ResourceListPage({ def }: { def: ResourceDef }) {
             setHidden(next);
             if (gridApi) prefs.save(savedColumnsOf(gridApi));
           }}
+        />
+        <SavedFilters listKey={def.name} state={ctl.state} onApply={ctl.applyFilters} />
+        <ExportButton
+          resource={resource}
+          state={ctl.state}
+          columns={() => gridApi?.getAllDisplayedColumns().map((c) => c.getColId()).filter((c) => !c.startsWith('__')) ?? list.columns.filter((c) => !c.hide).map((c) => c.field)}
         />
         <div className="ms-auto d-flex flex-wrap gap-2">
           {toolbar.map((name) => (

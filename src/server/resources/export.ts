@@ -22,13 +22,15 @@ export function neutralise(text: string): string {
 
 /** The columns exported: those the screen shows (`columns` = their fields in order), else the list's visible ones. */
 export function exportColumns(def: ResourceDefinition, requested: string | undefined): ListColumn[] {
-  const listed = def.list.columns.filter((c) => c.format !== 'expand');
-  if (!requested) return listed.filter((c) => !c.hide);
-  const byField = new Map(listed.map((c) => [c.field, c]));
+  // A column of nested items (format expand) has no one cell: it is left out.
+  const flat = (c: ListColumn) => c.format !== 'expand';
+  if (!requested) return def.list.columns.filter((c) => flat(c) && !c.hide);
+  const byField = new Map(def.list.columns.map((c) => [c.field, c]));
   const fields = requested.split(',').map((f) => f.trim()).filter(Boolean);
   const unknown = fields.filter((f) => !byField.has(f));
-  if (unknown.length || !fields.length) throw invalid({ columns: [`Colonne non esportabili: ${unknown.join(', ') || '(nessuna)'}`] });
-  return fields.map((f) => byField.get(f)!);
+  const chosen = fields.filter((f) => byField.has(f)).map((f) => byField.get(f)!).filter(flat);
+  if (unknown.length || !chosen.length) throw invalid({ columns: [`Colonne non esportabili: ${unknown.join(', ') || '(nessuna)'}`] });
+  return chosen;
 }
 
 type Cell = string | number | Date | null;

@@ -371,6 +371,8 @@ export class ResourceRepository {
         continue;
       }
       const field = this.byName.get(key);
+      // A reference's label (read with the record) sent back by a form is the server's own: ignored.
+      if (!field && key.endsWith(LABEL_SUFFIX) && this.byName.get(key.slice(0, -LABEL_SUFFIX.length))?.ref) continue;
       if (!field) errors[key] = ['Campo non consentito.'];
       else if (field.readOnly) errors[key] = ['Campo non modificabile.'];
       // Who cannot read a field got null for it: sending that null back means "unchanged", not "erase".

@@ -154,7 +154,11 @@ export const listMetaSchema = {
           sortable: { type: 'boolean' },
           filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] },
           format: { enum: ['date', 'money', 'boolean', 'chip', 'datetime', 'expand'] },
-          width: { type: 'number' },
+          width: { type: 'number', minimum: 30, maximum: 2000 },
+          // Kept in view at the left (or right) while the grid scrolls sideways.
+          pinned: { enum: ['left', 'right'] },
+          // Must be visible without scrolling sideways: pinned at the left when the columns overflow the screen.
+          important: { type: 'boolean' },
           hide: { type: 'boolean' },
           chips: { type: 'object', additionalProperties: { type: 'string' } },
           // Traffic-light chips: value >= first threshold green, >= second orange, else red. For an array

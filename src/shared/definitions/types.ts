@@ -63,6 +63,10 @@ export interface ListColumn {
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
   format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand';
   width?: number;
+  /** Kept in view while the grid scrolls sideways. */
+  pinned?: 'left' | 'right';
+  /** Visible without scrolling sideways (pinned at the left when the columns overflow the screen). */
+  important?: boolean;
   hide?: boolean;
   chips?: Record<string, string>;
   thresholds?: Record<string, [number, number]>;
