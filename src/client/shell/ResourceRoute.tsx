@@ -1,5 +1,6 @@
 // Resolves list/new/edit paths of every resource in /api/definitions (aliases included) to the generic screens.
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
 import { useLocation } from 'react-router-dom';
 import { can } from '../lib/access.ts';
 import { useDefinitions } from '../lib/definitions.ts';
