@@ -145,6 +145,8 @@ export interface ListParams {
 export interface Saved {
   message: string;
   data: { model?: RecordData } & RecordData;
+  /** Advice that did not block the save, per field (e.g. a phone without +39). */
+  warnings?: Record<string, string[]>;
 }
 
 function listQuery(params: ListParams): Query {

@@ -8,6 +8,7 @@ import { RowActions as RowActionButtons } from '../lib/RowActions.tsx';
 import { cellRenderer } from '../widgets/registry.ts';
 import type { JsonSchema, ListColumn, RecordData } from '../types.ts';
 import { formatSort, parseSort } from './listParams.ts';
+import { optionTitles } from '../../shared/enumTitle.ts';
 
 // Only what a server-paged list needs: no client filtering, no pagination module; columns sized to their content.
 ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, RowApiModule, CellStyleModule, LocaleModule, ColumnAutoSizeModule]);
@@ -89,9 +90,7 @@ function tabThroughButtons({ event }: SuppressKeyboardEventParams): boolean {
 
 /** Enum columns (and arrays of enums) show option titles (RETAIL → Retail) unless a format is given. */
 function titleMap(prop: JsonSchema | undefined): Map<unknown, string> | undefined {
-  const options = (prop?.oneOf ?? prop?.items?.oneOf) as Array<{ const?: unknown; title?: string }> | undefined;
-  if (!Array.isArray(options) || !options.every((o) => 'const' in o)) return undefined;
-  return new Map(options.map((o) => [o.const, o.title ?? String(o.const)]));
+  return optionTitles(prop as Parameters<typeof optionTitles>[0]);
 }
 
 function display(value: unknown, titles: Map<unknown, string> | undefined): string {

@@ -10,6 +10,7 @@ import type { AuthUser } from '../auth/user.ts';
 import type { JsonSchema, ListColumn, ResourceDefinition } from '../../shared/definitions/types.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { invalid } from '../errors.ts';
+import { optionTitles } from '../../shared/enumTitle.ts';
 import { LABEL_SUFFIX, type ListQuery, type ResourceRepository } from './repository.ts';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -39,8 +40,7 @@ type Cell = string | number | Date | null;
 function cellOf(def: ResourceDefinition, column: ListColumn, workflow: Workflow | undefined): (row: Record<string, unknown>) => Cell {
   const field = def.fields.find((f) => f.name === column.field);
   const prop = def.schema.properties?.[column.field] as JsonSchema | undefined;
-  const options = (prop?.oneOf ?? prop?.items?.oneOf) as Array<{ const?: unknown; title?: string }> | undefined;
-  const titles = Array.isArray(options) ? new Map(options.map((o) => [o.const, o.title ?? String(o.const)])) : undefined;
+  const titles = optionTitles(prop as Parameters<typeof optionTitles>[0]);
   const text = (v: unknown): string => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
   const titled = (v: unknown): string => titles?.get(v) ?? (column.chips ? String(v) : text(v));
   return (row) => {
