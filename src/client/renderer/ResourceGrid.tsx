@@ -1,5 +1,5 @@
 // AG Grid showing one server page: columns from list.json, cells from the widget registry, sort/columns reported up.
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, ColumnAutoSizeModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
@@ -54,20 +54,11 @@ export function savedColumnsOf(api: GridApi): SavedColumn[] {
 /** Every column as wide as its content (header included), the spare room shared out; re-run as data and columns change. */
 const AUTO_SIZE: AutoSizeStrategy = { type: 'fitCellContents', continuous: true, scaleUpToFitGridWidth: true };
 
-/**
- * When the columns are wider than the screen, those list.json marks important stay in view (pinned at the left),
- * so nothing important needs a sideways scroll; when they fit again they go back in line.
- */
-function pinImportant(api: GridApi, columns: ListColumn[], host: HTMLElement | null) {
-  if (!host || api.isDestroyed()) return;
-  const important = columns.filter((c) => c.important && !c.pinned).map((c) => c.field);
-  if (!important.length) return;
-  const visible = api.getAllDisplayedColumns();
-  const total = visible.reduce((sum, c) => sum + c.getActualWidth(), 0);
-  const overflow = total > host.clientWidth;
-  const pinned = visible.filter((c) => important.includes(c.getColId()) && c.getPinned() === 'left').length > 0;
-  if (overflow && !pinned) api.setColumnsPinned([ACTIONS, ...important], 'left');
-  else if (!overflow && pinned) api.setColumnsPinned([ACTIONS, ...important], null);
+/** Whether the displayed columns are wider than the grid: then the important ones are pinned at the left. */
+function overflows(api: GridApi, host: HTMLElement | null): boolean {
+  if (!host || api.isDestroyed()) return false;
+  const total = api.getAllDisplayedColumns().reduce((sum, c) => sum + c.getActualWidth(), 0);
+  return total > host.clientWidth;
 }
 
 /** Tab walks through the buttons of the actions cell before the grid moves to the next cell. */
@@ -118,6 +109,15 @@ export function ResourceGrid(props: ResourceGridProps) {
   const { columns, schema, rows, loading, sort, emptyText, actions, savedColumns, label, onSortChange, onColumnsChange, onGridApi } = props;
   const apiRef = useRef<GridApi | undefined>(undefined);
   const hostRef = useRef<HTMLDivElement>(null);
+  const [pinImportant, setPinImportant] = useState(false);
+  const hasImportant = columns.some((c) => c.important && !c.pinned);
+  // Once pinned, the columns stay so until the grid has room for all of them (measured unpinned widths are kept).
+  const checkOverflow = (api: GridApi) => {
+    if (!hasImportant) return;
+    const over = overflows(api, hostRef.current);
+    if (over && !pinImportant) setPinImportant(true);
+    else if (!over && pinImportant) setPinImportant(false);
+  };
   const applied = useRef(false);
 
   const columnDefs = useMemo<ColDef<RecordData>[]>(() => {
@@ -139,7 +139,8 @@ export function ResourceGrid(props: ResourceGridProps) {
         initialWidth: column.width,
         suppressAutoSize: Boolean(column.width),
         suppressSizeToFit: Boolean(column.width),
-        initialPinned: column.pinned,
+        // list.json's pin; columns marked important join the left pin while the grid is wider than the screen.
+        pinned: column.pinned ?? (pinImportant && column.important ? 'left' : null),
         initialHide: column.hide,
         minWidth: 60,
         cellRenderer: column.format ? cellRenderer(column.format, column.field) : undefined,
@@ -158,6 +159,7 @@ export function ResourceGrid(props: ResourceGridProps) {
         resizable: false,
         suppressMovable: true,
         lockPosition: 'left',
+        pinned: pinImportant ? 'left' : null,
         lockVisible: true,
         width: 100,
         suppressAutoSize: true,
@@ -166,7 +168,7 @@ export function ResourceGrid(props: ResourceGridProps) {
       });
     }
     return defs;
-  }, [columns, schema, sort, actions.edit, actions.remove]);
+  }, [columns, schema, sort, actions.edit, actions.remove, pinImportant]);
 
   const applySaved = useCallback(() => {
     const api = apiRef.current;
@@ -233,9 +235,9 @@ export function ResourceGrid(props: ResourceGridProps) {
             for (const column of e.columns ?? []) sized.add(column.getColId());
             userSized.set(e.api, sized);
             reportColumns();
-          } else pinImportant(e.api, columns, hostRef.current);
+          } else checkOverflow(e.api);
         }}
-        onGridSizeChanged={(e) => pinImportant(e.api, columns, hostRef.current)}
+        onGridSizeChanged={(e) => checkOverflow(e.api)}
         onCellKeyDown={onCellKeyDown}
         onRowDoubleClicked={(e) => e.data && actions.edit?.(e.data)}
       />
