@@ -170,6 +170,14 @@ export function ResourceGrid(props: ResourceGridProps) {
     return defs;
   }, [columns, schema, sort, actions.edit, actions.remove, pinImportant]);
 
+  // The column definitions carry the pin; the state is applied too, so columns with a fixed width follow at once.
+  useEffect(() => {
+    const api = apiRef.current;
+    if (!api || api.isDestroyed() || !hasImportant) return;
+    const pinnedNow = new Set([ACTIONS, ...columns.filter((c) => c.important && !c.pinned).map((c) => c.field)]);
+    api.applyColumnState({ state: [...pinnedNow].map((colId) => ({ colId, pinned: pinImportant ? 'left' : null })) });
+  }, [pinImportant, hasImportant, columns]);
+
   const applySaved = useCallback(() => {
     const api = apiRef.current;
     if (!api || !savedColumns?.length || applied.current) return;
