@@ -236,8 +236,38 @@ function formOf(file: Blob, fileField: string, fields: Record<string, string | B
 }
 
 /** A file imported into the resource (POST {path}/import, multipart: file plus fields). */
-export function importFile<T = { message: string }>(resource: ResourceConfig, file: Blob, fields: Record<string, string> = {}): Promise<T> {
-  return request<T>('POST', `${resource.api.path}/import`, { body: formOf(file, 'file', fields), label: labelOf(resource) });
+export interface ImportOptions {
+  /** Rows read and valid so far, as the server reports them (the answer becomes a stream of progress lines). */
+  onProgress?: (progress: { letti: number; validi: number }) => void;
+  /** Aborting closes the connection: the server rolls the import back. */
+  signal?: AbortSignal;
+}
+
+export async function importFile<T = { message: string }>(resource: ResourceConfig, file: Blob, fields: Record<string, string> = {}, options: ImportOptions = {}): Promise<T> {
+  const path = `${resource.api.path}/import`;
+  if (!options.onProgress) return request<T>('POST', path, { body: formOf(file, 'file', fields), label: labelOf(resource), signal: options.signal });
+  const requestOptions: RequestOptions = { body: formOf(file, 'file', fields), label: labelOf(resource), signal: options.signal, query: { progress: '1' } };
+  const response = await send('POST', path, requestOptions);
+  if (!response.ok || !response.body) throw failure(response, await bodyOf(response), requestOptions);
+  // NDJSON: {letti, validi} lines, then {fine, status, ...the answer}.
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value) buffered += value;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffered.slice(0, newline)) as Record<string, unknown>;
+      buffered = buffered.slice(newline + 1);
+      if (line.fine) {
+        const { fine: _f, status, ...body } = line;
+        if (status === 200) return body as T;
+        throw failure(new Response(null, { status: Number(status) || 500 }), body, requestOptions);
+      }
+      options.onProgress({ letti: Number(line.letti), validi: Number(line.validi) });
+    }
+    if (done) throw new ApiError(0, msg.networkError, {});
+  }
 }
 
 /** A document uploaded to an upload endpoint (multipart: the file in `fileField`, default "file", plus fields). */
