@@ -368,6 +368,7 @@ export class ResourceRepository {
     for (const [key, value] of Object.entries(canonicalInput(body as Record<string, unknown>, this.def.schema))) {
       if (key === 'version') {
         if (value !== undefined && value !== null && !Number.isInteger(value)) errors.version = ['Deve essere un numero intero'];
+        else if (typeof value === 'number' && (value < 0 || value > INT4_MAX)) errors.version = [`Il valore massimo è ${INT4_MAX}`];
         continue;
       }
       const field = this.byName.get(key);
