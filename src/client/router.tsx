@@ -1,7 +1,8 @@
 // Route table (spec 000 §2.1): public login and maintenance, everything else behind the session token.
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router-dom';
+import { lazyScreen as lazy } from './lib/lazyScreen.ts';
 import { NotificationsProvider } from './lib/notify.tsx';
 import { PageMetaProvider } from './lib/pageMeta.tsx';
 import { customPage } from './pages/registry.ts';

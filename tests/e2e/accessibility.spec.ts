@@ -37,7 +37,7 @@ test('customer list', async ({ page }) => {
   await loginAsAdmin(page);
   await page.goto(appUrl('/cliente'));
   await expect(page.locator('.ag-row').first()).toBeVisible();
-  await page.getByRole('button', { name: 'Filtri' }).click();
+  await page.getByRole('button', { name: 'Filtri', exact: true }).click();
   await expectNoSeriousViolations(page);
   await expectLabelledControls(page);
 });
@@ -60,6 +60,7 @@ test('customer form (new and edit, with errors shown)', async ({ page }) => {
 });
 
 test('the whole customer flow works from the keyboard alone', async ({ page }) => {
+  test.setTimeout(150_000);
   const surname = uniqueSurname('TASTIERA');
   const { email, password } = admin();
 

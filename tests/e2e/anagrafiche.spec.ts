@@ -349,6 +349,7 @@ test('historic-car models: a file with one bad row is refused whole, naming the 
 });
 
 test('the master-data screens pass the accessibility checks', async ({ page, request }) => {
+  test.setTimeout(150_000);
   const { create } = await adminApi(request);
   const fornitore = await create('/api/compagnia', { ragioneSociale: `${uniqueSurname('AXE')} SPA`, tipoCompagnia: 'FORNITORE' });
   const contrattuale = await create('/api/compagnia_contrattuale', { nome: uniqueSurname('AXE') });

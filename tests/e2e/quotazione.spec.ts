@@ -414,24 +414,34 @@ test('direct quotation of a company: gender A, issue date in the right column, S
   expect(emitted).toMatchObject({ persona: 'g', sesso: 'A', piva: '12345678903', stato_quotazione_id: 7 });
 });
 
-test('the list asks before deleting and shows why a signed quotation cannot go', async ({ browser }) => {
+test('the list offers delete only where the machine allows it; a refusal closes the question and says why', async ({ browser }) => {
   const surname = uniqueSurname('FIRMA');
   const mario = await session(browser, MARIO.email, MARIO.password);
   const id = await draftThroughApi(mario, /^500 F/, surname);
+  const other = await draftThroughApi(mario, /^500 F/, surname);
   const staff = await session(browser, STAFF.email, STAFF.password);
-  const moved = await staff.request.post(appUrl('/api/quotazioni/cambioStato'), {
-    headers: { Authorization: `Bearer ${await token(staff)}` },
-    data: { id, stato_quotazione_id: 9 },
-  });
-  expect(moved.status()).toBe(200);
+  const moveToSignature = async (quotation: number) => {
+    const moved = await staff.request.post(appUrl('/api/quotazioni/cambioStato'), {
+      headers: { Authorization: `Bearer ${await token(staff)}` },
+      data: { id: quotation, stato_quotazione_id: 9 },
+    });
+    expect(moved.status()).toBe(200);
+  };
+  await moveToSignature(id);
   await staff.goto(appUrl(`/auto_storiche?search=${surname}`));
-  const row = staff.locator('.ag-row', { hasText: surname });
+  const row = staff.locator('.ag-row', { hasText: `${id}` }).filter({ hasText: 'In attesa di firma' });
+  await expect(staff.locator('.ag-row', { hasText: surname })).toHaveCount(2);
   await expect(row).toHaveCount(1);
-  await expect(row.locator('[col-id="stato_quotazione_id"]')).toHaveText('In attesa di firma');
-  await staff.getByRole('button', { name: new RegExp(`^Elimina Quotazione n. ${id}`) }).click();
+  // In 'In attesa di firma' the machine has no delete: the row offers none.
+  await expect(staff.getByRole('button', { name: new RegExp(`^Elimina Quotazione n. ${id} `) })).toHaveCount(0);
+  await expect(staff.getByRole('button', { name: new RegExp(`^Modifica Quotazione n. ${id} `) })).toHaveCount(1);
+  // The other one is still a draft; it moves on while the question is open: the server refuses, the dialog closes.
+  await staff.getByRole('button', { name: new RegExp(`^Elimina Quotazione n. ${other} `) }).click();
   const dialog = staff.getByRole('dialog');
   await expect(dialog).toContainText('Sicuro di voler cancellare la quotazione?');
+  await moveToSignature(other);
   await dialog.getByRole('button', { name: 'Elimina' }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(staff.getByTestId('notice').filter({ hasText: 'In attesa di firma' })).toBeVisible();
-  await expect(row).toHaveCount(1);
+  await expect(staff.locator('.ag-row', { hasText: surname })).toHaveCount(2);
 });

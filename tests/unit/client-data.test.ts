@@ -59,10 +59,17 @@ describe('custom verbs of the data provider', () => {
     json(200, { data: {} });
     await dataProvider.workflow(quotazioni, 7);
     expect(call(1)[0]).toMatch(/^\/api\/quotazioni\/7\/workflow\?_t=\d+$/);
-    json(200, { data: [], current_page: 1, last_page: 1, per_page: -1, total: 0 });
-    await dataProvider.export(quotazioni, { search: 'rossi', filters: { stato_quotazione_id: '1' } });
-    const query = new URL(call(2)[0], 'http://x').searchParams;
-    expect([query.get('per_page'), query.get('search'), query.get('filter[stato_quotazione_id]')]).toEqual(['-1', 'rossi', '1']);
+    fetchMock.mockResolvedValueOnce(new Response('\ufeffId;Cognome\r\n1;ROSSI\r\n2;ROSSINI\r\n', {
+      status: 200, headers: { 'Content-Type': 'text/csv', 'X-Total-Count': '2', 'Content-Disposition': 'attachment; filename="quotazione-2026-01-01.csv"' },
+    }));
+    const progress: unknown[] = [];
+    const file = await dataProvider.export(quotazioni, { search: 'rossi', filters: { stato_quotazione_id: '1' } }, { format: 'csv', columns: ['id', 'cognome'], onProgress: (p) => progress.push(p) });
+    const url = new URL(call(2)[0], 'http://x');
+    expect(url.pathname).toBe('/api/quotazioni/export');
+    const query = url.searchParams;
+    expect([query.get('per_page'), query.get('page'), query.get('search'), query.get('filter[stato_quotazione_id]'), query.get('format'), query.get('columns')]).toEqual([null, null, 'rossi', '1', 'csv', 'id,cognome']);
+    expect(file.filename).toBe('quotazione-2026-01-01.csv');
+    expect(progress.at(-1)).toMatchObject({ rows: 2, total: 2 });
   });
 
   it('imports a file as multipart with the fields before the file', async () => {

@@ -145,6 +145,8 @@ export interface ListParams {
 export interface Saved {
   message: string;
   data: { model?: RecordData } & RecordData;
+  /** Advice that did not block the save, per field (e.g. a phone without +39). */
+  warnings?: Record<string, string[]>;
 }
 
 function listQuery(params: ListParams): Query {
@@ -234,8 +236,38 @@ function formOf(file: Blob, fileField: string, fields: Record<string, string | B
 }
 
 /** A file imported into the resource (POST {path}/import, multipart: file plus fields). */
-export function importFile<T = { message: string }>(resource: ResourceConfig, file: Blob, fields: Record<string, string> = {}): Promise<T> {
-  return request<T>('POST', `${resource.api.path}/import`, { body: formOf(file, 'file', fields), label: labelOf(resource) });
+export interface ImportOptions {
+  /** Rows read and valid so far, as the server reports them (the answer becomes a stream of progress lines). */
+  onProgress?: (progress: { letti: number; validi: number }) => void;
+  /** Aborting closes the connection: the server rolls the import back. */
+  signal?: AbortSignal;
+}
+
+export async function importFile<T = { message: string }>(resource: ResourceConfig, file: Blob, fields: Record<string, string> = {}, options: ImportOptions = {}): Promise<T> {
+  const path = `${resource.api.path}/import`;
+  if (!options.onProgress) return request<T>('POST', path, { body: formOf(file, 'file', fields), label: labelOf(resource), signal: options.signal });
+  const requestOptions: RequestOptions = { body: formOf(file, 'file', fields), label: labelOf(resource), signal: options.signal, query: { progress: '1' } };
+  const response = await send('POST', path, requestOptions);
+  if (!response.ok || !response.body) throw failure(response, await bodyOf(response), requestOptions);
+  // NDJSON: {letti, validi} lines, then {fine, status, ...the answer}.
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value) buffered += value;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffered.slice(0, newline)) as Record<string, unknown>;
+      buffered = buffered.slice(newline + 1);
+      if (line.fine) {
+        const { fine: _f, status, ...body } = line;
+        if (status === 200) return body as T;
+        throw failure(new Response(null, { status: Number(status) || 500 }), body, requestOptions);
+      }
+      options.onProgress({ letti: Number(line.letti), validi: Number(line.validi) });
+    }
+    if (done) throw new ApiError(0, msg.networkError, {});
+  }
 }
 
 /** A document uploaded to an upload endpoint (multipart: the file in `fileField`, default "file", plus fields). */
@@ -310,9 +342,50 @@ export function recordAction(resource: ResourceConfig, id: string | number, acti
   return request<ActionAnswer>('POST', `${recordPath(resource, id)}/${action}`, { body, label: labelOf(resource) });
 }
 
-/** Every row of a list with its search and filters (per_page -1), e.g. to export what the user sees. */
-export function exportList(resource: ResourceConfig, params: Omit<ListParams, 'page' | 'perPage'>): Promise<Page> {
-  return getList(resource, { ...params, page: 1, perPage: -1 });
+export interface ExportProgress {
+  /** Bytes received so far. */
+  bytes: number;
+  /** Rows received (CSV: one line each; XLSX: unknown until the end). */
+  rows?: number;
+  /** Rows the export will hold (X-Total-Count). */
+  total?: number;
+}
+
+export interface ExportOptions {
+  format: 'csv' | 'xlsx';
+  /** The columns shown, in order (their fields). */
+  columns?: string[];
+  signal?: AbortSignal;
+  onProgress?: (progress: ExportProgress) => void;
+}
+
+/** The rows of a list's search and filters as a CSV or XLSX file, read as the server streams it (GET <path>/export). */
+export async function exportList(resource: ResourceConfig, params: Omit<ListParams, 'page' | 'perPage'>, options: ExportOptions): Promise<{ blob: Blob; filename?: string }> {
+  const { page: _p, per_page: _pp, ...query } = listQuery({ ...params, page: 1, perPage: 1 });
+  const requestOptions: RequestOptions = { query: { ...query, format: options.format, columns: options.columns?.join(',') }, signal: options.signal, label: labelOf(resource) };
+  const response = await send('GET', `${resource.api.path}/export`, requestOptions);
+  if (!response.ok) throw failure(response, await bodyOf(response), requestOptions);
+  const totalHeader = response.headers.get('x-total-count');
+  const total = totalHeader === null ? undefined : Number(totalHeader);
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  let lines = 0;
+  const reader = response.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      bytes += value.byteLength;
+      if (options.format === 'csv') for (const byte of value) if (byte === 10) lines++;
+      options.onProgress?.({ bytes, total, rows: options.format === 'csv' ? Math.max(0, lines - 1) : undefined });
+    }
+  }
+  const type = response.headers.get('content-type') ?? 'application/octet-stream';
+  const blob = reader ? new Blob(parts as BlobPart[], { type }) : await response.blob();
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
+  return { blob, filename: match ? decodeURIComponent(match[1] ?? match[2] ?? '') : undefined };
 }
 
 /** The data layer in one object (react-admin's dataProvider): CRUD verbs and the custom ones. */

@@ -102,6 +102,7 @@ const paths: Record<string, ReactElement> = {
     </>
   ),
   filter: <path d="M3 4.5h18l-7 8.5v6l-4 2v-8z" />,
+  download: <path d="M12 3.5v12M7 11l5 5 5-5M4 20.5h16" />,
   columns: (
     <>
       <rect x="3" y="4" width="18" height="16" rx="1" />

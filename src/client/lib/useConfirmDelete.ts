@@ -34,6 +34,8 @@ export function useConfirmDelete<Row>(resource: ResourceConfig | undefined, idOf
       notify('success', result.message || options.done);
       setToDelete(null);
     } catch (err) {
+      // A refusal closes the question: the server's message says why, and asking again would change nothing.
+      setToDelete(null);
       notify('danger', err instanceof Error ? err.message : msg.genericError);
     }
   };

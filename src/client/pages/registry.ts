@@ -1,5 +1,6 @@
 // Named custom pages that definitions reference ("ui:page", a tab's "page", "ui:listActions") for screens the generic renderer cannot draw.
-import { lazy } from 'react';
+// Lazy with the chunk timeout of spec 002 §8 and a loud failure.
+import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { CustomPageProps } from '../renderer/pages.tsx';
 import type { DashboardCard } from '../types.ts';

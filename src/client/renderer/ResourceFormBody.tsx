@@ -45,6 +45,7 @@ export function ResourceFormBody({ def, id, formId, ctl, onCancel }: ResourceFor
           initialData={ctl.initial}
           resources={definitions?.resources}
           recordId={id}
+          labels={ctl.record}
           extraErrors={ctl.extraErrors}
           disabled={!canSave}
           onChange={ctl.onChange}

@@ -1,16 +1,17 @@
 // AG Grid showing one server page: columns from list.json, cells from the widget registry, sort/columns reported up.
-import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
-import type { CellKeyDownEvent, ColDef, ColumnState, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
+import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, ColumnAutoSizeModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
+import type { AutoSizeStrategy, CellKeyDownEvent, ColDef, ColumnState, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
 import { RowActions as RowActionButtons } from '../lib/RowActions.tsx';
 import { cellRenderer } from '../widgets/registry.ts';
 import type { JsonSchema, ListColumn, RecordData } from '../types.ts';
 import { formatSort, parseSort } from './listParams.ts';
+import { optionTitles } from '../../shared/enumTitle.ts';
 
-// Only what a server-paged list needs: no client filtering, no pagination module.
-ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, RowApiModule, CellStyleModule, LocaleModule]);
+// Only what a server-paged list needs: no client filtering, no pagination module; columns sized to their content.
+ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, RowApiModule, CellStyleModule, LocaleModule, ColumnAutoSizeModule]);
 
 const theme = themeQuartz.withParams({ fontFamily: 'inherit', headerFontWeight: 600, wrapperBorderRadius: 6 });
 
@@ -47,12 +48,26 @@ function ActionsCell({ data, context }: CustomCellRendererProps<RecordData, unkn
   );
 }
 
-/** What is kept per user: order (array order), width and visibility; sort belongs to the URL. */
+/** The columns a user widened or narrowed by hand: only their width is kept, the others follow their content. */
+const userSized = new WeakMap<GridApi, Set<string>>();
+
+/** What is kept per user: order (array order), the widths they set and visibility; sort belongs to the URL. */
 export function savedColumnsOf(api: GridApi): SavedColumn[] {
+  const sized = userSized.get(api);
   return api
     .getColumnState()
     .filter((c) => c.colId !== ACTIONS)
-    .map((c) => ({ colId: c.colId, width: c.width, hide: c.hide }));
+    .map((c) => ({ colId: c.colId, width: sized?.has(c.colId) ? c.width : undefined, hide: c.hide }));
+}
+
+/** Every column as wide as its content (header included), the spare room shared out; re-run as data and columns change. */
+const AUTO_SIZE: AutoSizeStrategy = { type: 'fitCellContents', continuous: true, scaleUpToFitGridWidth: true };
+
+/** Whether the displayed columns are wider than the grid: then the important ones are pinned at the left. */
+function overflows(api: GridApi, host: HTMLElement | null): boolean {
+  if (!host || api.isDestroyed()) return false;
+  const total = api.getAllDisplayedColumns().reduce((sum, c) => sum + c.getActualWidth(), 0);
+  return total > host.clientWidth;
 }
 
 /** Tab walks through the buttons of the actions cell before the grid moves to the next cell. */
@@ -75,9 +90,7 @@ function tabThroughButtons({ event }: SuppressKeyboardEventParams): boolean {
 
 /** Enum columns (and arrays of enums) show option titles (RETAIL → Retail) unless a format is given. */
 function titleMap(prop: JsonSchema | undefined): Map<unknown, string> | undefined {
-  const options = (prop?.oneOf ?? prop?.items?.oneOf) as Array<{ const?: unknown; title?: string }> | undefined;
-  if (!Array.isArray(options) || !options.every((o) => 'const' in o)) return undefined;
-  return new Map(options.map((o) => [o.const, o.title ?? String(o.const)]));
+  return optionTitles(prop as Parameters<typeof optionTitles>[0]);
 }
 
 function display(value: unknown, titles: Map<unknown, string> | undefined): string {
@@ -104,12 +117,23 @@ export interface ResourceGridProps {
 export function ResourceGrid(props: ResourceGridProps) {
   const { columns, schema, rows, loading, sort, emptyText, actions, savedColumns, label, onSortChange, onColumnsChange, onGridApi } = props;
   const apiRef = useRef<GridApi | undefined>(undefined);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const [pinImportant, setPinImportant] = useState(false);
+  const hasImportant = columns.some((c) => c.important && !c.pinned);
+  // Once pinned, the columns stay so until the grid has room for all of them (measured unpinned widths are kept).
+  const checkOverflow = (api: GridApi) => {
+    if (!hasImportant) return;
+    const over = overflows(api, hostRef.current);
+    if (over && !pinImportant) setPinImportant(true);
+    else if (!over && pinImportant) setPinImportant(false);
+  };
   const applied = useRef(false);
 
   const columnDefs = useMemo<ColDef<RecordData>[]>(() => {
     const sorted = parseSort(sort);
     const defs: ColDef<RecordData>[] = columns.map((column) => {
       const titles = titleMap(schema.properties?.[column.field]);
+      const isRef = Boolean(schema.properties?.[column.field]?.['x-ref']);
       const position = sorted.findIndex((s) => s.field === column.field);
       return {
         colId: column.field,
@@ -120,13 +144,18 @@ export function ResourceGrid(props: ResourceGridProps) {
         comparator: () => 0,
         sort: position >= 0 ? sorted[position].dir : null,
         sortIndex: position >= 0 && sorted.length > 1 ? position : null,
+        // list.json's width holds; other columns follow their content (AUTO_SIZE).
         initialWidth: column.width,
-        initialFlex: column.width ? undefined : 1,
+        suppressAutoSize: Boolean(column.width),
+        suppressSizeToFit: Boolean(column.width),
+        // list.json's pin; columns marked important join the left pin while the grid is wider than the screen.
+        pinned: column.pinned ?? (pinImportant && column.important ? 'left' : null),
         initialHide: column.hide,
-        // Wide enough for the header text; the grid scrolls sideways rather than truncating headers.
-        minWidth: Math.max(90, Math.round(36 + 8.5 * column.headerName.length)),
+        minWidth: 60,
         cellRenderer: column.format ? cellRenderer(column.format, column.field) : undefined,
         cellRendererParams: column.format ? { column, titles, prop: schema.properties?.[column.field] } : undefined,
+        // A reference reads as its record's label, which the server sends beside it (<field>__label).
+        valueGetter: isRef ? (p) => p.data?.[`${column.field}__label`] ?? p.data?.[column.field] : undefined,
         valueFormatter: column.format ? undefined : (p) => display(p.value, titles),
       };
     });
@@ -139,13 +168,24 @@ export function ResourceGrid(props: ResourceGridProps) {
         resizable: false,
         suppressMovable: true,
         lockPosition: 'left',
+        pinned: pinImportant ? 'left' : null,
         lockVisible: true,
         width: actions.width ?? 100,
+        suppressAutoSize: true,
+        suppressSizeToFit: true,
         suppressKeyboardEvent: tabThroughButtons,
       });
     }
     return defs;
-  }, [columns, schema, sort, actions.edit, actions.remove, actions.extra, actions.width]);
+  }, [columns, schema, sort, actions.edit, actions.remove, actions.extra, actions.width, pinImportant]);
+
+  // The column definitions carry the pin; the state is applied too, so columns with a fixed width follow at once.
+  useEffect(() => {
+    const api = apiRef.current;
+    if (!api || api.isDestroyed() || !hasImportant) return;
+    const pinnedNow = new Set([ACTIONS, ...columns.filter((c) => c.important && !c.pinned).map((c) => c.field)]);
+    api.applyColumnState({ state: [...pinnedNow].map((colId) => ({ colId, pinned: pinImportant ? 'left' : null })) });
+  }, [pinImportant, hasImportant, columns]);
 
   const applySaved = useCallback(() => {
     const api = apiRef.current;
@@ -154,7 +194,8 @@ export function ResourceGrid(props: ResourceGridProps) {
     const known = new Set(columns.map((c) => c.field));
     const state = savedColumns
       .filter((c) => known.has(c.colId))
-      .map((c) => ({ colId: c.colId, width: c.width ?? undefined, hide: c.hide ?? undefined, flex: c.width ? null : undefined }));
+      .map((c) => ({ colId: c.colId, width: c.width ?? undefined, hide: c.hide ?? undefined }));
+    userSized.set(api, new Set(state.filter((c) => c.width).map((c) => c.colId)));
     api.applyColumnState({ state: [{ colId: ACTIONS }, ...state], applyOrder: true });
   }, [savedColumns, columns]);
   useEffect(applySaved, [applySaved]);
@@ -177,9 +218,12 @@ export function ResourceGrid(props: ResourceGridProps) {
   };
 
   return (
-    <div aria-label={label} role="region">
+    <div aria-label={label} role="region" ref={hostRef}>
       <AgGridReact<RecordData>
         theme={theme}
+        autoSizeStrategy={AUTO_SIZE}
+        // Every column is rendered, so each is measured (a list has a handful of columns).
+        suppressColumnVirtualisation
         rowData={rows}
         columnDefs={columnDefs}
         context={actions}
@@ -201,7 +245,16 @@ export function ResourceGrid(props: ResourceGridProps) {
         }}
         onSortChanged={onSortChanged}
         onColumnMoved={(e) => e.finished && e.source === 'uiColumnMoved' && reportColumns()}
-        onColumnResized={(e) => e.finished && e.source === 'uiColumnResized' && reportColumns()}
+        onColumnResized={(e) => {
+          if (!e.finished) return;
+          if (e.source === 'uiColumnResized') {
+            const sized = userSized.get(e.api) ?? new Set<string>();
+            for (const column of e.columns ?? []) sized.add(column.getColId());
+            userSized.set(e.api, sized);
+            reportColumns();
+          } else checkOverflow(e.api);
+        }}
+        onGridSizeChanged={(e) => checkOverflow(e.api)}
         onCellKeyDown={onCellKeyDown}
         onRowDoubleClicked={(e) => e.data && actions.edit?.(e.data)}
       />

@@ -1,5 +1,6 @@
 // Generic list screen for any resource: toolbar (and named actions), filters, AG Grid page, pager, delete confirmation, form dialog.
-import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type { GridApi } from 'ag-grid-community';
 import Button from 'react-bootstrap/Button';
@@ -20,6 +21,7 @@ import { useColumnPreferences, useResourceList } from './useResourceList.ts';
 import { extraFilters } from './listParams.ts';
 import { StatusChips, statusFilterField, withStatusTitles } from './StatusChips.tsx';
 import { usePages } from './pages.tsx';
+import { ExportButton, SavedFilters } from './ListTools.tsx';
 
 // Loaded only when a resource edits in a dialog ("ui:dialog" in form.ui.json), so plain lists stay without rjsf.
 const ResourceFormDialog = lazy(() => import('./ResourceFormDialog.tsx').then((m) => ({ default: m.ResourceFormDialog })));
@@ -84,12 +86,13 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
           ? (row) => (inDialog ? setDialog({ id: String(row.id) }) : navigate(generatePath(editPath!, { id: String(row.id) })))
           : undefined,
       editLabel: rowLink ? 'Apri' : undefined,
-      // A row whose link has nothing to fill (no owner screen) offers no 'Apri'.
-      allows: rowLink ? (row, action) => action !== 'edit' || fillTemplate(rowLink, row) !== '' : undefined,
       extra: rowActions,
       width: actionsWidth,
-      // Offered on every row the user may delete: a status that forbids it answers with the reason (spec 001 §2).
       remove: list.actions?.includes('delete') !== false && can(def, 'delete') ? (row) => ask(row) : undefined,
+      // Per row, what the record's status allows (the machine's update/delete events), as the server decides; a row
+      // whose link has nothing to fill (no owner screen) offers no 'Apri'.
+      allows: (row, action) =>
+        can(def, action === 'remove' ? 'delete' : 'read', row) && (!rowLink || action !== 'edit' || fillTemplate(rowLink, row) !== ''),
     }),
     [def, describe, list.actions, inDialog, editPath, rowLink, navigate, ask, rowActions, actionsWidth],
   );
@@ -121,6 +124,12 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
             setHidden(next);
             if (gridApi) prefs.save(savedColumnsOf(gridApi));
           }}
+        />
+        <SavedFilters listKey={def.name} state={ctl.state} onApply={ctl.applyFilters} />
+        <ExportButton
+          resource={resource}
+          state={ctl.state}
+          columns={() => gridApi?.getAllDisplayedColumns().map((c) => c.getColId()).filter((c) => !c.startsWith('__')) ?? list.columns.filter((c) => !c.hide).map((c) => c.field)}
         />
         <div className="ms-auto d-flex flex-wrap gap-2">
           {toolbar.map((name) => (

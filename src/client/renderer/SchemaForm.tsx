@@ -69,6 +69,8 @@ export interface SchemaFormProps {
   resources?: ResourceDef[];
   /** Id of the record being edited, for look-ups that depend on it (e.g. who may be its superior). */
   recordId?: string;
+  /** The record as read, whose `<field>__label` names each reference (shown without asking the server again). */
+  labels?: RecordData;
   extraErrors?: ErrorSchema;
   disabled?: boolean;
   onChange?: (data: RecordData, fieldId?: string) => void;
@@ -82,9 +84,9 @@ export interface SchemaFormProps {
 }
 
 export function SchemaForm(props: SchemaFormProps) {
-  const { id, schema, formUi, activeField, initialData, resources, recordId, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
+  const { id, schema, formUi, activeField, initialData, resources, recordId, labels, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
   const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
-  const formContext = useMemo(() => ({ ...context, resources, recordId }), [context, resources, recordId]);
+  const formContext = useMemo(() => ({ ...context, resources, recordId, labels }), [context, resources, recordId, labels]);
   // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
   const computed = useMemo(() => computedProperties(schema), [schema]);
   const latest = useRef<RecordData>(initialData);

@@ -1,6 +1,7 @@
 // Turns an entity schema and its form.ui.json into what rjsf renders: editable fields only, widgets by name.
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { widgetEntry } from '../widgets/registry.ts';
+import { enumTitle } from '../../shared/enumTitle.ts';
 import type { FormUi, JsonSchema, LayoutSection } from '../types.ts';
 
 /** rjsf must not pick the first oneOf option as a default: an unset enum stays unset. */
@@ -56,6 +57,10 @@ function prepareObject(schema: JsonSchema, formUi: Record<string, unknown>, path
     // Throws, naming the field, when the definition asks for a widget the registry lacks.
     if (widget) widgetEntry(widget, fieldPath);
     uiSchema[name] = widget ? { ...fieldUi, 'ui:widget': widget } : { ...fieldUi };
+    // A bare enum reads as words, not codes (DIPENDENTE_TEMPO_INDETERMINATO → Dipendente tempo indeterminato).
+    if (Array.isArray(prop.enum) && !prop.oneOf && fieldUi['ui:enumNames'] === undefined) {
+      (uiSchema[name] as Record<string, unknown>)['ui:enumNames'] = (prop.enum as unknown[]).map(enumTitle);
+    }
     // A computed field ("x-computed") is shown, never typed: SchemaForm recomputes it.
     if (typeof prop['x-computed'] === 'string') (uiSchema[name] as Record<string, unknown>)['ui:readonly'] = true;
   }

@@ -125,6 +125,8 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         setConflict(null);
         setDirty(false);
         notify('success', (mode === 'new' ? options.createdMessage : undefined) || saved.message || 'Salvataggio completato');
+        // Warnings do not block the save: shown as such, once.
+        for (const messages of Object.values(saved.warnings ?? {})) notify('warning', messages.join(' '));
         if (mode === 'new' && !onSaved.current) {
           const editPath = resource.routes?.edit?.path;
           if (editPath && record.id !== undefined) navigate(generatePath(editPath, { id: String(record.id) }), { replace: true });

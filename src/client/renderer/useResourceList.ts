@@ -62,6 +62,8 @@ export function useResourceList(def: ResourceDef) {
     setSearch: (search: string) => apply({ search }),
     setFilter: (field: string, value: string) => apply({ filters: { ...state.filters, [field]: value } }),
     clearFilters: () => apply({ filters: {}, search: '' }),
+    /** A saved filter: its search, filters and sort at once. */
+    applyFilters: (saved: Pick<ListState, 'search' | 'sort' | 'filters'>) => apply({ search: saved.search, sort: saved.sort, filters: saved.filters }),
     removeRow,
     refresh: () => mutate(),
   };

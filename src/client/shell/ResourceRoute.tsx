@@ -1,6 +1,7 @@
 // Resolves list/new/edit paths of every resource in /api/definitions (aliases included) to the generic screens,
 // then the dashboard cards' routes to their named page (or an honest notice while there is none).
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
 import { useLocation } from 'react-router-dom';
 import { can } from '../lib/access.ts';
 import { useDefinitions } from '../lib/definitions.ts';

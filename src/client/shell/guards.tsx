@@ -2,6 +2,8 @@
 import { useSyncExternalStore } from 'react';
 import { Navigate, Outlet, useLocation, useRouteError } from 'react-router-dom';
 import { getSnapshot, subscribe } from '../api/session.ts';
+import Button from 'react-bootstrap/Button';
+import { CHUNK_FAILED, isChunkError } from '../lib/lazyScreen.ts';
 import { Notice, Spinner } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 
@@ -27,12 +29,19 @@ export function PageSpinner() {
 /** Render errors (an unknown widget name, a chunk that failed to load) show loudly instead of a blank page. */
 export function RouteError() {
   const error = useRouteError();
-  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : msg.genericError;
+  const chunk = isChunkError(error);
+  const text = chunk ? CHUNK_FAILED : error instanceof Error ? error.message : typeof error === 'string' ? error : msg.genericError;
   return (
     <main className="p-4">
       <Notice variant="danger" role="alert">
         <h1 className="h5 alert-heading">Impossibile mostrare la pagina</h1>
-        <p className="mb-0">{text}</p>
+        <p className={chunk ? undefined : 'mb-0'}>{text}</p>
+        {/* A chunk that did not arrive (a new release, a dropped connection) usually loads on a fresh start. */}
+        {chunk && (
+          <Button variant="primary" onClick={() => window.location.reload()} autoFocus>
+            Ricarica la pagina
+          </Button>
+        )}
       </Notice>
     </main>
   );

@@ -88,7 +88,7 @@ function ThresholdChips({ value, column }: { value: unknown; column: ListColumn 
   const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
   const chips = items.filter((item) => item.value !== null && item.value !== undefined && item.value !== '').sort((a, b) => rank(a.key) - rank(b.key));
   return (
-    <span className="d-inline-flex flex-wrap gap-1">
+    <span className="d-inline-flex flex-nowrap gap-1">
       {chips.map((item) => {
         const variant = thresholdVariant(thresholds[item.key] ?? thresholds['*'], item.value) ?? 'secondary';
         const number = typeof item.value === 'number' ? decimal.format(item.value) : String(item.value);

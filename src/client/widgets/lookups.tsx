@@ -73,11 +73,15 @@ export function ComuneWidget(props: WidgetProps) {
 
 interface LookupContext {
   resources?: ResourceDef[];
+  labels?: Record<string, unknown>;
 }
 
 export function ReferenceWidget(props: WidgetProps) {
   const ref = props.schema['x-ref'] as string | undefined;
-  const resources = (props.registry.formContext as LookupContext | undefined)?.resources;
+  const { resources, labels } = (props.registry.formContext as LookupContext | undefined) ?? {};
+  // The label the server read with the record (<field>__label), for the value it was read with.
+  const knownValue = labels?.[props.name];
+  const knownLabel = labels?.[`${props.name}__label`];
   const target = useMemo(() => resources?.find((r) => r.name === ref), [resources, ref]);
   const titleOf = useCallback((row: Record<string, unknown>) => fillTemplate(target?.resource.recordTitle ?? '{id}', row) || `#${String(row.id)}`, [target]);
   const search = useCallback(
@@ -89,8 +93,11 @@ export function ReferenceWidget(props: WidgetProps) {
     [target, titleOf],
   );
   const describe = useCallback(
-    async (value: string | number) => (can(target, 'read') ? titleOf(await getOne(target!.resource, value)) : undefined),
-    [target, titleOf],
+    async (value: string | number) => {
+      if (typeof knownLabel === 'string' && String(knownValue) === String(value)) return knownLabel;
+      return can(target, 'read') ? titleOf(await getOne(target!.resource, value)) : undefined;
+    },
+    [target, titleOf, knownValue, knownLabel],
   );
   const integer = props.schema.type === 'integer' || props.schema.type === 'number';
   const fallback = useMemo(

@@ -55,7 +55,9 @@ export function inputSchema(def: ResourceDefinition): JsonSchema {
 
 export function entitySchema(def: ResourceDefinition): JsonSchema {
   const { $comment: _, ...schema } = def.schema;
-  return { ...schema, properties: { ...schema.properties, version: { type: 'integer', readOnly: true } } };
+  // Each reference's label travels beside it (cliente_id__label), read by the server in the same query.
+  const labels = Object.fromEntries(def.fields.filter((f) => f.ref).map((f) => [`${f.name}__label`, { type: ['string', 'null'], readOnly: true, description: `etichetta di ${f.name}` }]));
+  return { ...schema, properties: { ...schema.properties, ...labels, version: { type: 'integer', readOnly: true } } };
 }
 
 /** Registers Error, each entity and its input once; routes refer to them as `{$ref: 'cliente#'}`. */

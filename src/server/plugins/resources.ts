@@ -6,6 +6,7 @@ import { hasPermission } from '../../shared/permissions.ts';
 import { forbidden, invalid, notFoundFor } from '../errors.ts';
 import { ResourceRepository, directedSort, type ListQuery } from '../resources/repository.ts';
 import { streamAll } from '../resources/stream.ts';
+import { exportColumns, streamExport } from '../resources/export.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
@@ -197,6 +198,19 @@ export default fp(async (app: FastifyInstance) => {
           // per_page=-1 means every row: streamed from a cursor rather than capped and held in memory.
           if (query.perPage === -1) return streamAll(reply, app.ctx.db, repo, request.user, query);
           return repo.list(app.ctx.db, request.user, query);
+        });
+        if (serves('list') && base === def.resource.api.path) scoped.get(`${base}/export`, {
+          preHandler: allow('list'),
+          schema: {
+            tags, summary: `Esporta ${def.resource.title} (CSV o XLSX, i filtri dell'elenco)`,
+            querystring: { ...LIST_QUERY, required: ['format'], properties: { ...LIST_QUERY.properties, format: { type: 'string', enum: ['csv', 'xlsx'] }, columns: { type: 'string', maxLength: 2000, description: 'campi delle colonne, separati da virgola' } } },
+            response: { 200: { description: 'Il file, trasmesso man mano (X-Total-Count: le righe)', type: 'string', format: 'binary' }, ...errorResponses(401, 403, 422) },
+          },
+        }, async (request, reply) => {
+          const raw = request.query as Record<string, unknown>;
+          const columns = exportColumns(def, typeof raw.columns === 'string' ? raw.columns : undefined);
+          const query = parseListQuery(def, { ...raw, page: undefined, per_page: undefined });
+          return streamExport(reply, app.ctx.db, repo, request.user, query, raw.format as 'csv' | 'xlsx', columns, workflow);
         });
         if (serves('read')) scoped.get(`${base}/:id`, { preHandler: allow('read'), schema: { tags, params: ID_PARAMS, response: { 200: recordResponse(def.name), ...errorResponses(401, 403, 404) } } }, async (request, reply) => {
           const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));

@@ -90,6 +90,31 @@ function networkOf(def: ResourceDefinition, root: number, parentField: string) {
     SELECT id FROM rete`;
 }
 
+/** The suffix of a reference's label beside it in every read: `cliente_id` → `cliente_id__label`. */
+export const LABEL_SUFFIX = '__label';
+
+/**
+ * The SQL text of a record's label, as its pickers show it (resource.json autocomplete.label) or else as its
+ * recordTitle template ("{nome} {cognome}"); `alias` names the row. Undefined when the resource declares neither.
+ */
+export function labelSql(target: ResourceDefinition, alias: string): Expression<string> | undefined {
+  const known = new Set(['id', ...target.fields.filter((f) => !f.writeOnly && !f.readPermission).map((f) => f.name)]);
+  const column = (name: string) => sql`coalesce(${sql.ref(`${alias}.${name}`)}::text, '')`;
+  const auto = target.resource.autocomplete?.label.filter((f) => known.has(f));
+  let parts: Expression<unknown>[] = [];
+  if (auto?.length) parts = auto.flatMap((f, i) => (i ? [sql`' '`, column(f)] : [column(f)]));
+  else if (target.resource.recordTitle) {
+    for (const piece of target.resource.recordTitle.split(/(\{[A-Za-z0-9_]+\})/)) {
+      const name = /^\{(.+)\}$/.exec(piece)?.[1];
+      if (name) {
+        if (known.has(name)) parts.push(column(name));
+      } else if (piece) parts.push(sql`${piece}::text`);
+    }
+  }
+  if (!parts.length) return undefined;
+  return sql<string>`nullif(btrim(concat(${sql.join(parts)})), '')`;
+}
+
 const MAX_ALL_ROWS = 10000;
 /**
  * Totals are counted exactly up to this many rows (a bounded count costs at most that many index entries); beyond it
@@ -161,9 +186,37 @@ export class ResourceRepository {
     if (Object.keys(errors).length) throw invalid(errors);
   }
 
+  /**
+   * One scalar subquery per reference (`<field>__label`), read in the same statement as the rows, so a list shows
+   * names rather than numbers without a request per row. The referenced resource's row scope applies.
+   */
+  private async labelColumns(db: Database, user: AuthUser, fields: FieldDefinition[]): Promise<Expression<unknown>[]> {
+    const out: Expression<unknown>[] = [];
+    for (const field of fields) {
+      const target = field.ref ? knownDefinitions.get(field.ref) : undefined;
+      if (!target || field.writeOnly || !this.mayRead(field.name, user)) continue;
+      const label = labelSql(target, 'r');
+      if (!label) continue;
+      const scope = await scopeFilterOf(target, db, user);
+      out.push(sql`(SELECT ${label} FROM ${sql.table(target.name)} r WHERE r.id = ${sql.ref(`${this.table}.${field.name}`)}
+        ${scope ? sql`AND ${scope}` : sql``}) AS ${sql.ref(field.name + LABEL_SUFFIX)}`);
+    }
+    return out;
+  }
+
+  /** The references a list shows: its columns and filters that point at another resource. */
+  private get listedReferences(): FieldDefinition[] {
+    const names = new Set([...this.def.list.columns.map((c) => c.field), ...(this.def.list.filters ?? []).map((f) => f.field)]);
+    return this.def.fields.filter((f) => f.ref && names.has(f.name));
+  }
+
   private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const name of this.readable) out[name] = this.mayRead(name, user) ? row[name] ?? null : null;
+    for (const field of this.def.fields) {
+      const key = field.name + LABEL_SUFFIX;
+      if (field.ref && key in row) out[key] = row[key] ?? null;
+    }
     return this.hooks.presentRecord ? this.hooks.presentRecord(out, user) : out;
   }
 
@@ -272,7 +325,7 @@ export class ResourceRepository {
       // PostgreSQL's default null ordering, so the btree indexes can serve the sort.
       return s.startsWith('-') ? sql`${sql.ref(name)} DESC` : sql`${sql.ref(name)} ASC`;
     }));
-    const columns = sql.join(this.readable.map((c) => sql.ref(c)));
+    const columns = sql.join([...this.readable.map((c) => sql.ref(c)), ...(await this.labelColumns(db, user, this.listedReferences))]);
     return {
       where,
       /** Whether any condition narrows the table (a filter, a search, the row scope). */
@@ -335,8 +388,15 @@ export class ResourceRepository {
     return rows.rows[0];
   }
 
+  /** One record with the label of each of its references (`<field>__label`), read in the same statement. */
   async get(db: Database, user: AuthUser, id: number): Promise<Record<string, unknown>> {
-    return this.present(await this.fetch(db, user, id), user);
+    const labels = await this.labelColumns(db, user, this.def.fields.filter((f) => f.ref));
+    if (!labels.length) return this.present(await this.fetch(db, user, id), user);
+    const scope = await this.scopeFilter(db, user);
+    const rows = await sql<Record<string, unknown>>`SELECT ${sql.table(this.table)}.*, ${sql.join(labels)} FROM ${sql.table(this.table)}
+      WHERE id = ${id} ${scope ? sql`AND ${scope}` : sql``}`.execute(db);
+    if (!rows.rows[0]) throw notFoundFor(this.def);
+    return this.present(rows.rows[0], user);
   }
 
   /** Refuses unknown and server-owned fields, then normalises what is left. */
@@ -347,9 +407,12 @@ export class ResourceRepository {
     for (const [key, value] of Object.entries(canonicalInput(body as Record<string, unknown>, this.def.schema))) {
       if (key === 'version') {
         if (value !== undefined && value !== null && !Number.isInteger(value)) errors.version = ['Deve essere un numero intero'];
+        else if (typeof value === 'number' && (value < 0 || value > INT4_MAX)) errors.version = [`Il valore massimo è ${INT4_MAX}`];
         continue;
       }
       const field = this.byName.get(key);
+      // A reference's label (read with the record) sent back by a form is the server's own: ignored.
+      if (!field && key.endsWith(LABEL_SUFFIX) && this.byName.get(key.slice(0, -LABEL_SUFFIX.length))?.ref) continue;
       if (!field) errors[key] = ['Campo non consentito.'];
       else if (field.readOnly) errors[key] = ['Campo non modificabile.'];
       // Who cannot read a field got null for it: sending that null back means "unchanged", not "erase".

@@ -14,6 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { seedFornitori } from '../domains/compagnia/demo.ts';
 import { seedQuotazioniRca } from '../domains/quotazioni_rca/demo.ts';
 import { seedPolizze } from '../domains/polizza/demo.ts';
+import { seedDocumenti } from './documenti.ts';
 import { calcola } from '../adapters/auto-storiche/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
 import { seedQuotazioniPerStato } from '../domains/polizza_auto_storica/demo.ts';
@@ -118,6 +119,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
   const polizze = await seedPolizze(db, repo, SYSTEM_USER);
 
   const rca = await seedQuotazioniRca(db, definitions, ajv, collaboratori.get('ROSSI')!);
+  const documenti = await seedDocumenti(db);
 
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {
@@ -127,7 +129,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
       ...(u.collaboratore ? { collaboratore_id: collaboratori.get(u.collaboratore) } : {}),
     });
   }
-  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${polizze} policies, ${rca} RCA quotations; users:`);
+  log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${polizze} policies, ${rca} RCA quotations, ${documenti} documents; users:`);
   for (const u of users) log(`  ${u.roles.join(',').padEnd(14)} ${u.email}  password: ${u.password}`);
 }
 

@@ -171,7 +171,11 @@ export const listMetaSchema = {
           // The engine's cells (date, money, boolean, chip, datetime, expand, ref: an x-ref column shown by the referenced
           // record's title) or one a feature registers (registerWidget with a cell, e.g. quietanza_pdf).
           format: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-          width: { type: 'number' },
+          width: { type: 'number', minimum: 30, maximum: 2000 },
+          // Kept in view at the left (or right) while the grid scrolls sideways.
+          pinned: { enum: ['left', 'right'] },
+          // Must be visible without scrolling sideways: pinned at the left when the columns overflow the screen.
+          important: { type: 'boolean' },
           hide: { type: 'boolean' },
           chips: { type: 'object', additionalProperties: { type: 'string' } },
           // Traffic-light chips: value >= first threshold green, >= second orange, else red. For an array

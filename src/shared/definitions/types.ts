@@ -75,6 +75,10 @@ export interface ListColumn {
   /** An engine cell or the name of a cell a feature registered. */
   format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand' | 'ref' | (string & {});
   width?: number;
+  /** Kept in view while the grid scrolls sideways. */
+  pinned?: 'left' | 'right';
+  /** Visible without scrolling sideways (pinned at the left when the columns overflow the screen). */
+  important?: boolean;
   hide?: boolean;
   chips?: Record<string, string>;
   thresholds?: Record<string, [number, number]>;

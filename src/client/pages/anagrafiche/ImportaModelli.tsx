@@ -1,10 +1,11 @@
 // 'importa-modelli' list action (spec 000 §2.9): uploads a CSV/XLSX of historic-car models, optionally wiping the old ones, and reports the outcome.
 import { can } from '../../lib/access.ts';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
 import { ApiError, importFile } from '../../api/dataProvider.ts';
 import { Icon } from '../../lib/Icon.tsx';
@@ -29,6 +30,9 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
   const [cancella, setCancella] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // Rows read and valid so far, reported by the server as it reads the file.
+  const [progress, setProgress] = useState<{ letti: number; validi: number } | null>(null);
+  const abort = useRef<AbortController | null>(null);
   if (!can(def, 'create')) return null;
 
   const fieldTitle = (field: string | undefined) => (field ? ((def.schema.properties?.[field]?.title as string | undefined) ?? field) : '');
@@ -45,15 +49,24 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
     if (!file || busy) return;
     setBusy(true);
     setOutcome(null);
+    setProgress({ letti: 0, validi: 0 });
+    const controller = new AbortController();
+    abort.current = controller;
     try {
-      const result = await importFile<{ message: string; imported: number; deleted: number }>(def.resource, file, { cancella: cancella ? '1' : '0' });
+      const result = await importFile<{ message: string; imported: number; deleted: number }>(def.resource, file, { cancella: cancella ? '1' : '0' }, {
+        onProgress: setProgress,
+        signal: controller.signal,
+      });
       setOutcome({ ok: true, message: result.message, imported: result.imported, deleted: result.deleted });
       notify('success', result.message);
       onChanged?.();
     } catch (err) {
       const rejected = err instanceof ApiError && Array.isArray(err.body.rejected) ? (err.body.rejected as Rejected[]) : [];
-      setOutcome({ ok: false, message: err instanceof Error ? err.message : msg.genericError, rejected });
+      const cancelled = (err as Error)?.name === 'AbortError';
+      setOutcome({ ok: false, message: cancelled ? 'Importazione annullata: nessun modello modificato.' : err instanceof Error ? err.message : msg.genericError, rejected });
     } finally {
+      abort.current = null;
+      setProgress(null);
       setBusy(false);
     }
   };
@@ -110,7 +123,15 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
               </Notice>
             )}
             <div aria-live="polite" className="mt-3">
-              {busy && <Spinner label="Importazione in corso…" />}
+              {busy && progress && (
+                <div role="status" data-testid="import-progress">
+                  <ProgressBar animated now={100} aria-label="Avanzamento dell'importazione" className="mb-1" />
+                  <small>
+                    Righe lette: {progress.letti} · valide: {progress.validi}
+                  </small>
+                </div>
+              )}
+              {busy && !progress && <Spinner label="Importazione in corso…" />}
               {outcome?.ok && (
                 <Notice variant="success" role="status" testId="import-outcome">
                   <p className="mb-0">{outcome.message}</p>
@@ -149,7 +170,8 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
             </div>
           </Modal.Body>
           <Modal.Footer>
-            <Button variant="outline-secondary" onClick={() => setShow(false)} disabled={busy}>
+            {/* While it runs, Annulla stops the import: the server rolls it back. */}
+            <Button variant="outline-secondary" onClick={() => (busy ? abort.current?.abort() : setShow(false))}>
               {outcome?.ok ? 'Chiudi' : 'Annulla'}
             </Button>
             <Button type="submit" variant="primary" disabled={!file || busy}>

@@ -341,7 +341,11 @@ const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
 const XLS_MESSAGE = 'Il formato XLS non è supportato: salva il file come XLSX o CSV.';
 
 /** Reads the whole upload; refuses at once (422 on file) what cannot be read, and reports bad rows in the result. */
-export async function readModels(spec: ImportSpec, filename: string, source: Readable): Promise<ParsedModels> {
+/** Rows read and valid so far; may throw to stop reading (a cancelled import). */
+export type ImportProgress = (read: number, valid: number) => void;
+const PROGRESS_EVERY = 250;
+
+export async function readModels(spec: ImportSpec, filename: string, source: Readable, onProgress?: ImportProgress): Promise<ParsedModels> {
   const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
   if (extension === 'xls') throw fileError(XLS_MESSAGE);
   if (extension && !['csv', 'txt', 'xlsx'].includes(extension)) {
@@ -356,14 +360,18 @@ export async function readModels(spec: ImportSpec, filename: string, source: Rea
   else rows = csvRows(head, stream);
 
   const collector = new ModelCollector(spec);
+  let read = 0;
   for await (const { row, cells } of rows) {
     if (!collector.hasHeader) {
       if (cells.every(isBlank)) continue;
       collector.header(cells);
     } else {
       collector.row(cells, row);
+      if (++read % PROGRESS_EVERY === 0) onProgress?.(read, collector.result().count);
     }
   }
   if (!collector.hasHeader) throw fileError('Il file è vuoto.');
-  return collector.result();
+  const result = collector.result();
+  onProgress?.(read, result.count);
+  return result;
 }

@@ -1,4 +1,5 @@
 // Custom routes of historic-car models: all-or-nothing import of a CSV/XLSX file, and the make and model look-ups for pickers.
+import { PassThrough } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
@@ -6,7 +7,7 @@ import type { FieldKind, ResourceDefinition } from '../../../shared/definitions/
 import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, fromDatabaseError, invalid } from '../../errors.ts';
-import { NO_FILE, fileError, importSpec, readModels, type ImportSpec, type ParsedModels } from './import.ts';
+import { NO_FILE, fileError, importSpec, readModels, type ImportProgress, type ImportSpec, type ParsedModels } from './import.ts';
 import { RESOURCE, presentModel } from './rules.ts';
 
 const IMPORT_PERMISSION = 'gestione_auto_storiche';
@@ -47,7 +48,7 @@ function parseCancella(raw: string | undefined): boolean {
 }
 
 /** The uploaded file, read and checked, and the cancella option, whichever order the parts arrive in. */
-async function receiveUpload(request: FastifyRequest, spec: ImportSpec): Promise<{ parsed: ParsedModels; cancella: boolean }> {
+async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgress?: ImportProgress): Promise<{ parsed: ParsedModels; cancella: boolean }> {
   if (!request.isMultipart()) throw fileError(NO_FILE);
   let parsed: ParsedModels | undefined;
   let cancellaRaw: string | undefined;
@@ -65,7 +66,7 @@ async function receiveUpload(request: FastifyRequest, spec: ImportSpec): Promise
       // Stop reading at the limit instead of parsing the rest of a file that will be refused anyway.
       part.file.once('limit', () => part.file.destroy(tooLarge));
       try {
-        parsed = await readModels(spec, part.filename ?? '', part.file);
+        parsed = await readModels(spec, part.filename ?? '', part.file, onProgress);
       } catch (error) {
         if (part.file.truncated) throw tooLarge;
         part.file.destroy();
@@ -93,6 +94,12 @@ async function insertModels(trx: Transaction<any>, parsed: ParsedModels): Promis
   }
 }
 
+class ImportCancelled extends Error {
+  constructor() {
+    super('Importazione annullata: nessun modello modificato.');
+  }
+}
+
 function readableColumns(def: ResourceDefinition): string[] {
   return [...new Set(['id', 'version', ...def.fields.filter((f) => !f.writeOnly).map((f) => f.name)])];
 }
@@ -116,8 +123,9 @@ registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
   await app.register(multipart, { limits: { fileSize: MAX_FILE_MB * 1024 * 1024, files: 1, fields: 10, parts: 20 } });
 
   for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
-    app.post(`${base}/import`, { preHandler: requirePermission(IMPORT_PERMISSION) }, async (request) => {
-      const { parsed, cancella } = await receiveUpload(request, spec);
+    /** The import itself; `onProgress` hears the rows read and valid, `cancelled` is asked before anything is kept. */
+    const runImport = async (request: FastifyRequest, onProgress?: ImportProgress, cancelled: () => boolean = () => false) => {
+      const { parsed, cancella } = await receiveUpload(request, spec, onProgress);
       if (parsed.invalidRows) {
         const message = parsed.invalidRows === 1
           ? 'Importazione annullata: 1 riga non valida. Nessun modello importato.'
@@ -138,12 +146,45 @@ registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
           await sql`SELECT pg_advisory_xact_lock(hashtext(${`import:${RESOURCE}`}))`.execute(trx);
           if (cancella) deleted = Number((await trx.deleteFrom(RESOURCE).executeTakeFirst()).numDeletedRows);
           await insertModels(trx, parsed);
+          // A client that went away before the commit cancelled the import: roll back, nothing changes.
+          if (cancelled()) throw new ImportCancelled();
         });
       } catch (error) {
         throw fromDatabaseError(error, cancella ? 'delete' : 'write', titleOf) ?? error;
       }
       const message = parsed.count === 1 ? 'Importato 1 modello.' : `Importati ${parsed.count} modelli.`;
       return { message, imported: parsed.count, deleted };
+    };
+
+    app.post(`${base}/import`, {
+      preHandler: requirePermission(IMPORT_PERMISSION),
+      schema: {
+        tags: [RESOURCE], summary: 'Importa modelli (CSV o XLSX, tutto o niente)',
+        querystring: { type: 'object', properties: { progress: { type: 'string', enum: ['0', '1'], description: "1 = risposta NDJSON con l'avanzamento" } } },
+        response: { 200: { description: 'Esito, oppure righe NDJSON {letti, validi} e infine {fine, status, message, ...}', type: 'object', additionalProperties: true } },
+      },
+    }, async (request, reply) => {
+      if ((request.query as { progress?: string }).progress !== '1') return runImport(request);
+      // Progress: one JSON line per step as the rows are read, then the outcome; closing the connection cancels.
+      const out = new PassThrough();
+      let closed = false;
+      reply.raw.on('close', () => (closed = !reply.raw.writableFinished || closed));
+      const line = (value: unknown) => !out.destroyed && out.write(`${JSON.stringify(value)}\n`);
+      const progress: ImportProgress = (letti, validi) => {
+        if (closed) throw new ImportCancelled();
+        line({ letti, validi });
+      };
+      void runImport(request, progress, () => closed).then(
+        (result) => (line({ fine: true, status: 200, ...result }), out.end()),
+        (error: unknown) => {
+          const status = error instanceof HttpError ? error.statusCode : error instanceof ImportCancelled ? 499 : 500;
+          if (status === 500) request.log.error(error);
+          const body = error instanceof HttpError ? error.body() : { message: error instanceof ImportCancelled ? error.message : 'Errore interno' };
+          line({ fine: true, status, ...body });
+          out.end();
+        },
+      );
+      return reply.type('application/x-ndjson; charset=utf-8').header('cache-control', 'no-store').send(out);
     });
 
     app.get(`${base}/marche`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (_request, reply) => {

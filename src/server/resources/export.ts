@@ -1,0 +1,189 @@
+// Every list's export (GET <path>/export?format=csv|xlsx&<the list's filters>): the rows of the current filter, with
+// the screen's columns and labels and the user's row scope, streamed from a server-side cursor as they are read.
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { sql } from 'kysely';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import type { Database } from '../db/connection.ts';
+import type { AuthUser } from '../auth/user.ts';
+import type { JsonSchema, ListColumn, ResourceDefinition } from '../../shared/definitions/types.ts';
+import type { Workflow } from '../../shared/workflow/machine.ts';
+import { invalid } from '../errors.ts';
+import { optionTitles } from '../../shared/enumTitle.ts';
+import { LABEL_SUFFIX, type ListQuery, type ResourceRepository } from './repository.ts';
+
+export type ExportFormat = 'csv' | 'xlsx';
+const BATCH = 500;
+
+/** OWASP CSV injection: a text cell a spreadsheet would read as a formula starts with a quote instead. */
+export function neutralise(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** The columns exported: those the screen shows (`columns` = their fields in order), else the list's visible ones. */
+export function exportColumns(def: ResourceDefinition, requested: string | undefined): ListColumn[] {
+  // A column of nested items (format expand) has no one cell: it is left out.
+  const flat = (c: ListColumn) => c.format !== 'expand';
+  if (!requested) return def.list.columns.filter((c) => flat(c) && !c.hide);
+  const byField = new Map(def.list.columns.map((c) => [c.field, c]));
+  const fields = requested.split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = fields.filter((f) => !byField.has(f));
+  const chosen = fields.filter((f) => byField.has(f)).map((f) => byField.get(f)!).filter(flat);
+  if (unknown.length || !chosen.length) throw invalid({ columns: [`Colonne non esportabili: ${unknown.join(', ') || '(nessuna)'}`] });
+  return chosen;
+}
+
+type Cell = string | number | Date | null;
+
+/** How one column's value reads on the screen: a reference's label, an option's or status's title, money in euro. */
+function cellOf(def: ResourceDefinition, column: ListColumn, workflow: Workflow | undefined): (row: Record<string, unknown>) => Cell {
+  const field = def.fields.find((f) => f.name === column.field);
+  const prop = def.schema.properties?.[column.field] as JsonSchema | undefined;
+  const titles = optionTitles(prop as Parameters<typeof optionTitles>[0]);
+  const text = (v: unknown): string => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const titled = (v: unknown): string => titles?.get(v) ?? (column.chips ? String(v) : text(v));
+  return (row) => {
+    const value = row[column.field];
+    if (value === null || value === undefined || value === '') return null;
+    if (field?.ref && typeof row[column.field + LABEL_SUFFIX] === 'string') return row[column.field + LABEL_SUFFIX] as string;
+    if (workflow && column.field === workflow.statusField) {
+      try {
+        return workflow.status(Number(value)).nome;
+      } catch {
+        return String(value);
+      }
+    }
+    if (Array.isArray(value)) return value.map(titled).join(', ');
+    if (titles) return titled(value);
+    if (field?.kind === 'boolean' || column.format === 'boolean') return value === true ? 'Sì' : 'No';
+    if (field?.kind === 'money' || field?.kind === 'number' || field?.kind === 'integer' || column.format === 'money') {
+      const n = Number(value);
+      return Number.isFinite(n) ? n : String(value);
+    }
+    if (field?.kind === 'date' || column.format === 'date') {
+      const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(value instanceof Date ? value.toISOString() : value));
+      return day ? new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))) : String(value);
+    }
+    if (field?.kind === 'datetime' || column.format === 'datetime') {
+      const when = value instanceof Date ? value : new Date(String(value));
+      return Number.isNaN(when.getTime()) ? String(value) : when;
+    }
+    return text(value);
+  };
+}
+
+const ROME = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const DAY = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
+const NUMBER = new Intl.NumberFormat('it-IT', { useGrouping: false, maximumFractionDigits: 6 });
+
+/** A CSV field as Italian Excel reads it (semicolons, decimal comma, dd/mm/yyyy), quoted when it must be. */
+function csvField(value: Cell, column: ListColumn, kind: string | undefined): string {
+  let text: string;
+  if (value === null) text = '';
+  else if (typeof value === 'number') text = column.format === 'money' || kind === 'money' ? value.toFixed(2).replace('.', ',') : NUMBER.format(value);
+  else if (value instanceof Date) text = column.format === 'datetime' || kind === 'datetime' ? ROME.format(value).replace(',', '') : DAY.format(value);
+  else text = neutralise(value);
+  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function xlsxCell(value: Cell): Cell {
+  return typeof value === 'string' ? neutralise(value) : value;
+}
+
+function fileName(def: ResourceDefinition, format: ExportFormat): string {
+  const day = new Date().toISOString().slice(0, 10);
+  return `${def.name}-${day}.${format}`;
+}
+
+/**
+ * Streams the export. The header `X-Total-Count` gives the rows to come (for the client's progress); the body starts
+ * once the first batch is read, so a bad filter still answers 422, and a client that goes away stops the cursor.
+ */
+export async function streamExport(
+  reply: FastifyReply, db: Database, repo: ResourceRepository, user: AuthUser, query: ListQuery,
+  format: ExportFormat, columns: ListColumn[], workflow: Workflow | undefined,
+): Promise<FastifyReply> {
+  const def = repo.def;
+  const { select, where, present } = await repo.selection(db, user, query);
+  const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(def.name)} ${where}`.execute(db)).rows[0]!.n;
+  const cells = columns.map((c) => cellOf(def, c, workflow));
+  const kinds = columns.map((c) => def.fields.find((f) => f.name === c.field)?.kind);
+  const out = new PassThrough();
+  let closed = false;
+  out.on('close', () => (closed = true));
+  const write = async (chunk: string | Buffer) => {
+    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  };
+
+  let workbook: ExcelJS.stream.xlsx.WorkbookWriter | undefined;
+  let sheet: ExcelJS.Worksheet | undefined;
+  if (format === 'xlsx') {
+    workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    sheet = workbook.addWorksheet(def.resource.title.slice(0, 31));
+    sheet.columns = columns.map((c, i) => ({
+      header: c.headerName, key: c.field, width: Math.max(12, c.headerName.length + 4),
+      style: { numFmt: c.format === 'money' || kinds[i] === 'money' ? '#,##0.00 [$€-it-IT]' : c.format === 'datetime' || kinds[i] === 'datetime' ? 'dd/mm/yyyy hh:mm' : c.format === 'date' || kinds[i] === 'date' ? 'dd/mm/yyyy' : undefined },
+    }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
+  }
+
+  let started = false;
+  let ready!: () => void;
+  let failed!: (error: unknown) => void;
+  const firstBatch = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
+  const pump = async () => {
+    await db.transaction().setAccessMode('read only').execute(async (trx) => {
+      await sql`DECLARE esportazione NO SCROLL CURSOR FOR ${select}`.execute(trx);
+      while (!closed) {
+        const batch = await sql<Record<string, unknown>>`FETCH ${sql.raw(String(BATCH))} FROM esportazione`.execute(trx);
+        if (!started) {
+          started = true;
+          ready();
+          // BOM: Excel opens the file as UTF-8 (accents, €).
+          if (format === 'csv') await write(`\ufeff${columns.map((c) => csvField(c.headerName, c, undefined)).join(';')}\r\n`);
+        }
+        if (!batch.rows.length) break;
+        if (format === 'csv') {
+          let chunk = '';
+          for (const raw of batch.rows) {
+            const row = present(raw);
+            chunk += `${cells.map((cell, i) => csvField(cell(row), columns[i]!, kinds[i])).join(';')}\r\n`;
+          }
+          await write(chunk);
+        } else {
+          for (const raw of batch.rows) {
+            const row = present(raw);
+            sheet!.addRow(cells.map((cell) => xlsxCell(cell(row)))).commit();
+          }
+          // The writer buffers in `out`: wait for the client to take it, as the CSV does.
+          if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+        }
+        if (batch.rows.length < BATCH) break;
+      }
+    });
+    if (closed) return;
+    if (workbook) {
+      sheet!.commit();
+      await workbook.commit();
+    } else out.end();
+  };
+  pump().catch((error: unknown) => {
+    if (!started) return failed(error);
+    reply.log.error(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  await firstBatch;
+  const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  return reply
+    .type(type)
+    .header('cache-control', 'no-store')
+    .header('x-total-count', String(total))
+    .header('access-control-expose-headers', 'X-Total-Count, Content-Disposition')
+    .header('content-disposition', `attachment; filename="${fileName(def, format)}"`)
+    .send(out);
+}
