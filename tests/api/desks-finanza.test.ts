@@ -146,13 +146,13 @@ describe('ESTRATTO CONTO', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 4).toString()).toBe('%PDF');
-    const csv = await t.call('GET', `/api/estratto_conto/export?formato=csv&${periodo}`, { token: staff });
+    const csv = await t.call('GET', `/api/estratto_conto/riepilogo/export?formato=csv&${periodo}`, { token: staff });
     expect(csv.status).toBe(200);
     const lines = String(csv.body).replace(/^\ufeff/, '').trim().split('\r\n');
     expect(lines).toHaveLength(6);
     expect(lines[0]).toBe('Rimessa;Fornitore;Polizza;Contraente;Rata;Pagato il;Tipo Pagamento;Lordo;Netto;Provv. Broker;Ritenuta;Da Rimettere');
     expect(lines[5]).toBe('Totale;;;;;;;2308,78;1833,35;213,33;22,23;2081,98');
-    const xlsx = await t.app.inject({ method: 'GET', url: `/api/estratto_conto/export?formato=xlsx&${periodo}`, headers: { authorization: `Bearer ${staff}` } });
+    const xlsx = await t.app.inject({ method: 'GET', url: `/api/estratto_conto/riepilogo/export?formato=xlsx&${periodo}`, headers: { authorization: `Bearer ${staff}` } });
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;

@@ -105,8 +105,8 @@ function Riepilogo({ def, gruppo, stampe }: CustomPageProps & { gruppo: string; 
               <Button variant="outline-secondary" onClick={() => void file('pdf', false)}>
                 <Icon name="document" size={16} /> Stampa PDF
               </Button>
-              <Button variant="outline-secondary" onClick={() => void file('export', true, { formato: 'csv' })}>Esporta CSV</Button>
-              <Button variant="outline-secondary" onClick={() => void file('export', true, { formato: 'xlsx' })}>Esporta XLSX</Button>
+              <Button variant="outline-secondary" onClick={() => void file('riepilogo/export', true, { formato: 'csv' })}>Esporta CSV</Button>
+              <Button variant="outline-secondary" onClick={() => void file('riepilogo/export', true, { formato: 'xlsx' })}>Esporta XLSX</Button>
             </>
           )}
           <Button variant="secondary" onClick={() => setOpen(false)}>Chiudi</Button>

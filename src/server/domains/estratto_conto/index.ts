@@ -121,7 +121,8 @@ registerDomainRoutes('estratto_conto', async (app: FastifyInstance) => {
     return reply.send(pdf);
   });
 
-  app.get(`${def.resource.api.path}/export`, {
+  // The statement with its totals by remittance group (the list itself exports through the generic <path>/export).
+  app.get(`${def.resource.api.path}/riepilogo/export`, {
     preHandler: allow,
     schema: { querystring: { type: 'object', additionalProperties: true, properties: { formato: { type: 'string', enum: ['csv', 'xlsx'] } } } },
   }, async (request, reply: FastifyReply) => {
