@@ -21,7 +21,7 @@ async function expectFitsPhone(page: Page) {
   expect(width).toBeLessThanOrEqual(PHONE.width);
 }
 
-async function api(request: APIRequestContext, token: string, method: 'get' | 'post', url: string, data?: unknown) {
+async function api(request: APIRequestContext, token: string, method: 'get' | 'post' | 'put', url: string, data?: unknown) {
   const res = await request[method](appUrl(url), { headers: { Authorization: `Bearer ${token}` }, ...(data ? { data } : {}) });
   const body = await res.json();
   expect(res.ok(), JSON.stringify(body)).toBe(true);
@@ -36,6 +36,11 @@ test('a customer completes the public form on a phone and staff see the result',
   // The product's pre-contract notices, uploaded by staff with version and validity date (documents page).
   const fornitore = (await api(request, token, 'post', '/api/compagnia', { ragioneSociale: `Storiche ${uniqueSurname('F')} S.p.A.`, tipoCompagnia: 'DIRETTO' })).data.model.id;
   const contrattuale = (await api(request, token, 'post', '/api/compagnia_contrattuale', { nome: `Storiche ${uniqueSurname('C')}` })).data.model.id;
+  // The demo's historic-car products step aside, so this run's product is the one whose notices are shown.
+  const existing = (await api(request, token, 'get', '/api/categoria_prodotto?per_page=-1')).data as Array<Record<string, unknown>>;
+  for (const row of existing.filter((p) => p.mandatabile_type === 'auto_storica_itas' && p.attivo !== false)) {
+    await api(request, token, 'put', `/api/categoria_prodotto/${row.id}`, { attivo: false, version: row.version });
+  }
   const prodotto = (await api(request, token, 'post', '/api/categoria_prodotto', {
     nome: 'RC Auto Storiche', compagnia_fornitore_id: fornitore, compagnia_contrattuale_id: contrattuale, mandatabile_type: 'auto_storica_itas',
   })).data.model.id;

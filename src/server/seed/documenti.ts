@@ -24,7 +24,8 @@ export async function seedDocumenti(db: Database): Promise<number> {
       AND NOT EXISTS (SELECT 1 FROM media m WHERE m.owner_resource = 'quotazione' AND m.owner_id = q.id) ORDER BY q.id`.execute(db);
   const prodotti = await sql<{ id: number; nome: string }>`
     SELECT c.id, c.nome FROM categoria_prodotto c
-      WHERE NOT EXISTS (SELECT 1 FROM media m WHERE m.owner_resource = 'categoria_prodotto' AND m.owner_id = c.id) ORDER BY c.id LIMIT 3`.execute(db);
+      WHERE c.mandatabile_type IS NULL -- the public link's products get their notices from staff (the consents name them)
+        AND NOT EXISTS (SELECT 1 FROM media m WHERE m.owner_resource = 'categoria_prodotto' AND m.owner_id = c.id) ORDER BY c.id LIMIT 3`.execute(db);
   await db.transaction().execute(async (trx) => {
     for (const { id } of quotazioni.rows) {
       for (const [collection, title] of [['carta_identita', "Carta d'identità"], ['codice_fiscale', 'Codice fiscale']] as const) {

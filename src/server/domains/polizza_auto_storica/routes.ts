@@ -111,9 +111,17 @@ registerDomainRoutes(POLIZZA, async (app: FastifyInstance) => {
     appendiciDi(s, request.user, id(request)));
 
   // Issued policies not yet in the policies list (issued before the copy existed, or before their product was configured).
-  if (s.elenco) {
-    const copiate = await sincronizzaElenco(app.ctx.db, s.elenco, SISTEMA, (message) => app.log.warn(message));
-    if (copiate) app.log.info(`${copiate} polizze auto storiche copiate nell'elenco polizze`);
+  // At ready, not at build: building an app touches no database (a start with the database down still answers 503).
+  const elenco = s.elenco;
+  if (elenco) {
+    app.addHook('onReady', async () => {
+      try {
+        const copiate = await sincronizzaElenco(app.ctx.db, elenco, SISTEMA, (message) => app.log.warn(message));
+        if (copiate) app.log.info(`${copiate} polizze auto storiche copiate nell'elenco polizze`);
+      } catch (err) {
+        app.log.warn({ err }, 'copia delle polizze auto storiche nell\'elenco rinviata al prossimo avvio');
+      }
+    });
   }
 
   // The log of outside calls of a quotation (attempts, answers, Koala resends), for the super_admin.
