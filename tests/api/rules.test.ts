@@ -68,6 +68,13 @@ describe('conditional fields', () => {
     const company = await t.call('POST', '/api/quotazioni', { token: admin, body: { ...body, persona: 'g' } });
     expect(company.status).toBe(422);
     expect(company.body.errors).toEqual({ piva: ['Campo Obbligatorio.'] });
+
+    // A hidden field's well-formed value is dropped (above); a malformed one is refused at its field, and nothing is stored.
+    const before = (await t.call('GET', '/api/quotazioni?per_page=1', { token: admin })).body.total;
+    const malformed = await t.call('POST', '/api/quotazioni', { token: admin, body: { ...body, provincia_nascita_codice: '+8' } });
+    expect(malformed.status).toBe(422);
+    expect(Object.keys(malformed.body.errors)).toEqual(['provincia_nascita_codice']);
+    expect((await t.call('GET', '/api/quotazioni?per_page=1', { token: admin })).body.total).toBe(before);
   });
 });
 

@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
 import { canonicalInput } from '../../shared/canonical.ts';
-import { applyRecordRules, conditionalBlocks } from '../../shared/rules.ts';
+import { applyRecordRules, conditionalBlocks, hiddenProperties } from '../../shared/rules.ts';
 import { computedMismatchMessage } from '../../shared/validation-messages.ts';
 import { formatEuro } from '../../shared/money.ts';
 import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
@@ -133,6 +133,7 @@ const STALE_MESSAGE = 'Il record è stato modificato da un altro utente. Ricaric
 
 export class ResourceRepository {
   private readonly validate: (data: unknown) => FieldErrors | null;
+  private readonly validateShapes: (data: unknown) => FieldErrors | null;
   private readonly byName: Map<string, FieldDefinition>;
   private readonly readable: string[];
   /** Server-owned fields a conditional rule tests (a policy copied from the insurer's issue): an edit is validated with them. */
@@ -146,6 +147,9 @@ export class ResourceRepository {
     readonly workflow?: Workflow,
   ) {
     this.validate = compileValidator(ajv, def.schema);
+    // Each property's own shape, without the record's conditions: a hidden field's value is dropped, but only if well formed.
+    const { required: _required, if: _if, then: _then, else: _else, allOf: _allOf, ...shape } = def.schema;
+    this.validateShapes = compileValidator(ajv, shape as JsonSchema);
     knownDefinitions.set(def.name, def);
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
@@ -449,6 +453,13 @@ export class ResourceRepository {
 
   /** Conditional fields hidden by the record's values are emptied, computed ones filled (or a disagreeing value refused). */
   private applyRules(record: Record<string, unknown>, input: Record<string, unknown>): void {
+    // A value sent for a field the record's rules hide is emptied, never stored; a malformed one is still refused at its field.
+    const sentHidden = [...hiddenProperties(this.def.schema, record)].filter((name) => input[name] !== undefined && input[name] !== null && input[name] !== '');
+    if (sentHidden.length) {
+      const found = this.validateShapes(withoutNulls(Object.fromEntries(sentHidden.map((name) => [name, input[name]]))));
+      const malformed = Object.fromEntries(Object.entries(found ?? {}).filter(([field]) => sentHidden.includes(field.split('.')[0]!)));
+      if (Object.keys(malformed).length) throw invalid(malformed);
+    }
     const errors = applyRecordRules(this.def.schema, record, input, (expected) => computedMismatchMessage(formatEuro(expected)));
     if (Object.keys(errors).length) throw invalid(errors);
   }
