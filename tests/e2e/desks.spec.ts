@@ -76,7 +76,7 @@ test('PRODOTTI: every mandate product with its supplier, filtered; a row opens t
   await expect(rows.first()).toBeVisible();
   const fornitore = (await rows.first().locator('[col-id="compagnia_fornitore_id"]').textContent())!.trim();
   expect(fornitore).not.toMatch(/^\d+$/);
-  await page.getByRole('button', { name: 'Filtri' }).click();
+  await page.getByRole('button', { name: 'Filtri', exact: true }).click();
   await page.getByLabel('Fornitore', { exact: true }).fill(fornitore.slice(0, 6));
   await expect(page).toHaveURL(/filter%5Bfornitore%5D=/);
   await expect(rows.first()).toBeVisible();
@@ -121,7 +121,7 @@ test('TRACK GESTIONE DOCUMENTI: filter by what is missing, confirm the documents
   await expect(row.locator('[data-chip="Carta d\'identità"]')).toHaveAttribute('data-state', 'caricato');
   await expect(row.locator('[data-chip="Patente"]')).toHaveAttribute('data-state', 'mancante');
 
-  await page.getByRole('button', { name: 'Filtri' }).click();
+  await page.getByRole('button', { name: 'Filtri', exact: true }).click();
   await page.getByLabel('Manca il documento').selectOption({ label: 'Patente' });
   await expect(page).toHaveURL(/filter%5Bmancante%5D=patente/);
   await expect(row).toBeVisible();

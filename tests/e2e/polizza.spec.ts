@@ -122,7 +122,8 @@ test('staff create a quarterly policy, see the premium follow the amounts and pa
   await page.getByRole('button', { name: new RegExp(`Elimina E2E-${surname}`) }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Elimina' }).click();
   await expect(page.getByText('La polizza ha titoli con pagamenti registrati: non può essere eliminata.')).toBeVisible();
-  await page.getByRole('dialog').getByRole('button', { name: 'Annulla' }).click();
+  // A refused delete closes its dialog (issue 19) and the row stays.
+  await expect(page.getByRole('dialog')).toBeHidden();
   await expect(page.getByRole('button', { name: new RegExp(`Elimina E2E-${surname}`) })).toBeVisible();
   await page.goto(appUrl(`/modifica/Polizza/${id}`));
   await expect(page.getByTestId('titolo')).toHaveCount(4, { timeout: 30_000 });
