@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { recordFigure } from './bench/lib.ts';
+import { recordFigure, scratchDatabase } from './bench/lib.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 50_000;
 const RUNS = 3;
@@ -117,22 +117,7 @@ async function main(): Promise<void> {
       console.log(`database server: embedded PostgreSQL under ${dir}`);
     }
     adminUrl.pathname = '/postgres';
-    const name = `bench_polizze_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: adminUrl.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: adminUrl.toString() });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    });
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
+    const url = await scratchDatabase(adminUrl, 'bench_polizze', cleanups);
 
     const server = await startServer(url.toString());
     cleanups.push(async () => {

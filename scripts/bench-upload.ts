@@ -10,7 +10,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import { scratchDatabase } from './bench/lib.ts';
 
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB) || 20;
 const ADMIN_EMAIL = 'bench-upload@local';
@@ -151,22 +151,7 @@ async function main(): Promise<void> {
     console.log(`file: ${(written / MB).toFixed(1)} MB; ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 
     for (const storage of ['postgres', 'dir'] as const) {
-      const name = `bench_upload_${storage}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: adminUrl.toString() });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${name}"`);
-      await admin.end();
-      cleanups.push(async () => {
-        const c = new pg.Client({ connectionString: adminUrl.toString() });
-        await c.connect();
-        try {
-          await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        } finally {
-          await c.end();
-        }
-      });
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
+      const url = await scratchDatabase(adminUrl, `bench_upload_${storage}`, cleanups);
       const server = await startServer({ DATABASE_URL: url.toString(), MEDIA_STORAGE: storage, MEDIA_DIR: path.join(dir, `media-${storage}`) });
       cleanups.push(async () => {
         if (server.child.exitCode === null) {

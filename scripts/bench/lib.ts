@@ -374,3 +374,22 @@ export function recordFigure(bench: string, figure: Figure): void {
   const file = process.env.BENCH_SUMMARY_FILE;
   if (file) appendFileSync(file, `${JSON.stringify({ bench, ...figure })}\n`);
 }
+
+/** A database made for one run on the server of `adminUrl`; its drop is queued in `cleanups`. Answers its URL. */
+export async function scratchDatabase(adminUrl: URL, prefix: string, cleanups: Array<() => Promise<unknown>>): Promise<URL> {
+  const name = `${prefix}_${Date.now()}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl.toString() });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE "${name}"`);
+  cleanups.push(() => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url;
+}
