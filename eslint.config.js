@@ -26,6 +26,11 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      // react-bootstrap names a header's close button 'Close': every dialog says it in Italian, as the rest of the app.
+      'no-restricted-syntax': ['error', {
+        selector: "JSXOpeningElement[name.object.name='Modal'][name.property.name='Header']:has(JSXAttribute[name.name='closeButton']):not(:has(JSXAttribute[name.name='closeLabel']))",
+        message: 'Modal.Header with closeButton needs closeLabel="Chiudi".',
+      }],
     },
   },
   {

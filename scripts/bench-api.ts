@@ -1,8 +1,7 @@
 // npm run bench:api — benchmarks the generic /api/cliente routes against the same SQL sent raw through pg, on 100 000 customers.
 import os from 'node:os';
-import pg from 'pg';
 import {
-  cleanupStack, closedLoop, loginToken, ms, openBenchDatabase, pad, quote, recordFigure, seeded, startBenchApp, startHttpLoad, summarize,
+  captureQueries, cleanupStack, closedLoop, loginToken, ms, openBenchDatabase, pad, quote, recordFigure, seeded, startBenchApp, startHttpLoad, summarize,
   type Figure, type HttpLoad, type PhaseOptions, type RunResult, type Summary,
 } from './bench/lib.ts';
 
@@ -185,44 +184,50 @@ async function main(): Promise<void> {
   ];
 
   // Check the raw statements are the ones the API sends, and that both see the same data: capture the SQL the app issues.
-  const sent: string[] = [];
-  const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const originalQuery = clientProto.query;
-  clientProto.query = function (this: unknown, ...args: unknown[]) {
-    if (typeof args[0] === 'string') sent.push(args[0]);
-    return originalQuery.apply(this, args);
-  };
+  // The API adds one scalar subquery per listed reference (its `__label`): the raw side sends the API's own data statement,
+  // checked to be the definitions' statement plus those label columns, and to answer the same rows.
   const authHeaders = { authorization: `Bearer ${token}` };
-  try {
-    for (const s of scenarios) {
-      sent.length = 0;
-      const res = await fetch(`${origin}${s.paths[0]}`, { headers: authHeaders });
-      const body = (await res.json()) as { total?: number; total_is_estimate?: boolean; data: unknown };
-      const apiSent = [...sent];
-      if (res.status !== 200) throw new Error(`${s.label}: HTTP ${res.status} ${JSON.stringify(body)}`);
-      const issued = apiSent.filter((q) => /FROM "cliente"/.test(q));
-      // The page statement must be the raw one; the API's total (bounded count or estimate) is its own extra work.
-      const expectedSql = [norm(s.sql)];
-      const same = issued.length >= 1 && norm(issued[0]!) === expectedSql[0];
-      const totalStatements = issued.slice(1);
-      const rawRes = await raw.query(s.sql, s.params[0]);
-      const rawCount = s.countSql ? (await raw.query<{ n: number }>(s.countSql, s.countParams![0])).rows[0]!.n : undefined;
-      const apiCount = s.key === 'get' ? 1 : (body.data as unknown[]).length;
-      const apiTotal = s.key === 'get' ? 1 : body.total;
-      const rawTotal = s.key === 'get' ? rawRes.rowCount : rawCount;
-      console.log(`check ${s.label}: API sent ${apiSent.length} statements (${apiSent.length - issued.length} for the session or settings), `
-        + `data statement ${same ? 'identical to' : 'DIFFERENT from'} the raw one; rows API ${apiCount} / raw ${rawRes.rowCount}, `
-        + `total API ${apiTotal}${body.total_is_estimate ? ' (estimate, a lower bound)' : ''} / exact ${rawTotal}`);
-      for (const t of totalStatements) console.log(`  the API's total: ${norm(t).slice(0, 200)}`);
-      if (!same) {
-        console.log(`  API: ${issued.map(norm).join(' | ')}\n  raw: ${expectedSql.join(' | ')}`);
-        throw new Error(`raw SQL for ${s.label} does not match what the API sends; fix the bench before trusting it`);
-      }
-      const totalOk = body.total_is_estimate ? (apiTotal ?? 0) <= (rawTotal ?? 0) && (apiTotal ?? 0) >= (rawTotal ?? 0) * 0.5 : apiTotal === rawTotal;
-      if (apiCount !== rawRes.rowCount || !totalOk) throw new Error(`${s.label}: API and raw disagree on the result`);
+  const labelColumns = / ?, \(SELECT [^]*? AS "[A-Za-z0-9_]+__label"/g;
+  const renumber = (text: string) => { let n = 0; return text.replace(/\$\d+/g, () => `$${++n}`); };
+  for (const s of scenarios) {
+    const capture = captureQueries();
+    let res: Response;
+    let body: { total?: number; total_is_estimate?: boolean; data: unknown };
+    try {
+      res = await fetch(`${origin}${s.paths[0]}`, { headers: authHeaders });
+      body = (await res.json()) as typeof body;
+    } finally {
+      capture.stop();
     }
-  } finally {
-    clientProto.query = originalQuery;
+    const apiSent = capture.sent;
+    if (res.status !== 200) throw new Error(`${s.label}: HTTP ${res.status} ${JSON.stringify(body)}`);
+    const issued = apiSent.filter((q) => /FROM "cliente"/.test(q.text));
+    const data = issued[0];
+    const labels = data ? norm(data.text).match(labelColumns) ?? [] : [];
+    const withoutLabels = data ? renumber(norm(data.text).replace(labelColumns, '').replace('SELECT "cliente".*', 'SELECT *')) : '';
+    // The label subqueries' own parameters come first; the statement's own ones (limit, offset, id, terms) last.
+    const fixed = data ? data.values.slice(0, data.values.length - s.params[0]!.length) : [];
+    const same = !!data && withoutLabels === renumber(norm(s.sql))
+      && JSON.stringify(data.values.slice(fixed.length)) === JSON.stringify(s.params[0]);
+    if (!same) {
+      console.log(`  API: ${issued.map((q) => norm(q.text)).join(' | ')}\n  raw: ${norm(s.sql)}`);
+      throw new Error(`raw SQL for ${s.label} does not match what the API sends; fix the bench before trusting it`);
+    }
+    s.sql = data.text;
+    s.params = s.params.map((p) => [...fixed, ...p]);
+    const totalStatements = issued.slice(1);
+    const rawRes = await raw.query(s.sql, s.params[0]);
+    const rawCount = s.countSql ? (await raw.query<{ n: number }>(s.countSql, s.countParams![0])).rows[0]!.n : undefined;
+    const apiRows = s.key === 'get' ? [(body.data as Record<string, unknown>)] : (body.data as Array<Record<string, unknown>>);
+    const apiTotal = s.key === 'get' ? 1 : body.total;
+    const rawTotal = s.key === 'get' ? rawRes.rowCount : rawCount;
+    console.log(`check ${s.label}: API sent ${apiSent.length} statements (${apiSent.length - issued.length} for the session or settings), `
+      + `data statement identical to the raw one (${labels.length} label column${labels.length === 1 ? '' : 's'}); rows API ${apiRows.length} / raw ${rawRes.rowCount}, `
+      + `total API ${apiTotal}${body.total_is_estimate ? ' (estimate, a lower bound)' : ''} / exact ${rawTotal}`);
+    for (const t of totalStatements) console.log(`  the API's total: ${norm(t.text).slice(0, 200)}`);
+    const totalOk = body.total_is_estimate ? (apiTotal ?? 0) <= (rawTotal ?? 0) && (apiTotal ?? 0) >= (rawTotal ?? 0) * 0.5 : apiTotal === rawTotal;
+    const sameIds = JSON.stringify(apiRows.map((r) => r.id)) === JSON.stringify(rawRes.rows.map((r: Record<string, unknown>) => r.id));
+    if (apiRows.length !== rawRes.rowCount || !sameIds || !totalOk) throw new Error(`${s.label}: API and raw disagree on the result`);
   }
 
   if (process.env.BENCH_EXPLAIN === '1') {

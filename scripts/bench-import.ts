@@ -1,23 +1,21 @@
 // npx tsx scripts/bench-import.ts — imports 50 000 historic-car models as CSV and as XLSX through the real HTTP route, timing each and measuring the server's memory.
-import { fork, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import ExcelJS from 'exceljs';
 import { recordFigure, seeded } from './bench/lib.ts';
+import { forkServer } from './bench/server.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 50_000;
 const TARGET_SECONDS = 10;
 const TARGET_MB = 300;
 const ADMIN_EMAIL = 'bench-import@local';
 const ADMIN_PASSWORD = 'bench-password-1234';
-const SELF = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
 
 const HEADER = ['marca', 'modello', 'cilindrata', 'cilindrata_da', 'cilindrata_a', 'anno', 'anno_da', 'anno_a',
@@ -109,52 +107,6 @@ function upload(port: number, token: string, file: string, size: number): Promis
   });
 }
 
-interface ServerReport {
-  port?: number;
-  rss?: number;
-  peakRss?: number;
-  maxRss?: number;
-}
-
-/** The app in a process of its own, so its memory figures are the server's alone. */
-async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number; ask(message: string): Promise<ServerReport> }> {
-  const child = fork(SELF, ['--serve'], {
-    env: { ...process.env, BENCH_IMPORT_SERVE: '1', DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent' },
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (message: string) => new Promise<ServerReport>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as ServerReport));
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-    if (message) child.send(message);
-  });
-  const ready = await ask('');
-  return { child, port: ready.port!, ask };
-}
-
-async function serve(): Promise<void> {
-  const { openDatabase } = await import('../src/server/server.ts');
-  const { buildApp } = await import('../src/server/app.ts');
-  const database = await openDatabase(process.env, () => undefined);
-  const app = await buildApp({ db: database.connection.db, definitions: database.definitions, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  let peak = process.memoryUsage().rss;
-  // Sampled between event-loop turns; maxRSS from the kernel catches what falls between samples.
-  setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5).unref();
-  process.on('message', async (message) => {
-    if (message === 'reset') {
-      peak = process.memoryUsage().rss;
-      process.send!({ rss: peak });
-    } else if (message === 'report') {
-      process.send!({ peakRss: Math.max(peak, process.memoryUsage().rss), maxRss: process.resourceUsage().maxRSS * 1024 });
-    } else if (message === 'stop') {
-      await app.close();
-      await database.stop();
-      process.exit(0);
-    }
-  });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-}
-
 function quote(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
@@ -208,13 +160,8 @@ async function main(): Promise<void> {
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
 
-      const server = await startServer(url.toString());
-      cleanups.push(async () => {
-        if (server.child.exitCode === null) {
-          server.child.send('stop');
-          await once(server.child, 'exit');
-        }
-      });
+      const server = await forkServer({ DATABASE_URL: url.toString(), ADMIN_EMAIL, ADMIN_PASSWORD });
+      cleanups.push(() => server.stop());
       const login = await fetch(`http://127.0.0.1:${server.port}/api/login`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
       });
@@ -243,8 +190,7 @@ async function main(): Promise<void> {
       if (format === 'xlsx') recordFigure('import', { figure: `XLSX import of ${ROWS} rows, server peak memory (maxRSS)`, value: Math.round(maxMb), unit: 'MB', target: '< 300 MB', met: res.status === 200 && stored === ROWS && maxMb < 300 });
       else recordFigure('import', { figure: `CSV import of ${ROWS} rows, time`, value: seconds, unit: 's', target: `< ${TARGET_SECONDS} s`, met: within });
 
-      server.child.send('stop');
-      await once(server.child, 'exit');
+      await server.stop();
     }
   } finally {
     await cleanup();
@@ -252,8 +198,4 @@ async function main(): Promise<void> {
   if (failed) process.exitCode = 1;
 }
 
-if (process.env.BENCH_IMPORT_SERVE === '1') {
-  await serve();
-} else {
-  await main();
-}
+await main();

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import {
   cleanupStack, loginToken, ms, openBenchDatabase, recordFigure, seeded, startHttpLoad, summarize, type Summary,
 } from './bench/lib.ts';
+import { domains } from '../src/server/domains/index.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROWS = Number(process.env.BENCH_ROWS) || 20_000;
@@ -25,7 +26,7 @@ async function serve(): Promise<void> {
   const { PROJECT_ROOT } = await import('../src/server/server.ts');
   const { definitions } = await loadAll(path.join(PROJECT_ROOT, 'schemas'));
   const connection = connect(process.env.DATABASE_URL!);
-  const app = await buildApp({ db: connection.db, definitions, logger: false });
+  const app = await buildApp({ domains, db: connection.db, definitions, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ port: (app.server.address() as { port: number }).port });
   process.on('message', async () => {

@@ -1,62 +1,18 @@
 // npx tsx scripts/bench-polizze.ts — the policy list with per_page=-1 on 50 000 policies: time to first byte, total time and the server's peak memory.
-import { fork, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { recordFigure, scratchDatabase } from './bench/lib.ts';
+import { forkServer } from './bench/server.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 50_000;
 const RUNS = 3;
 const ADMIN_EMAIL = 'bench-polizze@local';
 const ADMIN_PASSWORD = 'bench-password-1234';
-const SELF = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
-
-interface ServerReport { port?: number; rss?: number; peakRss?: number; maxRss?: number }
-
-/** The app in a process of its own, so its memory figures are the server's alone. */
-async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number; ask(message: string): Promise<ServerReport> }> {
-  const child = fork(SELF, ['--serve'], {
-    env: { ...process.env, BENCH_POLIZZE_SERVE: '1', DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent' },
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (message: string) => new Promise<ServerReport>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as ServerReport));
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-    if (message) child.send(message);
-  });
-  const ready = await ask('');
-  return { child, port: ready.port!, ask };
-}
-
-async function serve(): Promise<void> {
-  const { openDatabase } = await import('../src/server/server.ts');
-  const { buildApp } = await import('../src/server/app.ts');
-  const database = await openDatabase(process.env, () => undefined);
-  const app = await buildApp({ db: database.connection.db, definitions: database.definitions, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  let peak = process.memoryUsage().rss;
-  setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5).unref();
-  process.on('message', async (message) => {
-    if (message === 'reset') {
-      global.gc?.();
-      peak = process.memoryUsage().rss;
-      process.send!({ rss: peak });
-    } else if (message === 'report') {
-      process.send!({ peakRss: Math.max(peak, process.memoryUsage().rss), maxRss: process.resourceUsage().maxRSS * 1024 });
-    } else if (message === 'stop') {
-      await app.close();
-      await database.stop();
-      process.exit(0);
-    }
-  });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a benchmark reads whatever the API answers
 async function call(port: number, method: string, url: string, token?: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -119,13 +75,8 @@ async function main(): Promise<void> {
     adminUrl.pathname = '/postgres';
     const url = await scratchDatabase(adminUrl, 'bench_polizze', cleanups);
 
-    const server = await startServer(url.toString());
-    cleanups.push(async () => {
-      if (server.child.exitCode === null) {
-        server.child.send('stop');
-        await once(server.child, 'exit');
-      }
-    });
+    const server = await forkServer({ DATABASE_URL: url.toString(), ADMIN_EMAIL, ADMIN_PASSWORD });
+    cleanups.push(() => server.stop());
     const login = await call(server.port, 'POST', '/api/login', undefined, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
     const token = login.json.token as string;
@@ -169,15 +120,10 @@ async function main(): Promise<void> {
       worstExtraMb = Math.max(worstExtraMb, (report.peakRss! - idle.rss!) / MB);
     }
     recordFigure('stream', { figure: `per_page=-1 on ${ROWS} policies, server memory added (worst of ${RUNS})`, value: Math.round(worstExtraMb), unit: 'MB', target: '< 100 MB', met: worstExtraMb < 100 });
-    server.child.send('stop');
-    await once(server.child, 'exit');
+    await server.stop();
   } finally {
     await cleanup();
   }
 }
 
-if (process.env.BENCH_POLIZZE_SERVE === '1') {
-  await serve();
-} else {
-  await main();
-}
+await main();

@@ -469,10 +469,11 @@ async function main(): Promise<void> {
           await tryout(`(d) targa, super_admin, ${kind(st)}, trigram on the plates`, st, after);
         }
       }],
-      // (e) An expression of decorrenza cannot use idx_quotazione_decorrenza; the same months as a range on the column
-      // can (d + 1 year falls in month M exactly when d falls in month M - 12).
+      // (e) The month of decorrenza leads index quotazione_scadenza_mese (migration 0003), which serves page 1 in id
+      // order; the former range on decorrenza made the planner walk the id index back through a year of rows.
       ['(e) scade', async () => {
-        const scadeOld = `(decorrenza + interval '1 year') >= date_trunc('month', now()) + interval '1 month' AND (decorrenza + interval '1 year') < date_trunc('month', now()) + interval '2 months'`;
+        // The other way round since migration 0003: the month equality the API sends against the range it replaced.
+        const scadeOld = `date_trunc('month', decorrenza::timestamp) = (date_trunc('month', now()) + interval '1 month' - interval '1 year')::date::timestamp`;
         const scadeNew = `decorrenza >= (date_trunc('month', now()) + interval '1 month' - interval '1 year')::date AND decorrenza < (date_trunc('month', now()) + interval '2 months' - interval '1 year')::date`;
         for (const st of await sqlOf('admin', q({ 'filter[scade_il_mese_prossimo]': 1, per_page: PER_PAGE }))) {
           if (!st.text.includes(scadeOld)) throw new Error('the scade_il_mese_prossimo SQL changed; update the what-if');

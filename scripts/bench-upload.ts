@@ -1,6 +1,5 @@
 // npx tsx scripts/bench-upload.ts — uploads a 20 MB PDF to a quotation through the real HTTP route, with each storage
 // driver (PostgreSQL, shared directory), timing it and measuring the server process's memory; then downloads it back.
-import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -8,60 +7,14 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { scratchDatabase } from './bench/lib.ts';
+import { forkServer } from './bench/server.ts';
 
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB) || 20;
 const ADMIN_EMAIL = 'bench-upload@local';
 const ADMIN_PASSWORD = 'bench-password-1234';
-const SELF = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
-
-interface Report {
-  port?: number;
-  rss?: number;
-  peakRss?: number;
-}
-
-async function serve(): Promise<void> {
-  const { openDatabase } = await import('../src/server/server.ts');
-  const { buildApp } = await import('../src/server/app.ts');
-  const database = await openDatabase(process.env, () => undefined);
-  const app = await buildApp({ db: database.connection.db, definitions: database.definitions, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  let peak = process.memoryUsage().rss;
-  setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5).unref();
-  process.on('message', async (message) => {
-    if (message === 'reset') {
-      global.gc?.();
-      peak = process.memoryUsage().rss;
-      process.send!({ rss: peak });
-    } else if (message === 'report') {
-      process.send!({ peakRss: Math.max(peak, process.memoryUsage().rss) });
-    } else if (message === 'stop') {
-      await app.close();
-      await database.stop();
-      process.exit(0);
-    }
-  });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ask(m: string): Promise<Report> }> {
-  const child = fork(SELF, ['--serve'], {
-    env: { ...process.env, ...env, BENCH_UPLOAD_SERVE: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', FIRMA_POLL_MS: '0' },
-    execArgv: [...process.execArgv, '--expose-gc'],
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (message: string) => new Promise<Report>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Report));
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-    if (message) child.send(message);
-  });
-  const ready = await ask('');
-  return { child, port: ready.port!, ask };
-}
 
 /** Streams the file from disk as multipart/form-data (fields first), so the client holds no copy of it. */
 function upload(port: number, token: string, id: number, file: string, size: number): Promise<{ status: number; body: string }> {
@@ -152,13 +105,8 @@ async function main(): Promise<void> {
 
     for (const storage of ['postgres', 'dir'] as const) {
       const url = await scratchDatabase(adminUrl, `bench_upload_${storage}`, cleanups);
-      const server = await startServer({ DATABASE_URL: url.toString(), MEDIA_STORAGE: storage, MEDIA_DIR: path.join(dir, `media-${storage}`) });
-      cleanups.push(async () => {
-        if (server.child.exitCode === null) {
-          server.child.send('stop');
-          await once(server.child, 'exit');
-        }
-      });
+      const server = await forkServer({ DATABASE_URL: url.toString(), MEDIA_STORAGE: storage, MEDIA_DIR: path.join(dir, `media-${storage}`), ADMIN_EMAIL, ADMIN_PASSWORD, FIRMA_POLL_MS: '0' }, { exposeGc: true });
+      cleanups.push(() => server.stop());
       const { token } = await json(server.port, 'POST', '/api/login', undefined, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) as { token: string };
       const created = await json(server.port, 'POST', '/api/quotazioni', token, { persona: 'f', nome: 'Bench', cognome: 'Upload', provincia_codice: 'MI' }) as { data: { model: { id: number } } };
       const id = created.data.model.id;
@@ -176,16 +124,14 @@ async function main(): Promise<void> {
       const downSeconds = (performance.now() - t1) / 1000;
       console.log(`${storage}: upload ${seconds.toFixed(2)} s = ${(written / MB / seconds).toFixed(1)} MB/s; server RSS before ${(idle.rss! / MB).toFixed(0)} MB, peak ${(report.peakRss! / MB).toFixed(0)} MB (+${((report.peakRss! - idle.rss!) / MB).toFixed(0)} MB); `
         + `download ${downSeconds.toFixed(2)} s = ${(back.bytes / MB / downSeconds).toFixed(1)} MB/s; sha-256 ${back.sha256 === sha && media.sha256 === sha ? 'matches' : 'DIFFERS'}`);
-      server.child.send('stop');
-      await once(server.child, 'exit');
+      await server.stop();
     }
   } finally {
     await cleanup();
   }
 }
 
-if (process.env.BENCH_UPLOAD_SERVE === '1') void serve();
-else main().catch((error: Error) => {
+main().catch((error: Error) => {
   console.error(error);
   process.exit(1);
 });

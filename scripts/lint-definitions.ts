@@ -1,18 +1,22 @@
-// Checks schemas/ and workflows/ exactly as start-up does (shapes, cross references, permissions, workflow lint)
-// without a database. Usage: npm run lint:definitions [-- <schemas dir>]; exit code 1 names file and JSON pointer.
+// Checks schemas/ and workflows/ exactly as start-up does (shapes, cross references, permissions, workflow lint, and
+// what the domains register against them: hooks, views, migrations, workflow actions) without a database. Usage: npm run lint:definitions [-- <schemas dir>]; exit code 1 names file and JSON pointer.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAll } from '../src/server/bootstrap.ts';
 import { DefinitionError } from '../src/shared/definitions/compile.ts';
+import { collectExtensions } from '../src/server/extensions.ts';
+import { domains } from '../src/server/domains/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const schemasDir = path.resolve(process.argv[2] ?? path.join(root, 'schemas'));
 
 try {
   const { definitions } = await loadAll(schemasDir);
+  await collectExtensions(definitions, domains);
   console.log(`definitions ok: ${definitions.resources.size} resources, ${definitions.workflows.size} workflows`);
 } catch (error) {
-  if (!(error instanceof DefinitionError)) throw error;
-  console.error(error.message);
+  // A definition names file and pointer; a domain's registration names the resource.
+  if (!(error instanceof Error)) throw error;
+  console.error(error instanceof DefinitionError ? error.message : `domain registration: ${error.message}`);
   process.exitCode = 1;
 }

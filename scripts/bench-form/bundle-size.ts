@@ -45,8 +45,11 @@ const routes: Record<string, string[]> = {
 let failed = false;
 for (const [label, keys] of Object.entries(routes)) {
   const files = [...closure(keys)];
-  const total = files.reduce((sum, f) => sum + gz(f), 0);
+  const sizes = new Map(files.map((f) => [f, gz(f)]));
+  const total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
   console.log(`${label.padEnd(40)} ${kb(total).padStart(9)} gzip JS in ${files.length} files`);
+  // Where a route's weight is: its largest files (the entry, the grid, the form engine).
+  for (const [file, size] of [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 3)) console.log(`  ${file.padEnd(38)} ${kb(size).padStart(9)}`);
   const budget = label.startsWith('login') ? LOGIN_BUDGET_KB : label.startsWith('customer list') ? LIST_BUDGET_KB : undefined;
   if (budget) recordFigure('bundle', { figure: `${label} JavaScript, gzip`, value: Math.round(total / 102.4) / 10, unit: 'KB', target: `< ${budget} KB`, met: total / 1024 < budget });
   if (label.startsWith('login')) {

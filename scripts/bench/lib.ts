@@ -9,7 +9,9 @@ import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type RunningDatabase } from '../../src/server/server.ts';
+import { loadConfig } from '../../src/server/config.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { domains } from '../../src/server/domains/index.ts';
 
 export interface RunResult {
   /** Latency of each completed measured request, in ms, in completion order. */
@@ -298,7 +300,7 @@ export async function openBenchDatabase(opts: {
     console.log(`database: embedded PostgreSQL under ${dataDir}`);
   }
   const log = opts.log ?? ((line: string) => console.log(`  [app] ${line.length > 140 ? `${line.slice(0, 137)}...` : line}`));
-  const database = await openDatabase(env, log);
+  const database = await openDatabase(domains, loadConfig(env), log);
   cleanups.push('stop database', () => database.stop());
   const raw = new pg.Pool({ connectionString: target || database.connection.pool.options.connectionString, max: database.connection.pool.options.max });
   cleanups.push('raw pool', () => raw.end());
@@ -322,7 +324,7 @@ export interface BenchApp {
 
 /** The real HTTP server (buildApp + listen), on 127.0.0.1 and a free port. */
 export async function startBenchApp(database: RunningDatabase, cleanups: Cleanups): Promise<BenchApp> {
-  const app: FastifyInstance = await buildApp({ db: database.connection.db, definitions: database.definitions, logger: false });
+  const app: FastifyInstance = await buildApp({ domains, db: database.connection.db, definitions: database.definitions, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   cleanups.push('close app', () => app.close());
   const port = (app.server.address() as { port: number }).port;

@@ -1,9 +1,12 @@
-// Feature modules at start: each registers its widgets in the widget registry (which imports no page).
+// Feature modules at start: each registers its widgets in the widget registry (which imports no page) and its
+// machine's own guards (the quotation's, shared with the server's quotation domain).
 // main.tsx runs this before the first render; tests that render a feature's form call it too.
 import { registerQuotazioneWidgets } from './pages/quotazione/lazyWidgets.tsx';
 import { ProdottoPolizzaWidget } from './pages/polizza/lazyWidgets.tsx';
 import { QuietanzaPdfCell } from './pages/finanza/QuietanzaPdfCell.tsx';
 import { registerWidget } from './widgets/registry.ts';
+import { registerWorkflowGuards } from './lib/workflow.ts';
+import { QUOTAZIONE_GUARDS, QUOTAZIONE_MACHINE } from '../shared/domains/quotazione/guards.ts';
 
 let done = false;
 
@@ -11,6 +14,7 @@ export function registerFeatures(): void {
   if (done) return;
   done = true;
   registerQuotazioneWidgets();
+  registerWorkflowGuards(QUOTAZIONE_MACHINE, QUOTAZIONE_GUARDS);
   // A policy's product, filtered by the chosen branch, contractual company and supplier (spec 002 §2.3).
   // QUIETANZE: the receipt number with its PDF button (list.json format "quietanza_pdf").
   registerWidget('quietanza_pdf', { cell: QuietanzaPdfCell, sample: { schema: { type: 'integer' }, value: 42 } });

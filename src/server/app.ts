@@ -4,22 +4,25 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createAjv } from '../shared/validation.ts';
-import { cadastralCodes } from './domains/riferimenti/loader.ts';
 import type { AppConfig, AppContext } from './context.ts';
+import { loadConfig } from './config.ts';
 import { poolOf, type Database } from './db/connection.ts';
 import { InstanceCache } from './cache.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { errorHandler, installValidator, refuseNul } from './http/contract.ts';
+import { errorBody } from './errors.ts';
 import { registerEntitySchemas, registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
-import { Workflow, type WorkflowDefinition } from '../shared/workflow/machine.ts';
 import authPlugin from './plugins/auth.ts';
 import maintenancePlugin from './plugins/maintenance.ts';
 import metaPlugin from './plugins/meta.ts';
 import resourcesPlugin from './plugins/resources.ts';
 import documentiPlugin from './plugins/documenti.ts';
-import './domains/index.ts';
-import { domainRoutes, publicRoutes } from './domains/registry.ts';
+import validatorsPlugin from './plugins/validators.ts';
+import { registerDomains, type Domain } from './extensions.ts';
+import { createMediaStore, mediaSettings } from './media/store.ts';
+import { createFirmaProvider } from './adapters/firma/index.ts';
+import type { FirmaProvider } from './adapters/firma/types.ts';
 
 /** TRUST_PROXY: unset = the socket's address; 1/true = X-Forwarded-For from any proxy; else the proxies' addresses/CIDRs, comma-separated. */
 export function trustProxy(value: string | undefined): boolean | string {
@@ -33,8 +36,9 @@ async function instanceCache(db: Database, app: FastifyInstance): Promise<Instan
   const cache = new InstanceCache();
   app.addHook('onClose', () => cache.close());
   // A write of this instance may end sessions: the next request first catches up with its notifications.
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') cache.noteWrite();
+    done(null, payload);
   });
   const pool = poolOf(db);
   if (pool) await cache.listen(pool.options).catch((error: Error) => app.log.warn(`cache listener: ${error.message}`));
@@ -44,26 +48,30 @@ async function instanceCache(db: Database, app: FastifyInstance): Promise<Instan
 export interface BuildOptions {
   db: Database;
   definitions: Definitions;
+  /** The domain plugins (src/server/domains/index.ts), chosen by the entry point. */
+  domains: readonly Domain[];
+  /** The configuration read at start (loadConfig), or a test's overrides: validated here, unset values take the defaults. */
   config?: Partial<AppConfig>;
   logger?: FastifyServerOptions['logger'];
+  /** A test's own signature provider (a sandbox with its clock and hooks) instead of the configured one. */
+  firmaProvider?: FirmaProvider;
 }
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { appName = 'Broker Back Office', staticDir: servedDir, ...settings } = options.config ?? {};
+  const config: AppConfig = { appName, staticDir: servedDir, ...loadConfig(settings) };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: trustProxy(process.env.TRUST_PROXY),
+    trustProxy: trustProxy(config.TRUST_PROXY),
   });
-  const config: AppConfig = {
-    appName: 'Broker Back Office',
-    ambiente: process.env.AMBIENTE ?? 'development',
-    maintenance: process.env.MAINTENANCE === '1' || process.env.MAINTENANCE === 'true',
-    ...options.config,
-  };
-  const workflows = new Map([...options.definitions.workflows].map(([name, json]) => [name, new Workflow(json as WorkflowDefinition)]));
-  const placeCodes = await cadastralCodes(options.db);
+  // The domains register first: the validator needs the place codes one of them provides.
+  const extensions = await registerDomains(app, options.definitions, options.domains);
+  const workflows = extensions.workflows({ APP_URL: config.APP_URL });
+  const placeCodes = await extensions.loadPlaceCodes(options.db);
   const cache = await instanceCache(options.db, app);
-  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows, cache, placeCodes };
+  const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows, cache, placeCodes, extensions,
+    media: createMediaStore(mediaSettings(config)), firma: options.firmaProvider ?? createFirmaProvider(config) };
   app.decorate('ctx', ctx);
   // The old front end posted some actions as form data (spec 001 §7, cambioStato).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -84,13 +92,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(metaPlugin);
   await app.register(resourcesPlugin);
   await app.register(documentiPlugin);
+  await app.register(validatorsPlugin);
   // Domain routes run behind authentication; each declares its own permissions with requirePermission.
   await app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
-    for (const [, plugin] of domainRoutes()) await scoped.register(plugin);
+    for (const plugin of extensions.routePlugins()) await scoped.register(plugin);
   });
   // Public routes (the customer's link) carry no token; each guards and rate-limits itself.
-  for (const [, plugin] of publicRoutes()) await app.register(plugin);
+  for (const plugin of extensions.publicRoutePlugins()) await app.register(plugin);
 
   const staticDir = config.staticDir;
   const spa = staticDir && existsSync(path.join(staticDir, 'index.html'));
@@ -102,7 +111,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       if (file && !file.includes('..') && existsSync(path.join(staticDir, file)) && path.extname(file)) return reply.sendFile(file);
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send({ message: 'Risorsa non trovata.' });
+    return reply.code(404).send(errorBody(404, 'Risorsa non trovata.'));
   });
   return app;
 }

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { loadReferenceData } from './domains/riferimenti/loader.ts';
 import { loadDefinitions } from './definitions.ts';
 import { DefinitionError } from '../shared/definitions/compile.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
@@ -14,9 +13,7 @@ import { USERS_RESOURCE, syncRoles, type RolesFile } from './auth/service.ts';
 import { MIN_PASSWORD_LENGTH, hashPassword } from './auth/passwords.ts';
 import { lintWorkflow } from '../shared/workflow/lint.ts';
 import type { WorkflowDefinition } from '../shared/workflow/machine.ts';
-import { implementedActions } from './workflow/actions.ts';
-// Domains register their hooks and extra database objects; migration needs the latter.
-import './domains/index.ts';
+import { collectExtensions, type Domain } from './extensions.ts';
 
 export const ROLES_FILE = '_reference/ruoli.json';
 
@@ -54,7 +51,8 @@ async function loadWorkflows(definitions: Definitions, workflowsDir: string): Pr
     } catch (error) {
       throw new DefinitionError(`../workflows/${file}`, '', `invalid JSON: ${(error as Error).message}`);
     }
-    const problems = lintWorkflow(json, implementedActions());
+    // The actions are the domains' (checked again when they register: Extensions.verify).
+    const problems = lintWorkflow(json);
     if (problems.length) throw new DefinitionError(`../workflows/${file}`, '', problems.join('; '));
     definitions.workflows.set(file.replace(/\.json$/, ''), json);
   }
@@ -84,19 +82,22 @@ export async function loadAll(schemasDir: string): Promise<{ definitions: Defini
 }
 
 /** `step` (optional) hears how long each part took, for the start-up line of the server. */
-export async function prepareDatabase(db: Database, definitions: Definitions, roles: RolesFile, step: (name: string, ms: number, note?: string) => void = () => {}) {
+export async function prepareDatabase(
+  db: Database, definitions: Definitions, roles: RolesFile, domains: readonly Domain[], step: (name: string, ms: number, note?: string) => void = () => {},
+) {
   let t = performance.now();
   const lap = (name: string, note?: string) => {
     const now = performance.now();
     step(name, now - t, note);
     t = now;
   };
-  const report = await migrate(db, definitions, USERS_RESOURCE);
+  const extensions = await collectExtensions(definitions, domains);
+  lap('domains');
+  const report = await migrate(db, definitions, USERS_RESOURCE, extensions);
   lap('migration check', report.statements.length ? `${report.statements.length} statements` : 'unchanged');
   await syncRoles(db, roles);
   lap('roles');
-  const reference = await loadReferenceData(db);
-  lap('reference data', reference.loaded ? 'loaded' : 'unchanged');
+  for (const [name, run] of extensions.prepareSteps()) lap(name, await run(db));
   return report;
 }
 

@@ -11,6 +11,8 @@ const ROLES_TTL_MS = 30_000;
 /** Settings without the listener: the bound on how late another instance's change is seen. */
 const SETTING_TTL_MS = 2_000;
 const MAX_SESSIONS = 10_000;
+/** How long a large table's size estimate serves its list pages before pg_class is read again. */
+const ESTIMATE_TTL_MS = 5_000;
 const RECONNECT_MS = 1_000;
 
 export type SessionRow = Omit<AuthUser, 'permissions'> & { roles: string[]; expiresAt: number };
@@ -19,6 +21,7 @@ export class InstanceCache {
   private readonly sessions = new Map<string, { row: SessionRow; at: number }>();
   private roles?: { at: number; value: Map<string, string[]> };
   private readonly settings = new Map<string, { at: number; value: unknown }>();
+  private readonly estimates = new Map<string, { at: number; value: number }>();
   private client?: pg.Client;
   private closed = false;
   private retry?: NodeJS.Timeout;
@@ -106,6 +109,17 @@ export class InstanceCache {
   rememberSetting(key: string, value: unknown, generation: number): void {
     if (generation !== this.generation) return;
     this.settings.set(key, { at: Date.now(), value });
+  }
+
+  /** A large table's row estimate (pg_class), shared by its list pages for ESTIMATE_TTL_MS: an estimate either way. */
+  estimate(table: string): number | undefined {
+    const hit = this.estimates.get(table);
+    if (!hit || Date.now() - hit.at > ESTIMATE_TTL_MS) return undefined;
+    return hit.value;
+  }
+
+  rememberEstimate(table: string, rows: number): void {
+    this.estimates.set(table, { at: Date.now(), value: rows });
   }
 
   clear(): void {

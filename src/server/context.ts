@@ -1,16 +1,18 @@
 // What the app is built from, and the Fastify type augmentation every plugin relies on.
 import type { Ajv } from 'ajv';
+import type { MediaStore } from './media/store.ts';
+import type { FirmaProvider } from './adapters/firma/types.ts';
 import type { Database } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import type { AuthUser } from './auth/user.ts';
 import type { Workflow } from '../shared/workflow/machine.ts';
 import type { InstanceCache } from './cache.ts';
+import type { Config } from './config.ts';
+import type { Extensions } from './extensions.ts';
 
-export interface AppConfig {
+/** The validated environment (config.ts; MAINTENANCE forces maintenance, a database setting can switch it on too) and the app's name. */
+export interface AppConfig extends Config {
   appName: string;
-  ambiente: string;
-  /** Maintenance forced by environment; a database setting can switch it on too. */
-  maintenance: boolean;
   /** Built front end to serve, when present. */
   staticDir?: string;
 }
@@ -25,6 +27,12 @@ export interface AppContext {
   cache: InstanceCache;
   /** Every cadastral code, read once when the app is built. */
   placeCodes: ReadonlySet<string>;
+  /** What the domains registered on this app (hooks, checks, actions, routes). */
+  extensions: Extensions;
+  /** The file store its configuration chose (MEDIA_STORAGE): another app in the process may use another. */
+  media: MediaStore;
+  /** The signature provider its configuration chose (FIRMA_ADAPTER), or a test's own sandbox. */
+  firma: FirmaProvider;
 }
 
 declare module 'fastify' {

@@ -1,20 +1,29 @@
-// HTTP errors with Laravel-style bodies ({message, errors}) and the mapping of database errors onto them.
+// HTTP errors with Laravel-style bodies ({message, code, errors}) and the mapping of database errors onto them.
 import type { FieldErrors } from '../shared/validation.ts';
+import { codeForStatus, type ErrorCode } from '../shared/error-codes.ts';
 
 export class HttpError extends Error {
+  /** Stable for clients (src/shared/error-codes.ts); the status's own code unless a more precise one is given. */
+  readonly code: ErrorCode;
+
   constructor(
     readonly statusCode: number,
     message: string,
     readonly errors?: FieldErrors,
     readonly extra?: Record<string, unknown>,
+    code?: ErrorCode,
   ) {
     super(message);
+    this.code = code ?? codeForStatus(statusCode);
   }
 
   body(): Record<string, unknown> {
-    return { message: this.message, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
   }
 }
+
+/** The body of an error answered without an HttpError (the framework's own refusals). */
+export const errorBody = (status: number, message: string, errors?: FieldErrors) => ({ message, code: codeForStatus(status), ...(errors ? { errors } : {}) });
 
 export const VALIDATION_MESSAGE = 'I dati inseriti non sono validi.';
 
@@ -62,7 +71,7 @@ export function fromDatabaseError(error: unknown, operation: 'write' | 'delete',
   if (pg.code === '23503' || pg.code === '23001') {
     if (operation === 'delete') {
       const dependant = /table "([^"]+)"/.exec(pg.detail ?? '')?.[1] ?? pg.table ?? '';
-      return new HttpError(409, `Impossibile eliminare: ci sono ancora dati collegati in ${titleOf(dependant)}.`, undefined, { dependant });
+      return new HttpError(409, `Impossibile eliminare: ci sono ancora dati collegati in ${titleOf(dependant)}.`, undefined, { dependant }, 'IN_USE');
     }
     const column = /\(([A-Za-z0-9_]+)\)=/.exec(pg.detail ?? '')?.[1] ?? 'body';
     return invalid({ [column]: ['Il record collegato non esiste.'] });

@@ -5,19 +5,23 @@ import type { FastifyInstance } from 'fastify';
 import { connect, type Connection } from './db/connection.ts';
 import { startEmbedded, type EmbeddedServer } from './db/embedded.ts';
 import { buildApp } from './app.ts';
+import { mediaSettings } from './media/store.ts';
 import { startDelivery } from './mail/outbox.ts';
 import { ensureAdmin, loadAll, prepareDatabase } from './bootstrap.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
+import { loadConfig, type Config } from './config.ts';
+import type { Domain } from './extensions.ts';
 
 export interface RunningDatabase {
   connection: Connection;
   definitions: Definitions;
+  /** The domain plugins the database was prepared for; buildApp takes the same. */
+  domains: readonly Domain[];
   stop(): Promise<void>;
 }
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-/** Opens the database named by DATABASE_URL, or starts the embedded one under DATA_DIR, and brings it up to the definitions. */
 /** Where start-up time goes, printed as one line once the server listens. */
 export class StartupTimer {
   private readonly steps: string[] = [];
@@ -44,23 +48,27 @@ export class StartupTimer {
   }
 }
 
-export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = console.log, timer = new StartupTimer()): Promise<RunningDatabase> {
-  const schemasDir = path.resolve(env.SCHEMAS_DIR ?? path.join(PROJECT_ROOT, 'schemas'));
+/** Where the embedded database and, by default, the files live. */
+export const dataDirOf = (config: Config) => path.resolve(config.DATA_DIR ?? path.join(PROJECT_ROOT, 'data'));
+
+/** Opens the database named by DATABASE_URL, or starts the embedded one under DATA_DIR, and brings it up to the definitions. */
+export async function openDatabase(domains: readonly Domain[], config: Config = loadConfig(), log: (line: string) => void = console.log, timer = new StartupTimer()): Promise<RunningDatabase> {
+  const schemasDir = path.resolve(config.SCHEMAS_DIR ?? path.join(PROJECT_ROOT, 'schemas'));
   const { definitions, roles } = await loadAll(schemasDir);
   timer.lap('definitions');
   let embedded: EmbeddedServer | undefined;
-  let url = env.DATABASE_URL;
+  let url = config.DATABASE_URL;
   if (!url) {
-    const dataDir = path.resolve(env.DATA_DIR ?? path.join(PROJECT_ROOT, 'data'));
-    embedded = await startEmbedded(path.join(dataDir, 'db'), env.PG_LOG === '1' ? log : undefined);
+    const dataDir = dataDirOf(config);
+    embedded = await startEmbedded(path.join(dataDir, 'db'), { log: config.PG_LOG ? log : undefined, port: config.EMBEDDED_PG_PORT });
     url = embedded.url;
     log(`embedded PostgreSQL running for ${dataDir}`);
     timer.lap('database start');
   }
-  const connection = connect(url);
+  const connection = connect(url, config.DB_POOL_SIZE);
   try {
     timer.resync();
-    const report = await prepareDatabase(connection.db, definitions, roles, (name, ms, note) => timer.add(name, ms, note));
+    const report = await prepareDatabase(connection.db, definitions, roles, domains, (name, ms, note) => timer.add(name, ms, note));
     timer.resync();
     if (report.created.length) log(`tables created: ${report.created.join(', ')}`);
     // On a fresh database every column is new: name them only when an existing table grew.
@@ -70,7 +78,7 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (l
       if (list.length) log(`${what}: ${list.join(', ')}`);
     }
     for (const warning of report.warnings) log(`warning: ${warning}`);
-    await ensureAdmin(connection.db, env.ADMIN_EMAIL ?? 'admin@localhost', env.ADMIN_PASSWORD, log);
+    await ensureAdmin(connection.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log);
     timer.lap('first admin');
   } catch (error) {
     await connection.close();
@@ -80,6 +88,7 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env, log: (l
   return {
     connection,
     definitions,
+    domains,
     stop: async () => {
       await connection.close();
       await embedded?.stop();
@@ -94,23 +103,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(env: NodeJS.ProcessEnv = process.env, timer = new StartupTimer()): Promise<RunningServer> {
-  const database = await openDatabase(env, console.log, timer);
-  if (env.SEED_DEMO === '1') {
+/** `domains`: the list of src/server/domains/index.ts, and `config`, read from the environment once: both given by main.ts. */
+export async function startServer(domains: readonly Domain[], config: Config, timer = new StartupTimer()): Promise<RunningServer> {
+  const database = await openDatabase(domains, config, console.log, timer);
+  if (config.SEED_DEMO) {
     const { seedDemo } = await import('./seed/demo.ts');
-    await seedDemo(database.connection.db, console.log);
+    await seedDemo(database.connection.db, console.log, mediaSettings(config));
     timer.lap('demo data');
   }
   const app = await buildApp({
+    domains,
     db: database.connection.db,
     definitions: database.definitions,
-    config: { staticDir: path.resolve(env.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
-    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL ?? 'info', serializers: logSerializers },
+    config: { ...config, staticDir: path.resolve(config.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, serializers: logSerializers },
   });
   timer.lap('app build');
-  const port = Number(env.PORT ?? 3000);
-  const host = env.HOST ?? '127.0.0.1';
-  const stopDelivery = startDelivery(database.connection.db, (line) => app.log.info(line));
+  const port = config.PORT;
+  const host = config.HOST;
+  const stopDelivery = startDelivery(database.connection.db, app.ctx.config, (line) => app.log.info(line));
   app.addHook('onClose', async () => stopDelivery());
   await app.listen({ port, host });
   const url = `http://${host}:${(app.server.address() as { port: number }).port}`;

@@ -214,3 +214,46 @@ export function applyRecordRules(schema: JsonSchema, record: Data, input: Data, 
   }
   return errors;
 }
+
+/** The array properties of an object schema whose items declare conditional fields, with those items' schema. */
+function conditionalArrays(schema: JsonSchema): Array<[string, JsonSchema]> {
+  return Object.entries(schema.properties ?? {})
+    .filter(([, prop]) => prop?.items && typeof prop.items === 'object' && conditionalBlocks(prop.items).length > 0)
+    .map(([name, prop]) => [name, prop.items!]);
+}
+
+const isRow = (v: unknown): v is Data => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Fields of array rows hidden by the rows' own conditions, as paths "field.index.property" (how errors name them). */
+export function hiddenRowPaths(schema: JsonSchema, data: Data): Set<string> {
+  const paths = new Set<string>();
+  for (const [name, items] of conditionalArrays(schema)) {
+    const rows = data[name];
+    if (!Array.isArray(rows)) continue;
+    rows.forEach((row, i) => {
+      if (isRow(row)) for (const hidden of hiddenProperties(items, row)) paths.add(`${name}.${i}.${hidden}`);
+    });
+  }
+  return paths;
+}
+
+/** Array properties whose rows still hold a value in a field their conditions hide, each with its rows emptied of them. */
+export function staleHiddenRows(schema: JsonSchema, data: Data): Array<[string, unknown[]]> {
+  const out: Array<[string, unknown[]]> = [];
+  for (const [name, items] of conditionalArrays(schema)) {
+    const rows = data[name];
+    if (!Array.isArray(rows)) continue;
+    let changed = false;
+    const cleaned = rows.map((row) => {
+      if (!isRow(row)) return row;
+      const hidden = [...hiddenProperties(items, row)].filter((f) => f in row);
+      if (!hidden.length) return row;
+      changed = true;
+      const copy = { ...row };
+      for (const f of hidden) delete copy[f];
+      return copy;
+    });
+    if (changed) out.push([name, cleaned]);
+  }
+  return out;
+}

@@ -1,16 +1,15 @@
 // One ajv set-up for client and server: Italian formats, keywords and messages, and input normalisation.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, _, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import localizeItModule from 'ajv-i18n/localize/it/index.js';
-import { dataNascitaMessage, decodeCodiceFiscale, isDataNascitaValida, italianFormats } from './validators/index.ts';
-import { formatMessages, keywordMessages } from './validation-messages.ts';
+import { decodeCodiceFiscale } from './validators/index.ts';
+import { ITALIAN_FORMATS, VALIDATION_RUNTIME, dataNascita, messageFor } from './validation-runtime.ts';
 import type { FieldDefinition, JsonSchema } from './definitions/types.ts';
 
 // ajv-formats ships CommonJS; its default export differs between bundlers and Node.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-const localizeIt = ((localizeItModule as unknown as { default?: unknown }).default ?? localizeItModule) as (errors: ErrorObject[]) => void;
 
 export { REQUIRED_MESSAGE } from './validation-messages.ts';
+export { VALIDATION_RUNTIME, localizeErrors, messageFor, validationRuntime } from './validation-runtime.ts';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -28,17 +27,26 @@ export interface AjvOptions {
   placeCodes?: ReadonlySet<string>;
 }
 
+/** ajv's code.formats for standalone code: every format from the run-time module (validation-runtime.ts). */
+export const STANDALONE_FORMATS = _`require(${VALIDATION_RUNTIME}).formats`;
+
 /** Formats, annotation keywords and x-data-nascita on an ajv instance: the server's and the one rjsf builds. */
 export function configureAjv(ajv: Ajv, options: AjvOptions = {}): Ajv {
   const { placeCodes } = options;
-  for (const [name, format] of Object.entries(italianFormats)) {
-    let validate = format.validate;
+  for (const [name, format] of Object.entries(ITALIAN_FORMATS)) {
     if (name === 'codice-fiscale' && placeCodes) {
       // decodeCodiceFiscale undoes omocodia in the place code (H5LM -> H501); 11-digit codes have no place.
-      validate = (value: string) => format.validate(value)
-        && (value.trim().length !== 16 || placeCodes.has(decodeCodiceFiscale(value)?.codiceCatastale ?? ''));
+      ajv.addFormat(name, {
+        type: 'string',
+        validate: (value: string) => format.validate(value)
+          && (value.trim().length !== 16 || placeCodes.has(decodeCodiceFiscale(value)?.codiceCatastale ?? '')),
+      });
+    } else if (name === 'nazione' && placeCodes) {
+      // A country's cadastral code must name a real one ('1' and '2' carry no code).
+      ajv.addFormat(name, { type: 'string', validate: (value: string) => format.validate(value) && (!value.startsWith('Z') || placeCodes.has(value)) });
+    } else {
+      ajv.addFormat(name, format);
     }
-    ajv.addFormat(name, { type: 'string', validate });
   }
   for (const keyword of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);
   if (!ajv.getKeyword('x-data-nascita')) {
@@ -46,9 +54,12 @@ export function configureAjv(ajv: Ajv, options: AjvOptions = {}): Ajv {
       keyword: 'x-data-nascita',
       type: 'string',
       schemaType: 'boolean',
-      // A malformed date is the format's error; this keyword only judges real dates.
-      validate: (enabled: boolean, value: string) => !enabled || !/^\d{4}-\d{2}-\d{2}$/.test(value) || isDataNascitaValida(value),
-      errors: false,
+      // Generated code (not a validate function) so that standalone code can call the check from the runtime module.
+      code(cxt: KeywordCxt) {
+        if (cxt.schema !== true) return;
+        const check = cxt.gen.scopeValue('func', { ref: dataNascita, code: _`require(${VALIDATION_RUNTIME}).dataNascita` });
+        cxt.fail(_`!${check}(${cxt.data})`);
+      },
     });
   }
   return ajv;
@@ -58,35 +69,6 @@ export function createAjv(options: AjvOptions = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
   addFormats(ajv);
   return configureAjv(ajv, options);
-}
-
-// Keywords that only summarise the errors reported on the fields themselves (if/then/else, anyOf, allOf).
-const SUMMARY_KEYWORDS = new Set(['if', 'then', 'else', 'anyOf', 'allOf', '$ref']);
-
-/** The one Italian message of an ajv error: x-messages of the schema, our wording, else ajv-i18n's Italian. */
-export function messageFor(error: ErrorObject): string | undefined {
-  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-messages'] as Record<string, string> | undefined;
-  if (custom?.[error.keyword]) return custom[error.keyword];
-  const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'format') {
-    const name = String(params.format);
-    return italianFormats[name]?.message ?? formatMessages[name] ?? 'Formato non valido';
-  }
-  if (error.keyword === 'x-data-nascita') return dataNascitaMessage();
-  const ours = keywordMessages[error.keyword];
-  if (ours) return ours(params);
-  if (SUMMARY_KEYWORDS.has(error.keyword)) return undefined;
-  const copy = { ...error, message: undefined as string | undefined };
-  localizeIt([copy]);
-  return copy.message ? copy.message.charAt(0).toUpperCase() + copy.message.slice(1) : undefined;
-}
-
-/** Sets every error's message to its Italian text (rjsf shows error.message). */
-export function localizeErrors(errors: ErrorObject[] | null | undefined): void {
-  for (const error of errors ?? []) {
-    const message = messageFor(error);
-    if (message) error.message = message;
-  }
 }
 
 function fieldPath(error: ErrorObject): string {

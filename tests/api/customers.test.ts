@@ -134,12 +134,13 @@ describe('optimistic locking', () => {
     const stale = await t.call('PUT', `/api/cliente/${id}`, { token: admin, body: { nome: 'Secondo', version: 1 } });
     expect(stale.status).toBe(409);
     expect(stale.body.message).toContain('modificato da un altro utente');
+    expect(stale.body.code).toBe('STALE_VERSION');
     expect(stale.body.current).toMatchObject({ nome: 'PRIMO', version: 2 });
     const viaHeader = await t.call('PUT', `/api/cliente/${id}`, { token: admin, body: { nome: 'Terzo' }, headers: { 'if-match': '"2"' } });
     expect(viaHeader.status).toBe(200);
     expect(viaHeader.body.data.model).toMatchObject({ nome: 'TERZO', version: 3 });
     const missing = await t.call('PUT', `/api/cliente/${id}`, { token: admin, body: { nome: 'Quarto' } });
-    expect(missing.status).toBe(428);
+    expect([missing.status, missing.body.code]).toEqual([428, 'PRECONDITION_REQUIRED']);
     expect((await t.call('GET', `/api/cliente/${id}`, { token: admin })).body.data.nome).toBe('TERZO');
   });
 
@@ -204,6 +205,7 @@ describe('authentication, permissions and row scope', () => {
     const res = await t.call('DELETE', `/api/collaboratore/${collab.id}`, { token: admin });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Impossibile eliminare: ci sono ancora dati collegati in Clienti.');
+    expect(res.body.code).toBe('IN_USE');
     expect((await t.call('GET', `/api/collaboratore/${collab.id}`, { token: admin })).status).toBe(200);
     const dangling = await t.call('POST', '/api/cliente', { token: admin, body: { ...base, collaboratore_id: 987654 } });
     expect(dangling.status).toBe(422);

@@ -66,6 +66,10 @@ describe('malformed definitions are refused at start-up with file and pointer', 
     ['cliente/resource.json', 'an unknown permission', (d) => { d.permissions.delete = 'elimina_tutto'; }, /^cliente\/resource\.json#\/permissions\/delete: unknown permission "elimina_tutto"/],
     ['cliente/form.ui.json', 'a layout naming a missing field', (d) => { d['ui:layout'][0].fields.push('ghost'); }, /^cliente\/form\.ui\.json#\/ui:layout\/0\/fields\/\d+: unknown property "ghost"/],
     ['cliente/entity.schema.json', 'a reference to an unknown resource', (d) => { d.properties.collaboratore_id['x-ref'] = 'agente'; }, /x-ref: unknown resource "agente"/],
+    ['cliente/resource.json', 'a row scope without the user attribute', (d) => { delete d.rowScope.user; }, /^cliente\/resource\.json#\/rowScope: must have required property 'user'/],
+    ['cliente/resource.json', 'a row scope on an unknown user attribute', (d) => { d.rowScope.user = 'agente_id'; }, /^cliente\/resource\.json#\/rowScope\/user: must be equal to one of the allowed values/],
+    ['cliente/resource.json', 'a row scope on a text field', (d) => { d.rowScope.field = 'nome'; }, /^cliente\/resource\.json#\/rowScope\/field: "nome" must be an integer property/],
+    ['quotazione/resource.json', 'a row scope network on a missing parent', (d) => { d.rowScope.network.parentField = 'superiore_id'; }, /^quotazione\/resource\.json#\/rowScope\/network\/parentField: "superiore_id" is not a property of collaboratore/],
     ['quotazioni_rca/resource.json', 'an unknown generic operation', (d) => { d.api.operations.push('export'); }, /^quotazioni_rca\/resource\.json#\/api\/operations\/3: must be equal to one of the allowed values/],
   ];
   it.each(cases)('%s with %s', async (file, _what, edit, expected) => {
@@ -105,7 +109,7 @@ describe('meta routes', () => {
     expect(res.status).toBe(200);
     expect(res.body.columns.map((c: { field: string }) => c.field)).toContain('cf');
     expect((await t.call('GET', '/headers/nope.json')).status).toBe(404);
-    expect((await t.call('GET', '/api/nope')).body).toEqual({ message: 'Risorsa non trovata.' });
+    expect((await t.call('GET', '/api/nope')).body).toEqual({ message: 'Risorsa non trovata.', code: 'NOT_FOUND' });
   });
 
   it('generates OpenAPI from the definitions', async () => {

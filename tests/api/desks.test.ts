@@ -2,6 +2,7 @@
 // dashboard's figures, each with the permission and the row scope of the role (a collaborator sees only their own).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import ExcelJS from 'exceljs';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -39,6 +40,12 @@ async function upload(token: string, id: number, collection: string, extra: Reco
   const res = await t.app.inject({ method: 'POST', url: '/api/quotazioni/upload', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` } });
   expect(res.statusCode, res.body).toBe(201);
   return JSON.parse(res.body).data.media as { id: number; url: string };
+}
+
+/** A CSV export's rows, quoted fields unquoted (semicolons, BOM, CRLF as Italian Excel reads them). */
+function csvRows(text: string): string[][] {
+  expect(text.startsWith('\ufeff')).toBe(true);
+  return text.slice(1).trimEnd().split('\r\n').map((line) => line.split(';').map((f) => (f.startsWith('"') ? f.slice(1, -1).replace(/""/g, '"') : f)));
 }
 
 async function get(url: string, token: string) {
@@ -145,6 +152,39 @@ describe('/track_gestione_documenti', () => {
     expect((await get('/api/track_gestione_documenti?filter[inventato]=1', staff)).status).toBe(422);
   });
 
+  it('exports the filtered rows as CSV and XLSX with the screen\'s columns and labels, in the user\'s scope', async () => {
+    const columns = 'riferimento,stato_documenti,documenti,caricati,firmato';
+    const csv = await get(`/api/track_gestione_documenti/export?format=csv&filter[mancante]=patente&columns=${columns}`, staff);
+    expect(csv.status, String(csv.body)).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/attachment; filename="track_gestione_documenti-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(csv.headers['x-total-count']).toBe('1');
+    const lines = csvRows(csv.body as string);
+    expect(lines[0]).toEqual(['Riferimento', 'Documenti', 'Documenti richiesti', 'Caricati', 'Firmato']);
+    // Quotation A: the identity card uploaded, the other required documents missing (as the list answers above).
+    expect(lines.slice(1)).toEqual([[
+      `Quotazione n. ${quotA} - ESPOSITO GIOVANNI`, 'Mancanti',
+      'Carta d\'identità: caricato, Patente: mancante, Codice fiscale: mancante, Libretto: mancante', '1', 'No',
+    ]]);
+    // A collaborator exports only their own records; the list's filter errors answer 422 before any file.
+    const mine = csvRows((await get(`/api/track_gestione_documenti/export?format=csv&columns=riferimento`, collabB)).body as string);
+    expect(mine.slice(1)).toEqual([[`Quotazione n. ${quotB} - RUSSO GIOVANNI`]]);
+    expect((await get('/api/track_gestione_documenti/export?format=csv&filter[stato_documenti]=boh', staff)).status).toBe(422);
+    expect((await get('/api/track_gestione_documenti/export?format=pdf', staff)).status).toBe(422);
+    expect((await get('/api/track_gestione_documenti/export?format=csv&columns=password', staff)).status).toBe(422);
+    expect((await get('/api/track_gestione_documenti/export?format=csv', nobody)).status).toBe(403);
+    const xlsx = await t.app.inject({ method: 'GET', url: `/api/track_gestione_documenti/export?format=xlsx&sort=owner_id&columns=riferimento,caricati`, headers: { authorization: `Bearer ${staff}` } });
+    expect(xlsx.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.name).toBe('Track Gestione Documenti');
+    const [first, second] = [quotA, quotB].sort((a, b) => a - b);
+    expect([2, 3].map((n) => sheet.getRow(n).values)).toEqual([
+      [undefined, `Quotazione n. ${first} - ${first === quotA ? 'ESPOSITO' : 'RUSSO'} GIOVANNI`, 1],
+      [undefined, `Quotazione n. ${second} - ${second === quotA ? 'ESPOSITO' : 'RUSSO'} GIOVANNI`, 1],
+    ]);
+  });
+
   it('offers the confirm and revision events where the machine allows them, and confirming marks the documents', async () => {
     expect((await rows(collabA))[0]!.azioni).toEqual([]);
     expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: quotA, stato_quotazione_id: 6 } })).status).toBe(200);
@@ -194,6 +234,26 @@ describe('/gestione_documenti', () => {
     expect((await get('/api/gestione_documenti?sort=password', staff)).status).toBe(422);
     expect((await get('/api/gestione_documenti', nobody)).status).toBe(403);
   });
+
+  it('exports the files in scope with the screen\'s columns, a formula-looking name neutralised', async () => {
+    // A name a spreadsheet would run as a formula, as an uploaded file's name may be.
+    await sql`UPDATE media SET name = '=HYPERLINK("http://x.invalid","clic")' WHERE owner_resource = 'quotazione' AND owner_id = ${quotB}`.execute(t.connection.db);
+    const csv = await get('/api/gestione_documenti/export?format=csv&sort=owner_id&columns=name,owner_title,riferimento,collection', staff);
+    expect(csv.status, String(csv.body)).toBe(200);
+    expect(csv.headers['x-total-count']).toBe('2');
+    const lines = csvRows(csv.body as string);
+    expect(lines[0]).toEqual(['Documento', 'Tipo', 'Riferimento', 'Categoria']);
+    const byOwner = new Map(lines.slice(1).map((l) => [l[2], l]));
+    expect(byOwner.get(`Quotazione n. ${quotA} - ESPOSITO GIOVANNI`)).toEqual([`carta_identita-${quotA}.pdf`, 'Quotazione', `Quotazione n. ${quotA} - ESPOSITO GIOVANNI`, 'Carta d\'identità']);
+    expect(byOwner.get(`Quotazione n. ${quotB} - RUSSO GIOVANNI`)).toEqual([`'=HYPERLINK("http://x.invalid","clic")`, 'Quotazione', `Quotazione n. ${quotB} - RUSSO GIOVANNI`, 'Patente']);
+    // Without columns: the list's visible ones; a collaborator only their own file.
+    const mine = csvRows((await get('/api/gestione_documenti/export?format=csv', collabA)).body as string);
+    expect(mine[0]).toEqual(['Documento', 'Tipo', 'Riferimento', 'Categoria', 'Caricato il']);
+    expect(mine.slice(1).map((l) => l[2])).toEqual([`Quotazione n. ${quotA} - ESPOSITO GIOVANNI`]);
+    expect(mine[1]![4]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect((await get('/api/gestione_documenti/export?format=csv&filter[created_at]=2026-02-31', staff)).status).toBe(422);
+    expect((await get('/api/gestione_documenti/export?format=csv', nobody)).status).toBe(403);
+  });
 });
 
 describe('/api/dashboard', () => {
@@ -234,10 +294,11 @@ describe('/api/dashboard', () => {
     expect(scaduti.map((f: { fascia: string; numero: number }) => `${f.fascia}:${f.numero}`)).toEqual(['1-30 giorni:1', '31-60 giorni:0', '61-90 giorni:0', 'oltre 90 giorni:0']);
     expect(scaduti[0].importo).toBe(scadutiA[0]);
     expect(conteggi.titoli_scaduti).toBe(1);
-    // Collaborator A: one quotation (confirmed in the track test: status 7), documents still missing on it.
+    // Collaborator A: one quotation (confirmed in the track test: status 7), documents still missing on it, and the
+    // policy DASH-1 with neither identity card nor signed contract on file: 2 records with documents missing.
     expect(quotazioni.reduce((n: number, s: { totale: number }) => n + s.totale, 0)).toBe(1);
     expect(quotazioni.find((s: { id: number }) => s.id === 7).totale).toBe(1);
-    expect(conteggi.documenti_mancanti).toBe(1);
+    expect(conteggi.documenti_mancanti).toBe(2);
   });
 
   it('shows another collaborator none of it, staff all of it', async () => {
@@ -247,12 +308,56 @@ describe('/api/dashboard', () => {
     expect(other.quotazioni.reduce((n: number, s: { totale: number }) => n + s.totale, 0)).toBe(1);
     const all = (await get('/api/dashboard', staff)).body.data;
     expect(all.quotazioni.reduce((n: number, s: { totale: number }) => n + s.totale, 0)).toBe(2);
-    expect(all.conteggi.documenti_mancanti).toBe(2);
+    // Quotations A and B, policy DASH-1.
+    expect(all.conteggi.documenti_mancanti).toBe(3);
+    expect(other.conteggi.documenti_mancanti).toBe(1);
     // The approver holds no policy permission: no premium or title figures at all.
     const approverData = (await get('/api/dashboard', approver)).body.data;
     expect(approverData.premi).toBeNull();
     expect(approverData.conteggi.titoli_scaduti).toBeNull();
     expect((await get('/api/dashboard', nobody)).status).toBe(403);
+  });
+});
+
+describe('/track_gestione_documenti: policies', () => {
+  type Row = { owner_resource: string; owner_id: number; riferimento: string; mancanti: string[]; stato_documenti: string };
+  const policyRows = async (token: string) => ((await get('/api/track_gestione_documenti?filter[owner_resource]=polizza', token)).body.data as Row[]);
+  const uploadPolicy = async (token: string, id: number, collection: string) => {
+    const boundary = `----pol${Math.random().toString(16).slice(2)}`;
+    const payload = Buffer.concat([
+      ...Object.entries({ id: String(id), collection, model: 'Polizza' }).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file_name"; filename="${collection}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`), PDF, Buffer.from('\r\n'),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/polizza/upload_documenti_polizza', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` } });
+    expect(res.statusCode, res.body).toBe(201);
+  };
+
+  it('follows each policy in force: identity card and signed contract, missing until uploaded, in the collaborator\'s scope', async () => {
+    const [dash] = await policyRows(collabA);
+    expect(dash).toMatchObject({ riferimento: expect.stringMatching(/^DASH-1/), mancanti: ['Carta d\'identità', 'Contratto di polizza'], stato_documenti: 'mancanti' });
+    expect(await policyRows(collabB)).toEqual([]);
+    await uploadPolicy(collabA, dash!.owner_id, 'contratto');
+    expect((await policyRows(collabA))[0]).toMatchObject({ mancanti: ['Carta d\'identità'], stato_documenti: 'mancanti' });
+    expect((await get('/api/track_gestione_documenti?filter[mancante]=contratto', staff)).body.data).toEqual([]);
+    await uploadPolicy(collabA, dash!.owner_id, 'carta_identita');
+    expect((await policyRows(collabA))[0]).toMatchObject({ mancanti: [], stato_documenti: 'da_verificare' });
+    // Quotation A still misses documents; the policy no longer counts.
+    expect((await get('/api/dashboard', collabA)).body.data.conteggi.documenti_mancanti).toBe(1);
+  });
+
+  it('leaves out reversed policies and historic-car copies (their papers are the quotation\'s)', async () => {
+    const id = (await policyRows(staff))[0]!.owner_id;
+    await sql`UPDATE polizza SET stato = 'STORNATA' WHERE id = ${id}`.execute(t.connection.db);
+    expect(await policyRows(staff)).toEqual([]);
+    await sql`UPDATE polizza SET stato = 'SALDATA' WHERE id = ${id}`.execute(t.connection.db);
+    expect((await policyRows(staff)).map((r) => r.owner_id)).toEqual([id]);
+    // The same policy as the copy of a historic-car issue.
+    const issued = await sql<{ id: number }>`INSERT INTO polizza_auto_storica (numero_polizza, quotazione_id, collaboratore_id)
+      VALUES ('AS-DESK-1', ${quotA}, ${idA}) RETURNING id`.execute(t.connection.db);
+    await sql`UPDATE polizza SET polizza_auto_storica_id = ${issued.rows[0]!.id} WHERE id = ${id}`.execute(t.connection.db);
+    expect(await policyRows(staff)).toEqual([]);
+    await sql`UPDATE polizza SET polizza_auto_storica_id = NULL WHERE id = ${id}`.execute(t.connection.db);
   });
 });
 

@@ -8,10 +8,9 @@ import { PDFDocument } from 'pdf-lib';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/server/app.ts';
 import { loadAll } from '../../src/server/bootstrap.ts';
-import { configureMedia, storedBytes } from '../../src/server/media/store.ts';
-import { setFirmaProvider } from '../../src/server/firma/service.ts';
 import { SandboxFirma } from '../../src/server/adapters/firma/sandbox.ts';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { domains } from '../../src/server/domains/index.ts';
 
 let t: TestApp;
 let admin: string;
@@ -41,13 +40,14 @@ async function upload(app: Pick<TestApp['app'], 'inject'>, token: string, fields
   return { status: res.statusCode, body: JSON.parse(res.body) };
 }
 
-async function nothingStored(before: { rows: number; chunks: number; files: number }) {
-  expect(await storedBytes(t.connection.db)).toEqual(before);
+const storedBytes = (db: TestApp['connection']['db'], app: Pick<TestApp['app'], 'ctx'> = t.app) => app.ctx.media.storedBytes(db);
+
+async function nothingStored(before: { rows: number; chunks: number; files: number }, app: Pick<TestApp['app'], 'ctx'> = t.app) {
+  expect(await storedBytes(t.connection.db, app)).toEqual(before);
 }
 
 beforeAll(async () => {
-  setFirmaProvider(sandbox);
-  t = await createTestApp();
+  t = await createTestApp({ firmaProvider: sandbox });
   admin = await t.login(ADMIN.email, ADMIN.password);
   const mk = async (cognome: string, email: string) =>
     (await t.call('POST', '/api/collaboratore', { token: admin, body: { sesso: 'M', nome: 'Agente', cognome, tipo: 'AGENTE', email } })).body.data.model.id as number;
@@ -175,7 +175,7 @@ describe('upload', () => {
 
   it('serves a document uploaded through one instance from a second instance on the same database', async () => {
     const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
-    const second = await buildApp({ db: t.connection.db, definitions });
+    const second = await buildApp({ domains, db: t.connection.db, definitions });
     try {
       const res = await upload(t.app, collab, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'cf.png', content: PNG });
       const file = await second.inject({ method: 'GET', url: `/api/quotazioni/getDocument/codice_fiscale/${res.body.data.media.id}`, headers: { authorization: `Bearer ${collab}` } });
@@ -187,29 +187,49 @@ describe('upload', () => {
     }
   });
 
-  it('with the shared-directory driver: refusals leave no file, a second instance reads what the first wrote', async () => {
+  it('each app keeps its own store: PostgreSQL here, a shared directory in two others of the same process', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'media-'));
-    configureMedia({ storage: 'dir', dir });
     const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
-    const second = await buildApp({ db: t.connection.db, definitions });
+    const config = { MEDIA_STORAGE: 'dir' as const, MEDIA_DIR: dir };
+    const first = await buildApp({ domains, db: t.connection.db, definitions, config });
+    const second = await buildApp({ domains, db: t.connection.db, definitions, config });
     try {
-      const before = await storedBytes(t.connection.db);
-      const bad = await upload(t.app, staff, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'x.pdf', content: Buffer.concat([PDF, Buffer.alloc(26 * 1024 * 1024)]) });
+      const before = await storedBytes(t.connection.db, first);
+      const bad = await upload(first, staff, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'x.pdf', content: Buffer.concat([PDF, Buffer.alloc(26 * 1024 * 1024)]) });
       expect(bad.status).toBe(422);
-      await nothingStored(before);
-      const res = await upload(t.app, staff, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'cf2.pdf', content: PDF });
+      await nothingStored(before, first);
+      const res = await upload(first, staff, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'cf2.pdf', content: PDF });
       expect(res.status).toBe(201);
-      expect((await storedBytes(t.connection.db)).files).toBe(before.files + 1);
+      const afterDir = await storedBytes(t.connection.db, first);
+      expect(afterDir).toEqual({ rows: before.rows + 1, chunks: before.chunks, files: before.files + 1 });
+      // Meanwhile this process's first app still writes its bytes to PostgreSQL, not to the other apps' directory.
+      const pg = await upload(t.app, staff, { id: String(quotazioneId), collection: 'codice_fiscale' }, { name: 'cf3.pdf', content: PDF });
+      expect(pg.status).toBe(201);
+      expect(await storedBytes(t.connection.db, first)).toEqual({ rows: afterDir.rows + 1, chunks: afterDir.chunks + 1, files: afterDir.files });
       const file = await second.inject({ method: 'GET', url: `/api/quotazioni/getDocument/codice_fiscale/${res.body.data.media.id}`, headers: { authorization: `Bearer ${staff}` } });
       expect(file.rawPayload.equals(PDF)).toBe(true);
-      expect((await t.call('DELETE', `/api/quotazioni/getDocument/codice_fiscale/${res.body.data.media.id}`, { token: staff })).status).toBe(200);
-      expect((await storedBytes(t.connection.db)).files).toBe(before.files);
+      const del = await first.inject({ method: 'DELETE', url: `/api/quotazioni/getDocument/codice_fiscale/${res.body.data.media.id}`, headers: { authorization: `Bearer ${staff}` } });
+      expect(del.statusCode).toBe(200);
+      expect((await storedBytes(t.connection.db, first)).files).toBe(before.files);
+      expect((await t.call('DELETE', `/api/quotazioni/getDocument/codice_fiscale/${pg.body.data.media.id}`, { token: staff })).status).toBe(200);
     } finally {
-      configureMedia({ storage: 'postgres' });
+      await first.close();
       await second.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('each app keeps its own signature provider', async () => {
+    const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+    const other = await buildApp({ domains, db: t.connection.db, definitions, config: { FIRMA_ADAPTER: 'http', FIRMA_URL: 'http://127.0.0.1:9', FIRMA_API_KEY: 'chiave' } });
+    try {
+      expect(other.ctx.firma.nome).toBe('http');
+      expect(t.app.ctx.firma).toBe(sandbox);
+    } finally {
+      await other.close();
+    }
+  });
+
 });
 
 describe('contract and signature', () => {
@@ -429,7 +449,7 @@ describe('reuse by other flows and the provider callback', () => {
     await publicApp.register(multipartPlugin, { preservePath: true } as never);
     // What the customer's flow does: the owner from its link, no user, the public limit.
     publicApp.post('/upload', async (request, reply) => {
-      const media = await acceptUpload(t.connection.db, request, {
+      const media = await acceptUpload(t.app.ctx, request, {
         collections: collectionsOf(def.resource.media!), audience: 'public', user: null,
         async resolve(_trx, fields) {
           return { owner: { resource: 'quotazione', id: quotazioneId }, collectionName: fields.collection!, collection: collectionsOf(def.resource.media!).get(fields.collection!)! };
@@ -452,12 +472,11 @@ describe('reuse by other flows and the provider callback', () => {
   });
 
   it('the callback needs the shared secret', async () => {
-    // The secret is read when the routes are registered: off in this app, so every call is refused.
+    // The secret is the app's configuration: off in this app, so every call is refused.
     const res = await t.call('POST', '/api/firma/callback', { body: { id: 'sbx-x', status: 'done' }, headers: { 'x-firma-secret': '' } });
     expect(res.status).toBe(401);
-    process.env.FIRMA_CALLBACK_SECRET = 'segreto-di-prova';
     const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
-    const withSecret = await buildApp({ db: t.connection.db, definitions });
+    const withSecret = await buildApp({ domains, db: t.connection.db, definitions, config: { FIRMA_CALLBACK_SECRET: 'segreto-di-prova' }, firmaProvider: sandbox });
     try {
       const wrong = await withSecret.inject({ method: 'POST', url: '/api/firma/callback', payload: { id: 'sbx-x' }, headers: { 'x-firma-secret': 'sbagliato' } });
       expect(wrong.statusCode).toBe(401);
@@ -471,7 +490,6 @@ describe('reuse by other flows and the provider callback', () => {
       const q = await t.call('GET', `/api/quotazioni/${ongoing.owner_id}`, { token: staff });
       expect(q.body.data.stato_quotazione_id).toBe(10);
     } finally {
-      delete process.env.FIRMA_CALLBACK_SECRET;
       await withSecret.close();
     }
   });

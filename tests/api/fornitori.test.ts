@@ -180,6 +180,7 @@ describe('fornitori (compagnia)', () => {
     const res = await t.call('DELETE', `/api/compagnia/${id}`, { token: staff });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Impossibile eliminare il fornitore: ha ancora 3 prodotti a mandato.');
+    expect(res.body.code).toBe('IN_USE');
     expect((await t.call('GET', `/api/compagnia/${id}`, { token: admin })).status).toBe(200);
     expect(await contaProdotti(`filter[compagnia_fornitore_id]=${id}`)).toBe(3);
 
@@ -486,8 +487,8 @@ describe('prodotti assegnati', () => {
 describe('demo data', () => {
   it('seeds suppliers, contractual companies and mandate rows once, through validation', async () => {
     const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
-    const ajv = createAjv();
-    const repoFor = (name: string) => new ResourceRepository(definitions.resources.get(name)!, ajv);
+    const deps = { ajv: createAjv(), definitions, extensions: t.app.ctx.extensions };
+    const repoFor = (name: string) => new ResourceRepository(definitions.resources.get(name)!, deps);
     const first = await seedFornitori(t.connection.db, repoFor);
     expect(first).toEqual({ fornitori: 3, compagnieContrattuali: 3, prodotti: 11 });
     expect(await seedFornitori(t.connection.db, repoFor)).toEqual({ fornitori: 0, compagnieContrattuali: 0, prodotti: 0 });

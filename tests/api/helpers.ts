@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { ensureAdmin, loadAll, prepareDatabase } from '../../src/server/bootstrap.ts';
 import { connect, type Connection } from '../../src/server/db/connection.ts';
+import { domains } from '../../src/server/domains/index.ts';
+import type { FirmaProvider } from '../../src/server/adapters/firma/types.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const ADMIN = { email: 'admin@test.it', password: 'admin-password-123' };
@@ -41,13 +43,13 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
-export async function createTestApp(options: { schemasDir?: string; config?: Record<string, unknown> } = {}): Promise<TestApp> {
+export async function createTestApp(options: { schemasDir?: string; config?: Record<string, unknown>; firmaProvider?: FirmaProvider } = {}): Promise<TestApp> {
   const database = await createDatabase();
   const { definitions, roles } = await loadAll(options.schemasDir ?? path.join(ROOT, 'schemas'));
   const connection = connect(database.url, 5);
-  await prepareDatabase(connection.db, definitions, roles);
+  await prepareDatabase(connection.db, definitions, roles, domains);
   await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
-  const app = await buildApp({ db: connection.db, definitions, config: options.config });
+  const app = await buildApp({ domains, db: connection.db, definitions, config: options.config, firmaProvider: options.firmaProvider });
   const call: TestApp['call'] = async (method, url, { token, body, headers } = {}) => {
     const response = await app.inject({
       method: method as 'GET',

@@ -2,6 +2,9 @@
 // a refused file changes nothing and says why in the last line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import path from 'node:path';
 import { ADMIN, ROOT, createTestApp, type TestApp } from './helpers.ts';
 
@@ -62,5 +65,52 @@ describe('import progress', () => {
     expect(lines.at(-1)).toMatchObject({ fine: true, status: 422, message: expect.stringMatching(/^Importazione annullata/) });
     expect(Array.isArray(lines.at(-1)!.rejected)).toBe(true);
     expect(await count()).toBe(before);
+  });
+
+  it('a client that goes away cancels the import, while reading or once every row is read: nothing changes', async () => {
+    const header = 'marca;modello;cilindrata;cilindrata_da;cilindrata_a;anno;anno_da;anno_a;valore_a;valore_b;valore_c;nome_tipologia;tipologia;convenzione;colore';
+    const kept = Array.from({ length: 3 }, (_, i) => `Alfa Romeo;Giulia tenuta ${i};1570;;;;1965;1972;6500;4500;2800,50;Berlina;A;ASI;verde`);
+    expect((await importWithProgress('catalogo.csv', Buffer.from([header, ...kept].join('\n')))).at(-1)).toMatchObject({ status: 200 });
+    expect(await count()).toBe(kept.length);
+    const rows = Array.from({ length: 20000 }, (_, i) => `Lancia;Fulvia annullata ${i};1298;;;;1965;1972;6500;4500;2800,50;Coupé;A;ASI;verde`);
+    // "cancella" = 1: a committed import would first wipe the catalogue.
+    const { body, headers } = multipart('annullato.csv', Buffer.from([header, ...rows].join('\n')));
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const busy = async () => Number((await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`.execute(t.connection.db)).rows[0]!.n);
+
+    /** Sends the whole file, reads the progress lines and closes the connection at the first one `leave` accepts. */
+    const abandon = (leave: (step: { letti: number; fine?: boolean }) => boolean) =>
+      new Promise<{ letti: number; fine?: boolean }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, path: '/api/autostoriche/import?progress=1', method: 'POST', headers: { ...headers, 'content-length': body.length, authorization: `Bearer ${admin}` } }, (res) => {
+          let buffered = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            buffered += chunk;
+            const lines = buffered.split('\n');
+            buffered = lines.pop()!;
+            const step = lines.map((l) => JSON.parse(l) as { letti: number; fine?: boolean }).find((l) => l.fine || leave(l));
+            if (!step) return;
+            req.destroy();
+            resolve(step);
+          });
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+        req.end(body);
+      });
+
+    // Closing the page while the file is read; then after the last row, when only the writing and the commit are left.
+    for (const leave of [(s: { letti: number }) => s.letti > 0, (s: { letti: number }) => s.letti === rows.length]) {
+      const step = await abandon(leave);
+      expect(step.fine, 'the import ended before the client left').toBeUndefined();
+      // The server notices the closed connection and rolls back; wait until its work is over.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await expect.poll(busy, { timeout: 15_000 }).toBe(0);
+      expect(await count()).toBe(kept.length);
+      const stored = await t.call('GET', '/api/autostoriche?per_page=10&sort=id', { token: admin });
+      expect(stored.body.data.map((m: { modello: string }) => m.modello.toUpperCase())).toEqual(kept.map((k) => k.split(';')[1]!.toUpperCase()));
+    }
   });
 });

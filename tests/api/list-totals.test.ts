@@ -1,23 +1,20 @@
 // List totals: exact up to EXACT_TOTAL_LIMIT rows (here 10), beyond it a lower bound marked total_is_estimate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import type { TestApp } from './helpers.ts';
+import pg from 'pg';
+import { ADMIN, createTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let admin: string;
 
 beforeAll(async () => {
-  // Read when the repository module loads: set before this file's first import of the server.
-  process.env.EXACT_TOTAL_LIMIT = '10';
-  const { ADMIN, createTestApp } = await import('./helpers.ts');
-  t = await createTestApp();
+  t = await createTestApp({ config: { EXACT_TOTAL_LIMIT: 10 } });
   admin = await t.login(ADMIN.email, ADMIN.password);
   await sql`INSERT INTO cliente (tipo, sesso, nome, cognome, attivo)
     SELECT 'RETAIL', 'M', 'MARIO', CASE WHEN g <= 25 THEN 'ROSSI ' ELSE 'VERDI ' END || g, g <= 5 FROM generate_series(1, 40) g`.execute(t.connection.db);
   await sql`ANALYZE cliente`.execute(t.connection.db);
 });
 afterAll(async () => {
-  delete process.env.EXACT_TOTAL_LIMIT;
   await t?.close();
 });
 
@@ -48,5 +45,27 @@ describe('list totals', () => {
     const res = await t.call('GET', '/api/cliente?per_page=15&page=3', { token: admin });
     expect(res.body.data).toHaveLength(10);
     expect(res.body.total).toBeGreaterThanOrEqual(40);
+  });
+
+  it('page 1 of a large table asked again reads the instance\'s estimate: the page statement alone, no count', async () => {
+    await t.call('GET', '/api/cliente?per_page=15', { token: admin });
+    const sent: string[] = [];
+    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      if (typeof args[0] === 'string') sent.push(args[0]);
+      return original.apply(this, args);
+    };
+    let res;
+    try {
+      res = await t.call('GET', '/api/cliente?per_page=15', { token: admin });
+    } finally {
+      proto.query = original;
+    }
+    expect(res.body).toMatchObject({ total_is_estimate: true });
+    expect(res.body.total).toBeGreaterThanOrEqual(10);
+    const onTable = sent.filter((text) => /"cliente"|pg_class/.test(text));
+    expect(onTable).toHaveLength(1);
+    expect(onTable[0]).toMatch(/ORDER BY/);
   });
 });

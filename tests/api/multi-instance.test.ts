@@ -9,6 +9,7 @@ import { loadAll } from '../../src/server/bootstrap.ts';
 import { connect, type Connection } from '../../src/server/db/connection.ts';
 import { deliverDue, enqueueEmail, type MailTransport } from '../../src/server/mail/outbox.ts';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { domains } from '../../src/server/domains/index.ts';
 
 let a: TestApp;
 let b: FastifyInstance;
@@ -41,7 +42,7 @@ beforeAll(async () => {
   // The second instance: its own pool on the same database, its own app (and so its own cache and listener).
   bConnection = connect(a.databaseUrl, 5);
   const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
-  b = await buildApp({ db: bConnection.db, definitions });
+  b = await buildApp({ domains, db: bConnection.db, definitions });
   expect(a.app.ctx.cache).not.toBe(b.ctx.cache);
   expect(a.app.ctx.cache.listening && b.ctx.cache.listening).toBe(true);
 });

@@ -7,13 +7,14 @@ import { sql } from 'kysely';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadAll } from '../../src/server/bootstrap.ts';
+import { domains } from '../../src/server/domains/index.ts';
 
 let t: TestApp;
 let admin: string;
 let collab: string;
 let other: string;
 let verde: number;
-const INVALID = { message: 'Il link non è più valido.' };
+const INVALID = { message: 'Il link non è più valido.', code: 'NOT_FOUND' };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 
@@ -138,7 +139,8 @@ describe('steps and rules', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const clienteId = res.body.data.model.id;
     const cliente = (await t.call('GET', `/api/cliente/${clienteId}`, { token: admin })).body.data;
-    expect(cliente).toMatchObject({ nome: 'MARIO', cognome: 'ROSSI', cf: 'RSSMRA80A01H501U', cell: '+393331234567', residenzaProv: 'RM' });
+    // The birth country under the same id on the customer as on the quotation ('1', Italy).
+    expect(cliente).toMatchObject({ nome: 'MARIO', cognome: 'ROSSI', cf: 'RSSMRA80A01H501U', cell: '+393331234567', residenzaProv: 'RM', nazioneNascita: '1' });
     const q = (await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data;
     expect(q).toMatchObject({ cliente_id: clienteId, nome: 'MARIO', telefono: '+393331234567', stato_quotazione_id: 4, premio: expect.any(Number) });
     // Again: the same customer record is kept up to date, not duplicated.
@@ -355,37 +357,37 @@ describe('pre-contract notices and parameter1', () => {
 
 describe('rate limiting', () => {
   it('limits per uuid and per address, counted in PostgreSQL so another instance sees the same hits', async () => {
-    const saved = { ...process.env };
+    const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+    // Each instance's limits come from its configuration; the hits are counted in the shared database.
+    const first = await buildApp({ domains, db: t.connection.db, definitions, config: { PUBLIC_RATE_LIMIT_UUID: 3 } });
+    const second = await buildApp({ domains, db: t.connection.db, definitions, config: { PUBLIC_RATE_LIMIT_UUID: 3 } });
+    const strict = await buildApp({ domains, db: t.connection.db, definitions, config: { PUBLIC_RATE_LIMIT_IP: 2 } });
+    const send = async (app: typeof first, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+      const res = await app.inject({ method, url, ...(payload ? { payload } : {}) });
+      return { status: res.statusCode, body: res.json() as unknown, headers: res.headers };
+    };
     try {
-      process.env.PUBLIC_RATE_LIMIT_UUID = '3';
       const uuid = randomUUID();
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).status);
+      for (let i = 0; i < 4; i++) statuses.push((await send(first, 'GET', `/api/cliente/quotazione/${uuid}`)).status);
       expect(statuses).toEqual([404, 404, 404, 429]);
-      const limited = await t.call('GET', `/api/cliente/quotazione/${uuid}`);
-      expect(limited.body).toEqual({ message: 'Troppe richieste. Riprova tra qualche minuto.' });
+      const limited = await send(first, 'GET', `/api/cliente/quotazione/${uuid}`);
+      expect(limited.body).toEqual({ message: 'Troppe richieste. Riprova tra qualche minuto.', code: 'RATE_LIMITED' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       // A second app instance on the same database refuses the same uuid at once.
-      const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
-      const second = await buildApp({ db: t.connection.db, definitions });
-      try {
-        expect((await second.inject({ method: 'GET', url: `/api/cliente/quotazione/${uuid}` })).statusCode).toBe(429);
-        process.env.PUBLIC_RATE_LIMIT_IP = '2';
-        // The address has used more than 2 in this window already: every public route refuses it, on either instance.
-        expect((await second.inject({ method: 'GET', url: `/api/cliente/quotazione/${randomUUID()}` })).statusCode).toBe(429);
-        expect((await t.call('POST', '/api/cliente/quotazione', { body: { uuid: randomUUID() } })).status).toBe(429);
-        expect((await t.call('PUT', '/api/cliente/quotazione/1', { body: { uuid: randomUUID() } })).status).toBe(429);
-        expect((await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${randomUUID()}`)).status).toBe(429);
-        // Another address is not affected.
-        process.env.PUBLIC_RATE_LIMIT_IP = '1000';
-      } finally {
-        await second.close();
-      }
+      expect((await send(second, 'GET', `/api/cliente/quotazione/${uuid}`)).status).toBe(429);
+      // The address has used more than 2 in this window already: every public route of an instance allowing 2 refuses it.
+      expect((await send(strict, 'GET', `/api/cliente/quotazione/${randomUUID()}`)).status).toBe(429);
+      expect((await send(strict, 'POST', '/api/cliente/quotazione', { uuid: randomUUID() })).status).toBe(429);
+      expect((await send(strict, 'PUT', '/api/cliente/quotazione/1', { uuid: randomUUID() })).status).toBe(429);
+      expect((await send(strict, 'POST', `/api/cliente/quotazione/terminaCaricamento/${randomUUID()}`)).status).toBe(429);
+      // The default limit (120) lets the same address through.
+      expect((await send(second, 'GET', `/api/cliente/quotazione/${randomUUID()}`)).status).toBe(404);
       const rows = (await sql<{ key: string }>`SELECT key FROM rate_limit`.execute(t.connection.db)).rows.map((r) => r.key);
       expect(rows).toContain(`pubblico:uuid:${uuid}`);
       expect(rows).toContain('pubblico:ip:127.0.0.1');
     } finally {
-      process.env = saved;
+      await Promise.all([first.close(), second.close(), strict.close()]);
     }
   });
 });

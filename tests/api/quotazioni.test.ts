@@ -184,9 +184,10 @@ describe('workflow action routes', () => {
     const toSigned = await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: `id=${q.id}&stato_quotazione_id=9`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(toSigned.status, JSON.stringify(toSigned.body)).toBe(200);
     expect(toSigned.body.data.model.stato_quotazione_id).toBe(9);
-    expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: collab, body: { id: q.id, stato_quotazione_id: 1 } })).status).toBe(409);
+    const back = await t.call('POST', '/api/quotazioni/cambioStato', { token: collab, body: { id: q.id, stato_quotazione_id: 1 } });
+    expect([back.status, back.body.code]).toEqual([409, 'WORKFLOW_REFUSED']);
     const del = await t.call('DELETE', `/api/quotazioni/${q.id}`, { token: staff });
-    expect(del.status).toBe(409);
+    expect([del.status, del.body.code]).toEqual([409, 'WORKFLOW_REFUSED']);
     expect(del.body.message).toContain('In attesa di firma');
     await t.call('POST', `/api/quotazioni/cambioStato/${q.id}`, { token: staff, body: { stato: 11 } });
     expect((await t.call('DELETE', `/api/quotazioni/${q.id}`, { token: staff })).status).toBe(200);

@@ -5,7 +5,9 @@ import { sql } from 'kysely';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 import { loadReferenceData, REFERENCE_SETTING } from '../../src/server/domains/riferimenti/loader.ts';
 import { loadAll, prepareDatabase } from '../../src/server/bootstrap.ts';
+import { up as nazioneIds } from '../../src/server/db/migrations/0005_nazione_nascita_id.ts';
 import { codiceFiscaleCheckChar, computeCodiceFiscale } from '../../src/shared/validators/codiceFiscale.ts';
+import { domains } from '../../src/server/domains/index.ts';
 
 let t: TestApp;
 let admin: string;
@@ -65,7 +67,7 @@ describe('reference tables', () => {
     const again = await loadReferenceData(t.connection.db);
     expect(again).toMatchObject({ loaded: false, hash: first.hash });
     const { definitions, roles } = await loadAll(path.join(ROOT, 'schemas'));
-    await prepareDatabase(t.connection.db, definitions, roles);
+    await prepareDatabase(t.connection.db, definitions, roles, domains);
     expect(await storedVersion()).toEqual(first);
 
     // A different stored hash stands for changed sources: one reload, same rows, no duplicates.
@@ -124,8 +126,13 @@ describe('autocomplete', () => {
 
   it('lists countries in force, provinces, branches, sectors, instalments and remittance types', async () => {
     const nazioni = await t.call('GET', '/api/autocomplete/nazione', { token: admin });
-    expect(nazioni.body.data).toHaveLength(216);
+    // The 216 countries in force by cadastral code, plus Italy as '1' (first) and '2', abroad without a country.
+    expect(nazioni.body.data).toHaveLength(218);
+    expect(nazioni.body.data[0]).toEqual({ id: '1', label: 'Italia', iso3166: 'IT' });
     expect(nazioni.body.data).toContainEqual({ id: 'Z112', label: 'Germania', iso3166: 'DE' });
+    expect(nazioni.body.data).toContainEqual({ id: '2', label: 'Estero (paese non indicato)', iso3166: null });
+    const ital = await t.call('GET', '/api/autocomplete/nazione?search=ital', { token: admin });
+    expect(ital.body.data).toEqual([{ id: '1', label: 'Italia', iso3166: 'IT' }]);
     // Belfiore 1.2.1 ships this name mis-encoded ("CittÃ "); the loader repairs it.
     expect(nazioni.body.data).toContainEqual(expect.objectContaining({ id: 'Z106', label: 'Stato della Città del Vaticano' }));
     expect(nazioni.body.data.some((n: { id: string }) => n.id === 'Z135')).toBe(false); // Unione Sovietica, ceased
@@ -237,13 +244,51 @@ describe('codice fiscale mismatch warning', () => {
 
   it('uses the birth country when no municipality is given', async () => {
     const cf = computeCodiceFiscale({ cognome: 'Müller', nome: 'Anna', dataNascita: '1990-04-02', sesso: 'F', codiceCatastale: 'Z112' });
-    const body = { tipo: 'RETAIL', sesso: 'F', nome: 'Anna', cognome: 'Müller', dataNascita: '1990-04-02', nazioneNascita: 'Germania', cf };
+    const body = { tipo: 'RETAIL', sesso: 'F', nome: 'Anna', cognome: 'Müller', dataNascita: '1990-04-02', nazioneNascita: 'Z112', cf };
     const ok = await t.call('POST', '/api/cliente', { token: admin, body });
     expect(ok.status).toBe(201);
     expect(ok.body.warnings).toBeUndefined();
-    const wrong = await t.call('POST', '/api/cliente', { token: admin, body: { ...body, nazioneNascita: 'Francia' } });
+    const wrong = await t.call('POST', '/api/cliente', { token: admin, body: { ...body, nazioneNascita: 'Z110' } });
     expect(wrong.status).toBe(201);
     expect(wrong.body.warnings).toEqual({ cf: [MISMATCH] });
+    // Italy and "abroad" carry no country code: nothing to compare without the municipality.
+    for (const nazioneNascita of ['1', '2']) {
+      const unnamed = await t.call('POST', '/api/cliente', { token: admin, body: { ...body, nazioneNascita } });
+      expect(unnamed.status).toBe(201);
+      expect(unnamed.body.warnings).toBeUndefined();
+    }
+  });
+
+  it('takes the birth country by the id the autocomplete answers, and refuses a name or an unknown code at the field', async () => {
+    const body = { tipo: 'RETAIL', sesso: 'F', nome: 'Anna', cognome: 'Neri', dataNascita: '1990-04-02' };
+    for (const nazioneNascita of ['Germania', 'ITALIA', 'Z999', '40']) {
+      const res = await t.call('POST', '/api/cliente', { token: admin, body: { ...body, nazioneNascita } });
+      expect(res.status, nazioneNascita).toBe(422);
+      expect(res.body.errors).toEqual({ nazioneNascita: ["Nazione non valida: sceglila dall'elenco"] });
+    }
+    const ok = await t.call('POST', '/api/cliente', { token: admin, body: { ...body, nazioneNascita: 'Z133' } });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.model.nazioneNascita).toBe('Z133');
+  });
+
+  it('migration 0005 turns the customers\' old country names into ids, and keeps a name that matches no country', async () => {
+    const body = { tipo: 'RETAIL', sesso: 'F', nome: 'Anna', cognome: 'Vecchia', dataNascita: '1990-04-02' };
+    const names = ['Italia', ' estero ', 'GERMANIA', 'Svizzera', 'Atlantide'];
+    const ids: number[] = [];
+    for (const _ of names) ids.push((await t.call('POST', '/api/cliente', { token: admin, body })).body.data.model.id);
+    // As the data stood before the migration: names, written past the API's validation.
+    for (const [i, name] of names.entries()) await sql`UPDATE cliente SET "nazioneNascita" = ${name} WHERE id = ${ids[i]}`.execute(t.connection.db);
+    await nazioneIds(t.connection.db as never);
+    const rows = await sql<{ id: number; n: string }>`SELECT id, "nazioneNascita" AS n FROM cliente WHERE id = ANY(${ids}) ORDER BY id`.execute(t.connection.db);
+    expect(rows.rows.map((r) => r.n)).toEqual(['1', '2', 'Z112', 'Z133', 'Atlantide']);
+    // The intermediation manager of a company collaborator holds the country inside its object.
+    const collab = await t.call('POST', '/api/collaboratore', { token: admin, body: { tipo: 'AGENTE', sesso: 'A', nome: 'Agenzia Vecchia Srl', piva: '01234567897', responsabileIntermediazione: { nome: 'Anna', nazioneNascita: 'Z110' } } });
+    expect(collab.status, JSON.stringify(collab.body)).toBe(201);
+    const collabId = collab.body.data.model.id as number;
+    await sql`UPDATE collaboratore SET "responsabileIntermediazione" = jsonb_set("responsabileIntermediazione", '{nazioneNascita}', '"Francia"') WHERE id = ${collabId}`.execute(t.connection.db);
+    await nazioneIds(t.connection.db as never);
+    const manager = await sql<{ r: { nome: string; nazioneNascita: string } }>`SELECT "responsabileIntermediazione" AS r FROM collaboratore WHERE id = ${collabId}`.execute(t.connection.db);
+    expect(manager.rows[0]!.r).toMatchObject({ nome: 'Anna', nazioneNascita: 'Z110' });
   });
 
   it('warns on collaborators too', async () => {

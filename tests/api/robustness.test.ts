@@ -151,6 +151,7 @@ describe('the calculation is a validated write bound to its inputs', () => {
     const direct = await t.call('POST', `/api/quotazioni/confermaDiretta/${q.id}`, { token: collab });
     expect(direct.status).toBe(409);
     expect(direct.body.message).toMatch(/ricalcola il premio/);
+    expect(direct.body.code).toBe('STALE_CALCULATION');
     expect((await t.call('POST', `/api/quotazioni/conferma/${q.id}`, { token: collab })).status).toBe(409);
     expect((await t.call('GET', `/api/quotazioni/${q.id}`, { token: collab })).body.data.stato_quotazione_id).toBe(1);
     // Recalculated: red, so the derogation path.

@@ -53,13 +53,13 @@ describe('conditional fields', () => {
     const vehicle = { marca: 'OM', modello: 'Leoncino', anno: 1955 };
     const body = {
       persona: 'f', nome: 'Giovanni', cognome: 'Esposito', rsoc: 'Non serve', email: 'g.esposito@example.it', telefono: '+39 333 7654321',
-      nazione_nascita_id: '40', provincia_nascita_codice: 'RM', comune_nascita_id: '058091',
+      nazione_nascita_id: 'Z112', provincia_nascita_codice: 'RM', comune_nascita_id: '058091',
       veicoli_storici: [{ ...vehicle, tipologia_ania: 'C', quintali: 30 }, { ...vehicle, modello: 'Ardita', tipologia_ania: 'A', quintali: 9 }],
     };
     const res = await t.call('POST', '/api/quotazioni', { token: admin, body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const q = res.body.data.model;
-    expect(q).toMatchObject({ rsoc: null, provincia_nascita_codice: null, comune_nascita_id: null, nazione_nascita_id: '40' });
+    expect(q).toMatchObject({ rsoc: null, provincia_nascita_codice: null, comune_nascita_id: null, nazione_nascita_id: 'Z112' });
     expect(q.veicoli_storici.map((v: any) => v.quintali)).toEqual([30, undefined]);
 
     const italian = await t.call('POST', '/api/quotazioni', { token: admin, body: { ...body, nazione_nascita_id: '1' } });

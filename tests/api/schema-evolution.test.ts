@@ -12,6 +12,7 @@ import { ensureAdmin, loadAll, prepareDatabase } from '../../src/server/bootstra
 import { connect, type Connection } from '../../src/server/db/connection.ts';
 import { DefinitionError } from '../../src/shared/definitions/compile.ts';
 import { ADMIN, ROOT, createDatabase } from './helpers.ts';
+import { domains } from '../../src/server/domains/index.ts';
 
 const run = promisify(execFile);
 
@@ -54,7 +55,7 @@ async function dump(url: string, connection: Connection): Promise<string> {
 
 async function start(schemasDir: string, connection: Connection) {
   const { definitions, roles } = await loadAll(schemasDir);
-  return prepareDatabase(connection.db, definitions, roles);
+  return prepareDatabase(connection.db, definitions, roles, domains);
 }
 
 async function refusal(schemasDir: string, connection: Connection): Promise<DefinitionError> {
@@ -148,7 +149,7 @@ describe('definitions that change on a database with rows', () => {
   it('accepts the old name of a renamed field as an alias in the API', async () => {
     const { definitions } = await loadAll(schemasDir);
     await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
-    const app = await buildApp({ db: connection.db, definitions });
+    const app = await buildApp({ domains, db: connection.db, definitions });
     try {
       const login = await app.inject({ method: 'POST', url: '/api/login', payload: ADMIN });
       const token = JSON.parse(login.body).token as string;
@@ -159,6 +160,18 @@ describe('definitions that change on a database with rows', () => {
       expect(res.statusCode).toBe(200);
       const row = await connection.db.selectFrom('cliente').select(['codice_cliente']).where('id', '=', ids[2]!).executeTakeFirstOrThrow();
       expect(row.codice_cliente).toBe('K-3');
+      // The old name works in filters and sorts too, in every spelling the list accepts.
+      const list = async (query: string) => {
+        const answer = await app.inject({ method: 'GET', url: `/api/cliente?per_page=50&${query}`, headers: { authorization: `Bearer ${token}` } });
+        expect(answer.statusCode, answer.body).toBe(200);
+        return (JSON.parse(answer.body).data as Array<{ id: number; codice_cliente: string | null }>).map((r) => r.codice_cliente);
+      };
+      expect(await list('filter[codice_vecchio]=K-3')).toEqual(['K-3']);
+      expect(await list('filter[codice_vecchio]=K-2')).toEqual(['K-2']);
+      expect(await list('sort=codice_vecchio')).toEqual(['K-1', 'K-2', 'K-3']);
+      expect(await list('sort=-codice_vecchio')).toEqual(['K-3', 'K-2', 'K-1']);
+      expect(await list('sort=codice_vecchio&sortDesc=true')).toEqual(['K-3', 'K-2', 'K-1']);
+      expect(await list('sort=codice_vecchio&sortDesc=false')).toEqual(['K-1', 'K-2', 'K-3']);
     } finally {
       await app.close();
     }

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { loadAll, prepareDatabase, ensureAdmin } from '../../src/server/bootstrap.ts';
 import { connect } from '../../src/server/db/connection.ts';
 import { ADMIN, ROOT, createDatabase } from './helpers.ts';
+import { domains } from '../../src/server/domains/index.ts';
 
 describe('logs', () => {
   it('never contain tokens or passwords', async () => {
@@ -15,9 +16,9 @@ describe('logs', () => {
     let logged = '';
     const stream = new Writable({ write(chunk, _enc, done) { logged += chunk.toString(); done(); } });
     try {
-      await prepareDatabase(connection.db, definitions, roles);
+      await prepareDatabase(connection.db, definitions, roles, domains);
       await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
-      const app = await buildApp({ db: connection.db, definitions, logger: { level: 'trace', stream } });
+      const app = await buildApp({ domains, db: connection.db, definitions, logger: { level: 'trace', stream } });
       const login = await app.inject({ method: 'POST', url: '/api/login', payload: ADMIN });
       const token = JSON.parse(login.body).token as string;
       await app.inject({ method: 'GET', url: '/api/cliente', headers: { authorization: `Bearer ${token}` } });
@@ -39,7 +40,7 @@ describe('health', () => {
     const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
     // Port 9 (discard) on loopback: nothing listens there.
     const connection = connect('postgres://postgres@127.0.0.1:9/none', 1);
-    const app = await buildApp({ db: connection.db, definitions });
+    const app = await buildApp({ domains, db: connection.db, definitions });
     const res = await app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(503);
     expect(JSON.parse(res.body)).toMatchObject({ status: 'error', database: 'unreachable' });

@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { admin, appUrl, loginAsAdmin, tabTo, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, appUrl, keyboardCreateCustomer, keyboardLogin, loginAsAdmin, tabTo, uniqueSurname } from './helpers.ts';
 
 async function expectNoSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
@@ -64,52 +64,8 @@ test('the whole customer flow works from the keyboard alone', async ({ page }) =
   const surname = uniqueSurname('TASTIERA');
   const { email, password } = admin();
 
-  // Login: the e-mail field has focus on arrival; Enter submits.
-  await page.goto(appUrl('/login'));
-  await expect(page.getByLabel('E-mail')).toBeFocused();
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(password);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/dashboard$/);
-
-  // Menu → Clienti → Nuovo Cliente.
-  await tabTo(page, page.getByRole('navigation', { name: 'Menu Rapido' }).getByRole('link', { name: 'Clienti' }));
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/cliente$/);
-  await tabTo(page, page.getByRole('button', { name: /Nuovo Cliente/ }));
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/new\/cliente$/);
-
-  // Fill the form: selects answer to typed letters, text fields to typing.
-  await tabTo(page, page.locator('#root_tipo'));
-  await page.keyboard.type('Retail');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type('Maschio');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type('Tecla');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(surname);
-  // The municipality combobox: type, arrow through the suggestions, Enter picks.
-  await tabTo(page, page.getByRole('combobox', { name: 'Comune di Nascita' }));
-  await page.keyboard.type('Roma');
-  await expect(page.getByRole('option', { name: 'Roma (RM)', exact: true })).toBeVisible();
-  const activeOption = () =>
-    page.evaluate(() => {
-      const id = document.activeElement?.getAttribute('aria-activedescendant');
-      return id ? document.getElementById(id)?.textContent : null;
-    });
-  for (let i = 0; i < 30 && (await activeOption()) !== 'Roma (RM)'; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('combobox', { name: 'Comune di Nascita' })).toHaveValue('Roma (RM)');
-  await tabTo(page, page.locator('#root_cf'));
-  await page.keyboard.type(validCodiceFiscale());
-  await expect(page.locator('#root_tipo')).toHaveValue(/.+/);
-  await expect(page.locator('#root_sesso')).toHaveValue(/.+/);
-  // Enter in a text field submits through the action bar's button.
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/modifica\/cliente\/\d+$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`TECLA ${surname}`);
+  await keyboardLogin(page, email, password);
+  await keyboardCreateCustomer(page, surname);
 
   // Edit a field and save with Enter.
   await tabTo(page, page.locator('#root_referente'));

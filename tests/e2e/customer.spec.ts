@@ -107,7 +107,7 @@ test('server 422 errors appear under the same fields', async ({ page }) => {
   // A rule only the server knows (here simulated) must still land under its field.
   await page.route('**/api/cliente', (route) =>
     route.request().method() === 'POST'
-      ? route.fulfill({ status: 422, json: { message: 'I dati inseriti non sono validi.', errors: { email: ['Email già registrata'] } } })
+      ? route.fulfill({ status: 422, json: { message: 'I dati inseriti non sono validi.', code: 'VALIDATION', errors: { email: ['Email già registrata'] } } })
       : route.continue(),
   );
   await page.getByLabel('Tipo Cliente').selectOption({ label: 'Retail' });

@@ -4,6 +4,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import ExcelJS from 'exceljs';
+import { readFile } from 'node:fs/promises';
 import { appUrl, demoUsers, login } from './helpers.ts';
 
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;
@@ -125,6 +127,18 @@ test('TRACK GESTIONE DOCUMENTI: filter by what is missing, confirm the documents
   await page.getByLabel('Manca il documento').selectOption({ label: 'Patente' });
   await expect(page).toHaveURL(/filter%5Bmancante%5D=patente/);
   await expect(row).toBeVisible();
+  // 'Esporta' writes the filtered rows with the columns shown and their labels.
+  const exported = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Esporta' }).click();
+  await page.getByRole('button', { name: 'CSV', exact: true }).click();
+  const csv = await exported;
+  expect(csv.suggestedFilename()).toMatch(/^track_gestione_documenti-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile((await csv.path())!, 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
+  expect(lines[0]).toBe('Riferimento;Stato;Documenti;Documenti richiesti;Caricati;Firmato;Aggiornato il');
+  const verifica = lines.find((l) => l.includes('VERIFICA'));
+  expect(verifica).toContain("Carta d'identità: caricato");
+  expect(verifica).toContain('Patente: mancante');
+  expect(lines.slice(1).every((l) => l.includes('Patente: mancante'))).toBe(true);
   await page.getByLabel('Manca il documento').selectOption({ label: 'Carta d\'identità' });
   await expect(page).toHaveURL(/filter%5Bmancante%5D=carta_identita/);
   await expect(dataRows(page).first()).toBeVisible();
@@ -138,7 +152,8 @@ test('TRACK GESTIONE DOCUMENTI: filter by what is missing, confirm the documents
   await expect(dialog).toContainText('Confermare i documenti');
   await dialog.getByRole('button', { name: 'Conferma documenti' }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(page.getByTestId('notice').first()).toContainText('In attesa di emissione');
+  // The export's own notice may still be shown: look for the confirmation among the notices.
+  await expect(page.getByTestId('notice').filter({ hasText: 'In attesa di emissione' })).toBeVisible();
   await expect(row.locator('[data-chip="Carta d\'identità"]')).toHaveAttribute('data-state', 'confermato');
   await expect(row.getByRole('button', { name: /^Conferma documenti/ })).toHaveCount(0);
 });
@@ -157,4 +172,14 @@ test('GESTIONE DOCUMENTI: every file in scope, downloaded and previewed', async 
   expect(file.suggestedFilename()).toBe(name);
   await first.getByRole('button', { name: `Anteprima: ${name}` }).click();
   await expect(page.getByTestId('anteprima-documento').locator('iframe, img')).toBeVisible();
+  await page.keyboard.press('Escape');
+  const exported = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Esporta' }).click();
+  await page.getByRole('button', { name: 'Excel (XLSX)' }).click();
+  const xlsx = await exported;
+  expect(xlsx.suggestedFilename()).toMatch(/^gestione_documenti-\d{4}-\d{2}-\d{2}\.xlsx$/);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile((await xlsx.path())!);
+  expect(book.worksheets[0]!.getRow(1).values).toEqual([undefined, 'Documento', 'Tipo', 'Riferimento', 'Categoria', 'Caricato il']);
+  expect(book.worksheets[0]!.rowCount).toBeGreaterThan(1);
 });

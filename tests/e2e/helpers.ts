@@ -77,3 +77,63 @@ export function invalidCodiceFiscale(): string {
 export function menuTitles(page: Page) {
   return page.getByRole('navigation', { name: 'Menu Rapido' }).getByRole('link');
 }
+
+/** Login with keys only: the e-mail field has focus on arrival, Tab to the password, Enter submits. */
+export async function keyboardLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(appUrl('/login'));
+  await expect(page.getByLabel('E-mail')).toBeFocused();
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** In a focused combobox: types the text, arrows through the suggestions to `option`, Enter picks it. */
+export async function keyboardPick(page: Page, combobox: Locator, text: string, option: string): Promise<void> {
+  await tabTo(page, combobox);
+  await page.keyboard.type(text);
+  await expect(page.getByRole('option', { name: option, exact: true })).toBeVisible();
+  const activeOption = () =>
+    page.evaluate(() => {
+      const id = document.activeElement?.getAttribute('aria-activedescendant');
+      return id ? document.getElementById(id)?.textContent : null;
+    });
+  for (let i = 0; i < 30 && (await activeOption()) !== option; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(combobox).toHaveValue(option);
+}
+
+/**
+ * From any screen with the menu, keys only: Clienti → Nuovo Cliente, a retail man named TECLA `surname` born in Roma
+ * (Italia, from the countries' autocomplete), a valid codice fiscale, Enter saves; ends on the saved record.
+ */
+export async function keyboardCreateCustomer(page: Page, surname: string): Promise<void> {
+  await tabTo(page, page.getByRole('navigation', { name: 'Menu Rapido' }).getByRole('link', { name: 'Clienti' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/cliente$/);
+  await tabTo(page, page.getByRole('button', { name: /Nuovo Cliente/ }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/new\/cliente$/);
+  // Selects answer to typed letters, text fields to typing.
+  await tabTo(page, page.locator('#root_tipo'));
+  await page.keyboard.type('Retail');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Maschio');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Tecla');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(surname);
+  await keyboardPick(page, page.getByRole('combobox', { name: 'Comune di Nascita' }), 'Roma', 'Roma (RM)');
+  await keyboardPick(page, page.getByRole('combobox', { name: 'Nazione di Nascita' }), 'Ital', 'Italia');
+  await tabTo(page, page.locator('#root_cf'));
+  await page.keyboard.type(validCodiceFiscale());
+  await expect(page.locator('#root_tipo')).toHaveValue(/.+/);
+  await expect(page.locator('#root_sesso')).toHaveValue(/.+/);
+  // Enter in a text field submits through the action bar's button.
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/modifica\/cliente\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`TECLA ${surname}`);
+  // The country is stored by its id and read back by its name.
+  await expect(page.getByRole('combobox', { name: 'Nazione di Nascita' })).toHaveValue('Italia');
+}

@@ -1,56 +1,16 @@
 // Keyboard alone: a collaborator creates a customer, then takes a quotation from draft to 'In attesa compilazione
 // form' (list → record with Enter, workflow button, confirmation dialog) without the mouse; focus returns after dialogs.
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
-import { appUrl, demoUsers, tabTo, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { appUrl, demoUsers, keyboardCreateCustomer, keyboardLogin, tabTo, uniqueSurname } from './helpers.ts';
 
 const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
-
-async function keyboardLogin(page: Page, email: string, password: string) {
-  await page.goto(appUrl('/login'));
-  await expect(page.getByLabel('E-mail')).toBeFocused();
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(password);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
 
 test('keyboard only: create a customer, then a quotation from draft to "In attesa compilazione form"', async ({ page }) => {
   test.setTimeout(120_000);
   const surname = uniqueSurname('TASTO');
   await keyboardLogin(page, MARIO.email, MARIO.password);
 
-  // The customer: menu, new, fill, Enter saves.
-  await tabTo(page, page.getByRole('navigation', { name: 'Menu Rapido' }).getByRole('link', { name: 'Clienti' }));
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/cliente$/);
-  await tabTo(page, page.getByRole('button', { name: /Nuovo Cliente/ }));
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/new\/cliente$/);
-  await tabTo(page, page.locator('#root_tipo'));
-  await page.keyboard.type('Retail');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type('Maschio');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type('Tecla');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(surname);
-  await tabTo(page, page.getByRole('combobox', { name: 'Comune di Nascita' }));
-  await page.keyboard.type('Roma');
-  await expect(page.getByRole('option', { name: 'Roma (RM)', exact: true })).toBeVisible();
-  const activeOption = () =>
-    page.evaluate(() => {
-      const id = document.activeElement?.getAttribute('aria-activedescendant');
-      return id ? document.getElementById(id)?.textContent : null;
-    });
-  for (let i = 0; i < 30 && (await activeOption()) !== 'Roma (RM)'; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await tabTo(page, page.locator('#root_cf'));
-  await page.keyboard.type(validCodiceFiscale());
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/modifica\/cliente\/\d+$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`TECLA ${surname}`);
+  await keyboardCreateCustomer(page, surname);
 
   // The quotation: a draft for this customer, priced (the insurer's calculation), then only keys.
   const token = (await page.evaluate(() => sessionStorage.getItem('token')))!;

@@ -2,7 +2,7 @@
 // with the values they depend on, hidden ones keep no data, and the quotation total follows its x-computed expression.
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
-import { admin, appUrl, loginAsAdmin, uniqueSurname } from './helpers.ts';
+import { admin, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -47,10 +47,14 @@ test('quotation: birth place only for country 1, company data only for persona g
   await expect(page.getByLabel('Persona').locator('option:checked')).toHaveText('Fisica');
   await expect(page.getByLabel('Ragione Sociale')).toHaveCount(0);
   await expect(page.getByLabel('Provincia di nascita')).toHaveCount(0);
-  await page.getByLabel('Nazione di nascita').fill('1');
+  // The birth country is an autocomplete of countries: Italia is id '1', any other country its cadastral code.
+  const nazione = page.getByRole('combobox', { name: 'Nazione di nascita' });
+  await nazione.fill('Ital');
+  await page.getByRole('option', { name: 'Italia', exact: true }).click();
   await expect(page.getByLabel('Provincia di nascita')).toBeVisible();
   await expect(page.getByLabel('Comune di nascita')).toBeVisible();
-  await page.getByLabel('Nazione di nascita').fill('40');
+  await nazione.fill('Germ');
+  await page.getByRole('option', { name: 'Germania', exact: true }).click();
   await expect(page.getByLabel('Provincia di nascita')).toHaveCount(0);
   await expect(page.getByLabel('Comune di nascita')).toHaveCount(0);
   await page.getByLabel('Persona').selectOption({ label: 'Giuridica' });
@@ -116,4 +120,83 @@ test('generic form: an x-computed field is read-only and follows its operands as
   await expect(totale).toHaveValue('200,3');
   await page.getByLabel('Competenze').fill('');
   await expect(totale).toHaveValue('180,1');
+});
+
+test('array rows: a vehicle row shows Quintali only for type C (Autocarro), and a hidden one keeps no data', async ({ browser, request }) => {
+  test.setTimeout(150_000);
+  const api = await adminApi(request);
+  // A quotation with one historic vehicle, confirmed: the customer completes its rows on the public link (generic renderer).
+  const model = (await api('GET', '/api/autostoriche?per_page=1')).data[0];
+  const cognome = uniqueSurname('QUINTALI');
+  const email = `${cognome.toLowerCase()}@example.it`;
+  const q = (await api('POST', '/api/quotazioni', {
+    persona: 'f', sesso: 'M', nome: 'Mario', cognome, email, cfisc: validCodiceFiscale(), dataNascita: '1980-01-01', nazione_nascita_id: '1',
+    provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via del Corso', residenzaCivico: '10',
+    residenzaCap: '00186', residenza_comune_id: '058091', provincia_codice: 'RM', competenze: 20,
+    veicoli_storici: [{ id: 'e2e-quintali-1', auto_storica_id: model.id, marca: model.marca, modello: model.modello, anno: model.anno ?? 1968, tipologia_ania: 'A', targa: 'RM654321' }],
+  })).data.model;
+  await api('POST', '/api/quotazioni/calcolo', { id: q.id });
+  await api('POST', `/api/quotazioni/conferma/${q.id}`);
+  const outbox = await api('GET', `/api/email_outbox?filter[destinatario]=${encodeURIComponent(email)}`);
+  const link = /https?:\/\/\S+\/quotazione\/cliente\/[0-9a-f-]{36}\?parameter1=conferma_cliente/.exec(String(outbox.data[0].corpo))![0];
+  const { pathname, search } = new URL(link);
+
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(appUrl(`${pathname}${search}`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Informazioni' })).toBeVisible();
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dati anagrafici' })).toBeVisible();
+  await page.getByLabel('Telefono').fill('+393331234567');
+  await page.getByRole('radiogroup', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
+  await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+  for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
+    await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
+  }
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+  await page.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
+
+  // The row's own condition (items if/else in the quotation's definition): Quintali only while the row is an Autocarro.
+  const tipologia = page.locator('#root_veicoli_storici_0_tipologia_ania');
+  const quintali = page.locator('#root_veicoli_storici_0_quintali');
+  await expect(tipologia).toBeVisible();
+  await expect(quintali).toHaveCount(0);
+  await tipologia.selectOption({ label: 'Autocarro' });
+  await expect(quintali).toBeVisible();
+  await quintali.fill('35');
+  await tipologia.selectOption({ label: 'Autovettura' });
+  await expect(quintali).toHaveCount(0);
+  // Back to a truck: the weight typed while it was one was not kept.
+  await tipologia.selectOption({ label: 'Autocarro' });
+  await expect(quintali).toHaveValue('');
+  await quintali.fill('35');
+  await tipologia.selectOption({ label: 'Autovettura' });
+
+  const answer = (name: RegExp, value: 'Sì' | 'No') => page.getByRole('radiogroup', { name }).getByLabel(value, { exact: true }).check();
+  await answer(/proprietario dei veicoli storici/, 'Sì');
+  await answer(/altre coperture assicurative/, 'No');
+  for (const q4 of [/luogo chiuso/, /registro storico/, /uso amatoriale/, /responsabilità civile/, /furto e incendio/, /assistenza stradale/,
+    /raduni/, /all'estero/, /sinistri con colpa/, /attestato di rischio/, /meno di 26 anni/, /revisione/, /set informativo/]) {
+    await answer(q4, q4.source === 'sinistri con colpa' || q4.source === 'meno di 26 anni' ? 'No' : 'Sì');
+  }
+  await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
+  await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
+  for (const [i, [marca, modello, anno, targa]] of [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH']].entries()) {
+    await page.locator(`#root_veicoli_moderni_${i}_marca`).fill(marca!);
+    await page.locator(`#root_veicoli_moderni_${i}_modello`).fill(modello!);
+    await page.locator(`#root_veicoli_moderni_${i}_anno`).fill(anno!);
+    await page.locator(`#root_veicoli_moderni_${i}_targa`).fill(targa!);
+  }
+  // The hidden weight raises no error: the step is sent, and the stored car has no weight.
+  await page.getByRole('button', { name: 'Invia' }).click();
+  await expect(page.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
+  const saved = (await api('GET', `/api/quotazioni/${q.id}`)).data.veicoli_storici[0];
+  expect(saved).toMatchObject({ id: 'e2e-quintali-1', tipologia_ania: 'A', targa: 'RM654321' });
+  expect(saved.quintali ?? null).toBeNull();
+  await page.context().close();
 });

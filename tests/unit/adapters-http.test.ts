@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { HttpAutoStoricheEmissione } from '../../src/server/adapters/auto-storiche/emissione-http.ts';
 import { EsitoIncerto, type RichiestaEmissione } from '../../src/server/adapters/auto-storiche/emissione-types.ts';
-import { configurazioneDaAmbiente } from '../../src/server/adapters/auto-storiche/emissione-wire.ts';
+import { configurazioneHttp } from '../../src/server/adapters/auto-storiche/emissione-wire.ts';
+import { loadConfig } from '../../src/server/config.ts';
 import { HttpKoala } from '../../src/server/adapters/koala/http.ts';
 import { KoalaNonRaggiungibile } from '../../src/server/adapters/koala/types.ts';
 
@@ -61,8 +62,8 @@ describe('insurer issue API over HTTP', () => {
   const http = () => new HttpAutoStoricheEmissione({ baseUrl: base, apiKey: 'segreto', timeoutMs: 200 });
 
   it('is configured by environment and refuses to start half-configured', () => {
-    expect(configurazioneDaAmbiente({ AUTO_STORICHE_EMISSIONE_URL: 'https://x/v1/', AUTO_STORICHE_API_KEY: 'k' })).toEqual({ baseUrl: 'https://x/v1', apiKey: 'k', timeoutMs: 30000 });
-    expect(() => configurazioneDaAmbiente({ AUTO_STORICHE_EMISSIONE_URL: 'https://x' })).toThrow(/AUTO_STORICHE_API_KEY/);
+    expect(configurazioneHttp(loadConfig({ AUTO_STORICHE_EMISSIONE_ADAPTER: 'http', AUTO_STORICHE_EMISSIONE_URL: 'https://x/v1/', AUTO_STORICHE_API_KEY: 'k' }))).toEqual({ baseUrl: 'https://x/v1', apiKey: 'k', timeoutMs: 30000 });
+    expect(() => loadConfig({ AUTO_STORICHE_EMISSIONE_ADAPTER: 'http', AUTO_STORICHE_EMISSIONE_URL: 'https://x' })).toThrow('AUTO_STORICHE_API_KEY è obbligatorio con AUTO_STORICHE_EMISSIONE_ADAPTER=http');
   });
 
   it('issues with the idempotency key and the wire shapes, and finds the call again by key', async () => {

@@ -102,40 +102,43 @@ describe('requests', () => {
 
   it('on 401 drops the token, goes to login and says the session expired', async () => {
     startSession('old', { permissions: [], roles: [], user, environment: {} });
-    answer(401, { message: 'Unauthenticated.' });
+    answer(401, { message: 'Unauthenticated.', code: 'UNAUTHENTICATED' });
     await expect(request('GET', '/api/definitions')).rejects.toMatchObject({ status: 401, message: 'Sessione scaduta. Effettua nuovamente il login.' });
     expect(getToken()).toBeNull();
     expect(wasExpired()).toBe(true);
     expect(onSessionExpired).toHaveBeenCalledOnce();
   });
 
-  it('also when only the message says Unauthenticated.', async () => {
+  it('decides on the code, never on the message text', async () => {
     startSession('old', { permissions: [], roles: [], user, environment: {} });
-    answer(400, { message: 'Unauthenticated.' });
-    await expect(request('GET', '/api/user')).rejects.toMatchObject({ status: 401 });
-    expect(getToken()).toBeNull();
+    answer(400, { message: 'Unauthenticated.', code: 'BAD_REQUEST' });
+    await expect(request('GET', '/api/user')).rejects.toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(getToken()).toBe('old');
+    answer(503, { message: 'Sito in aggiornamento', code: 'UNAVAILABLE' });
+    await expect(request('GET', '/api/cliente')).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    expect(onMaintenance).not.toHaveBeenCalled();
   });
 
   it('lets the login call answer 401/503 itself', async () => {
-    answer(503, { message: 'Sito in aggiornamento', maintenance: true });
+    answer(503, { message: 'Sito in aggiornamento', code: 'MAINTENANCE', maintenance: true });
     await expect(request('POST', '/api/login', { body: {}, noRedirect: true })).rejects.toMatchObject({ status: 503 });
     expect(onMaintenance).not.toHaveBeenCalled();
   });
 
   it('sends 503 to the maintenance page', async () => {
-    answer(503, { message: 'Sito in aggiornamento' });
+    answer(503, { message: 'Sito in aggiornamento', code: 'MAINTENANCE' });
     await expect(request('GET', '/api/cliente')).rejects.toBeInstanceOf(ApiError);
     expect(onMaintenance).toHaveBeenCalledOnce();
   });
 
   it('reports 404 as "[404] risorsa non trovata" with a prefix', async () => {
-    answer(404, { message: 'Cliente non trovata.' });
+    answer(404, { message: 'Cliente non trovata.', code: 'NOT_FOUND' });
     await expect(request('GET', '/api/cliente/9', { label: 'Cliente' })).rejects.toMatchObject({ status: 404, message: 'Cliente: [404] risorsa non trovata' });
   });
 
   it('keeps 422 field errors', async () => {
-    answer(422, { message: 'I dati inseriti non sono validi.', errors: { cf: ['Codice fiscale non valido'] } });
-    await expect(request('POST', '/api/cliente', { body: {} })).rejects.toMatchObject({ status: 422, errors: { cf: ['Codice fiscale non valido'] } });
+    answer(422, { message: 'I dati inseriti non sono validi.', code: 'VALIDATION', errors: { cf: ['Codice fiscale non valido'] } });
+    await expect(request('POST', '/api/cliente', { body: {} })).rejects.toMatchObject({ status: 422, code: 'VALIDATION', errors: { cf: ['Codice fiscale non valido'] } });
   });
 });
 

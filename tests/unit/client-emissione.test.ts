@@ -2,12 +2,14 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decorrenzaProposta, dialogEvents, fillPath } from '../../src/client/pages/quotazione/EmissionePanel.tsx';
+import { decorrenzaProposta, dialogEvents } from '../../src/client/pages/quotazione/EmissionePanel.tsx';
+import { routePath } from '../../src/client/api/dataProvider.ts';
 import { actionEvents, type AvailableEvent } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
+import { QUOTAZIONE_GUARDS } from '../../src/shared/domains/quotazione/guards.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const workflow = new Workflow(JSON.parse(readFileSync(path.join(root, 'workflows', 'quotazione_auto_storica.json'), 'utf8')) as WorkflowDefinition);
+const workflow = new Workflow(JSON.parse(readFileSync(path.join(root, 'workflows', 'quotazione_auto_storica.json'), 'utf8')) as WorkflowDefinition, QUOTAZIONE_GUARDS);
 const ruoli = JSON.parse(readFileSync(path.join(root, 'schemas', '_reference', 'ruoli.json'), 'utf8')) as { roles: Array<{ name: string; permissions: string[] }> };
 const user = (role: string) => ({ permissions: ruoli.roles.find((r) => r.name === role)!.permissions, roles: [role], kind: 'staff' as const });
 const labels = (status: number, role: string, record: Record<string, unknown> = {}) =>
@@ -41,7 +43,7 @@ describe('issue panel buttons', () => {
   });
 
   it('fills the route from the record and proposes the later of decorrenza and the payment receipt day', () => {
-    expect(fillPath('/api/storna_emissione/{id}/{verti_policy_number}', { id: 4, verti_policy_number: 'AS 1/2' })).toBe('/api/storna_emissione/4/AS%201%2F2');
+    expect(routePath('/api/storna_emissione/{id}/{verti_policy_number}', { id: 4, verti_policy_number: 'AS 1/2' })).toBe('/api/storna_emissione/4/AS%201%2F2');
     expect(decorrenzaProposta({ data_incasso: '2026-11-20', decorrenza: '2026-12-01' })).toBe('2026-12-01');
     expect(decorrenzaProposta({ data_incasso: '2026-11-20', decorrenza: '2026-11-01' })).toBe('2026-11-20');
     expect(decorrenzaProposta({})).toBe('');

@@ -7,6 +7,7 @@ import { createBody, displayValue, toErrorSchema, updateBody, withoutErrorsOf } 
 import { prepareForm, widgetNameFor } from '../../src/client/renderer/formSchema.ts';
 import { buildSections, fieldOfId, hiddenFields, OTHER_SECTION_TITLE } from '../../src/client/renderer/layout.ts';
 import { formValidator } from '../../src/client/renderer/validator.ts';
+import { precompile } from './support/formValidators.ts';
 import { cellRenderer, registry, rjsfWidgets, UnknownWidgetError, widgetEntry } from '../../src/client/widgets/registry.ts';
 import type { FormUi, JsonSchema } from '../../src/client/types.ts';
 import { registerFeatures } from '../../src/client/features.ts';
@@ -22,6 +23,7 @@ beforeAll(async () => {
   const cliente = definitions.resources.get('cliente')!;
   schema = cliente.schema;
   formUi = cliente.form as FormUi;
+  await precompile(prepareForm(schema, formUi, 'attivo').schema);
   listFormats = [...definitions.resources.values()].flatMap((r) => r.list.columns.map((c) => c.format).filter((f): f is NonNullable<typeof f> => Boolean(f)));
 });
 

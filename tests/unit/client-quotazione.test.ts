@@ -7,7 +7,8 @@ import { prepareForm } from '../../src/client/renderer/formSchema.ts';
 import { hiddenFields } from '../../src/client/renderer/layout.ts';
 import { readListState, writeListState } from '../../src/client/renderer/listParams.ts';
 import { formValidator } from '../../src/client/renderer/validator.ts';
-import { DRAWER_FIELDS, mainFieldNames, resizeModerni, subsetSchema } from '../../src/client/pages/quotazione/useQuotazione.ts';
+import { precompile } from './support/formValidators.ts';
+import { DRAWER_FIELDS, mainFieldNames, quotazioneForms, resizeModerni, subsetSchema } from '../../src/client/pages/quotazione/useQuotazione.ts';
 import { actionEvents } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import type { AvailableEvent } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
@@ -16,11 +17,12 @@ import { registerFeatures } from '../../src/client/features.ts';
 // The quotation's widgets are registered by its feature module at start, as main.tsx does.
 registerFeatures();
 import type { FormUi, JsonSchema } from '../../src/client/types.ts';
+import { QUOTAZIONE_GUARDS } from '../../src/shared/domains/quotazione/guards.ts';
 
 let schema: JsonSchema;
 let form: FormUi;
 const root = path.resolve(import.meta.dirname, '..', '..');
-const workflow = new Workflow(JSON.parse(readFileSync(path.join(root, 'workflows', 'quotazione_auto_storica.json'), 'utf8')) as WorkflowDefinition);
+const workflow = new Workflow(JSON.parse(readFileSync(path.join(root, 'workflows', 'quotazione_auto_storica.json'), 'utf8')) as WorkflowDefinition, QUOTAZIONE_GUARDS);
 const ruoli = JSON.parse(readFileSync(path.join(root, 'schemas', '_reference', 'ruoli.json'), 'utf8')) as { roles: Array<{ name: string; permissions: string[] }> };
 const as = (role: string) => ({ permissions: ruoli.roles.find((r) => r.name === role)!.permissions, roles: [role], kind: 'staff' as const });
 
@@ -28,6 +30,8 @@ beforeAll(async () => {
   const quotazione = (await loadDefinitions(path.resolve('schemas'))).resources.get('quotazione')!;
   schema = quotazione.schema;
   form = quotazione.form as FormUi;
+  const { main, drawer } = quotazioneForms(schema, form);
+  await precompile(main.schema, drawer.schema, prepareForm(subsetSchema(schema, DRAWER_FIELDS, false), {}).schema);
 });
 
 describe('daily-use vehicles follow the declared count', () => {

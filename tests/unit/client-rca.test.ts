@@ -7,10 +7,12 @@ import { errorSchemas, personaPulita, personaUi, stepForms, type Richiesta } fro
 import { requestErrors, toSend } from '../../src/client/pages/rca/useQuotazioneRca.ts';
 import { padIstat, richiestaVuota, tipiIndirizzo, verificaRichiesta } from '../../src/shared/rca/richiesta.ts';
 import type { JsonSchema } from '../../src/client/types.ts';
+import { precompile } from './support/formValidators.ts';
 
 let entity: JsonSchema;
 beforeAll(async () => {
   entity = (await loadDefinitions(path.resolve('schemas'))).resources.get('quotazioni_rca')!.schema;
+  await precompile(entity.properties!.quotation_request!);
 });
 
 describe('person form of spec 002 §2.6', () => {

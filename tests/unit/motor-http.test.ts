@@ -2,7 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { motorInsurerFromEnv } from '../../src/server/adapters/motor/index.ts';
+import { motorInsurer } from '../../src/server/adapters/motor/index.ts';
+import { loadConfig } from '../../src/server/config.ts';
 import { SandboxMotorInsurer, SANDBOX_PLATES } from '../../src/server/adapters/motor/sandbox.ts';
 import { InsurerError, type FastQuotationRequest } from '../../src/server/adapters/motor/shapes.ts';
 import { selezionePredefinita } from '../../src/shared/rca/garanzie.ts';
@@ -48,13 +49,13 @@ describe('HTTP motor insurer', () => {
   const env = () => ({ MOTOR_INSURER_ADAPTER: 'http', MOTOR_INSURER_URL: `${url}/`, MOTOR_INSURER_TOKEN: 'segreto', MOTOR_INSURER_TIMEOUT_MS: '5000' });
 
   it('is chosen by environment; sandbox is the default and an unknown mode stops the start', () => {
-    expect(motorInsurerFromEnv({})).toBeInstanceOf(SandboxMotorInsurer);
-    expect(() => motorInsurerFromEnv({ MOTOR_INSURER_ADAPTER: 'http' })).toThrow(/MOTOR_INSURER_URL/);
-    expect(() => motorInsurerFromEnv({ MOTOR_INSURER_ADAPTER: 'soap' })).toThrow(/sandbox or http/);
+    expect(motorInsurer(loadConfig({}))).toBeInstanceOf(SandboxMotorInsurer);
+    expect(() => loadConfig({ MOTOR_INSURER_ADAPTER: 'http' })).toThrow('MOTOR_INSURER_URL è obbligatorio con MOTOR_INSURER_ADAPTER=http');
+    expect(() => loadConfig({ MOTOR_INSURER_ADAPTER: 'soap' })).toThrow('MOTOR_INSURER_ADAPTER deve essere uno di: sandbox, http');
   });
 
   it('posts the request with token and idempotency key and reads the simulation', async () => {
-    const insurer = motorInsurerFromEnv(env());
+    const insurer = motorInsurer(loadConfig(env()));
     const answer = await insurer.fastQuotation(request('AB123CD'), { idempotencyKey: 'k-1', today: new Date() });
     expect(answer.simulation.quotation.quotationStatus).toBe('Quoted');
     expect(answer.simulation.commonData.simulationNumber).toMatch(/^SIM\d{10}$/);
@@ -68,11 +69,11 @@ describe('HTTP motor insurer', () => {
   });
 
   it('turns failures, refusals and timeouts into InsurerError with the details', async () => {
-    const insurer = motorInsurerFromEnv(env());
+    const insurer = motorInsurer(loadConfig(env()));
     const ctx = { idempotencyKey: 'k-2', today: new Date() };
     await expect(insurer.fastQuotation(request('KO00000'), ctx)).rejects.toMatchObject({ message: 'Servizio in manutenzione', details: ['Riprovare tra 10 minuti'], kind: 'failure' });
     await expect(insurer.fastQuotation(request('BAD0000'), ctx)).rejects.toMatchObject({ message: 'Targa non valida', kind: 'refused' });
-    const slow = motorInsurerFromEnv({ ...env(), MOTOR_INSURER_TIMEOUT_MS: '300' }).fastQuotation(request('SLOW000'), ctx);
+    const slow = motorInsurer(loadConfig({ ...env(), MOTOR_INSURER_TIMEOUT_MS: '300' })).fastQuotation(request('SLOW000'), ctx);
     await expect(slow).rejects.toBeInstanceOf(InsurerError);
     await expect(slow).rejects.toMatchObject({ kind: 'timeout' });
   });

@@ -22,7 +22,7 @@ describe('public view of the quotation', async () => {
     for (const hidden of ['premio', 'premio_verti', 'premio_forzato', 'competenze', 'note', 'collaboratore_id', 'cliente_id', 'preventivi']) expect(names).not.toContain(hidden);
     expect(schema.properties!.telefono!.format).toBe('telefono-pubblico');
     const vehicle = schema.properties!.veicoli_storici!.items!;
-    expect(Object.keys(vehicle.properties!)).toEqual(['id', 'auto_storica_id', 'marca', 'modello', 'anno', 'furto', 'targa', 'tipologia_ania']);
+    expect(Object.keys(vehicle.properties!)).toEqual(['id', 'auto_storica_id', 'marca', 'modello', 'anno', 'furto', 'targa', 'tipologia_ania', 'quintali']);
     expect(vehicle.properties!.anno).toMatchObject({ minimum: 1900, maximum: 2026 });
     expect(vehicle.properties!.marca!.readOnly).toBe(true);
   });

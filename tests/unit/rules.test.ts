@@ -4,8 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDefinitions } from '../../src/server/definitions.ts';
 import { compileDefinitions, DefinitionError, type RawDefinitions } from '../../src/shared/definitions/compile.ts';
 import type { Definitions, JsonSchema } from '../../src/shared/definitions/types.ts';
-import { applyRecordRules, computedProperties, evaluateComputed, hiddenProperties, staleComputed, withDerivedValues } from '../../src/shared/rules.ts';
+import { applyRecordRules, computedProperties, evaluateComputed, hiddenProperties, hiddenRowPaths, staleComputed, staleHiddenRows, withDerivedValues } from '../../src/shared/rules.ts';
+import { formValidator } from '../../src/client/renderer/validator.ts';
 import { compileValidator, createAjv } from '../../src/shared/validation.ts';
+import { precompile } from './support/formValidators.ts';
 
 let definitions: Definitions;
 beforeAll(async () => {
@@ -111,6 +113,30 @@ describe('conditional fields', () => {
     expect(q.veicoli_storici.items.quintali).toEqual({ 'ui:showWhen': { tipologia_ania: 'C' } });
     expect(q.veicoli_storici['ui:widget']).toBe('veicoli_storici');
     expect(q.preventivi.items.premio_totale).toEqual({ 'ui:readonly': true });
+  });
+});
+
+describe('conditional fields in array rows (the form)', () => {
+  const rows = (...tipi: string[]) => tipi.map((t, i) => ({ id: `v${i}`, marca: 'FIAT', modello: '124', anno: 1970, tipologia_ania: t, quintali: 35 }));
+
+  it('names the hidden fields of each row and empties them, leaving visible ones', () => {
+    const quotazione = schemaOf('quotazione');
+    const data = { veicoli_storici: rows('C', 'A') };
+    expect([...hiddenRowPaths(quotazione, data)]).toEqual(['veicoli_storici.1.quintali']);
+    const [[name, cleaned]] = staleHiddenRows(quotazione, data) as [[string, Array<Record<string, unknown>>]];
+    expect(name).toBe('veicoli_storici');
+    expect(cleaned[0]!.quintali).toBe(35);
+    expect('quintali' in cleaned[1]!).toBe(false);
+    expect(staleHiddenRows(quotazione, { veicoli_storici: cleaned })).toEqual([]);
+  });
+
+  it('raises no form error for a field its row hides', async () => {
+    const quotazione = schemaOf('quotazione');
+    await precompile(quotazione);
+    const { errors } = formValidator.validateFormData({ veicoli_storici: rows('A') }, quotazione as Parameters<typeof formValidator.validateFormData>[1], undefined, undefined, formOf('quotazione'));
+    expect(errors.filter((e) => (e.property ?? '').includes('veicoli_storici'))).toEqual([]);
+    // The same row is wrong for the server's validator (the else branch forbids quintali): the form leaves it out.
+    expect(compileValidator(createAjv(), { type: 'object', properties: { veicoli_storici: quotazione.properties!.veicoli_storici! } })({ veicoli_storici: rows('A') })).toBeTruthy();
   });
 });
 

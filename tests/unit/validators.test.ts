@@ -12,10 +12,12 @@ import {
   isTelefonoInternazionale,
   isTelefonoPubblico,
   isCap,
+  isNazioneId,
   dataNascitaBounds,
   isDataNascitaValida,
 } from '../../src/shared/validators/index.ts';
 import { computeCodiceFiscale, codiceFiscaleMatches } from '../../src/shared/validators/codiceFiscale.ts';
+import { createAjv } from '../../src/shared/validation.ts';
 import type { CodiceFiscaleInput } from '../../src/shared/validators/codiceFiscale.ts';
 
 // Check chars below were recomputed with a separate Python implementation of the official tables.
@@ -268,6 +270,20 @@ describe('CAP', () => {
   });
 });
 
+describe('nazione (birth country id)', () => {
+  it.each([['1'], ['2'], ['Z112'], ['Z404']])('accepts %j', (id) => {
+    expect(isNazioneId(id)).toBe(true);
+  });
+  it.each([['ITALIA'], ['Germania'], ['40'], ['z112'], ['Z11'], ['H501'], ['']])('rejects %j', (id) => {
+    expect(isNazioneId(id)).toBe(false);
+  });
+  it('on the server, a cadastral code must name a known place', () => {
+    const ajv = createAjv({ placeCodes: new Set(['Z112']) });
+    const validate = ajv.compile({ type: 'string', format: 'nazione' });
+    expect([validate('Z112'), validate('Z999'), validate('1'), validate('2')]).toEqual([true, false, true, true]);
+  });
+});
+
 describe('data di nascita', () => {
   const today = new Date(2025, 5, 15);
 
@@ -320,6 +336,7 @@ describe('italianFormats registry', () => {
     ['telefono', 'Il numero di telefono deve avere un prefisso internazionale valido', '+39 333 1234567', '3331234567'],
     ['telefono-pubblico', 'Formato telefono non valido', '+393331234567', '+39 333 1234567'],
     ['cap', 'Il CAP deve essere di 5 cifre', '20121', '2012'],
+    ['nazione', "Nazione non valida: sceglila dall'elenco", 'Z112', 'GERMANIA'],
   ];
   it.each(table)('%s has its message and validator', (key, message, good, bad) => {
     const format = italianFormats[key];

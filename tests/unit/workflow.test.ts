@@ -4,15 +4,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
 import { lintWorkflow } from '../../src/shared/workflow/lint.ts';
-import { implementedActions } from '../../src/server/workflow/actions.ts';
-// Domains register their own actions (the contract at the request to issue, the verdict on the documents).
-import '../../src/server/domains/index.ts';
-import { evaluateGuard, type WorkflowUser } from '../../src/shared/workflow/guards.ts';
+import { loadAll } from '../../src/server/bootstrap.ts';
+import { collectExtensions } from '../../src/server/extensions.ts';
+import { domains } from '../../src/server/domains/index.ts';
+import { evaluateGuard, guardsWith, type WorkflowUser } from '../../src/shared/workflow/guards.ts';
+import { QUOTAZIONE_GUARDS } from '../../src/shared/domains/quotazione/guards.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const definition: WorkflowDefinition = JSON.parse(readFileSync(path.join(root, 'workflows', 'quotazione_auto_storica.json'), 'utf8'));
 const roles: { roles: Array<{ name: string; permissions: string[] }> } = JSON.parse(readFileSync(path.join(root, 'schemas', '_reference', 'ruoli.json'), 'utf8'));
-const wf = new Workflow(definition);
+const wf = new Workflow(definition, QUOTAZIONE_GUARDS);
+// Domains register their own actions (the contract at the request to issue, the verdict on the documents).
+const extensions = await collectExtensions((await loadAll(path.join(root, 'schemas'))).definitions, domains);
+const implemented = () => ({ actions: extensions.actionNames(), guards: Object.keys(guardsWith(extensions.guardsFor('quotazione_auto_storica'))) });
 
 type Actor = 'collaboratore' | 'approvatore' | 'staff' | 'super_admin' | 'cliente';
 const ACTORS: Actor[] = ['collaboratore', 'approvatore', 'staff', 'super_admin', 'cliente'];
@@ -102,7 +106,7 @@ function expected(status: number, event: string, actor: Actor, variant: Variant)
 
 describe('workflows/quotazione_auto_storica.json', () => {
   it('passes the lint: statuses reachable, guards and actions implemented, events labelled', () => {
-    expect(lintWorkflow(definition, implementedActions())).toEqual([]);
+    expect(lintWorkflow(definition, implemented())).toEqual([]);
   });
 
   it('has the 13 statuses of spec 001 §4 with their ids and codes', () => {
@@ -189,21 +193,21 @@ describe('workflows/quotazione_auto_storica.json', () => {
   });
 
   it("knows a policy as issued at code above 8 except id 11 (spec 001 §4)", () => {
-    const issued = wf.statuses.filter((s) => evaluateGuard({ type: 'polizzaEmessa' }, { context: { user: user('staff'), record: {}, stato: { id: s.id, code: s.code } }, event: { type: '' } }));
+    const issued = wf.statuses.filter((s) => evaluateGuard({ type: 'polizzaEmessa' }, { context: { user: user('staff'), record: {}, stato: { id: s.id, code: s.code } }, event: { type: '' } }, guardsWith(QUOTAZIONE_GUARDS)));
     expect(issued.map((s) => s.id)).toEqual([9, 10]);
   });
 
   it('every machine under workflows/ passes the lint', () => {
     for (const file of readdirSync(path.join(root, 'workflows')).filter((f) => f.endsWith('.json'))) {
       const json = JSON.parse(readFileSync(path.join(root, 'workflows', file), 'utf8'));
-      expect(lintWorkflow(json, implementedActions()), file).toEqual([]);
+      expect(lintWorkflow(json, implemented()), file).toEqual([]);
     }
   });
 
   it('the lint catches an unimplemented guard, an unknown target and an unlabelled event', () => {
     const broken = structuredClone(definition);
     (broken.states.bozza!.on as Record<string, unknown>).NUOVO = { guard: { type: 'inventato' }, target: 'nessuno' };
-    const problems = lintWorkflow(broken, implementedActions());
+    const problems = lintWorkflow(broken, implemented());
     expect(problems).toEqual(expect.arrayContaining([
       'bozza: event NUOVO has no meta (label)',
       'bozza NUOVO: guard "inventato" is not implemented',

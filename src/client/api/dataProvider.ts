@@ -2,10 +2,14 @@
 import { msg } from '../messages.ts';
 import type { MediaItem, MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
 import { endSession, getToken } from './session.ts';
+import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.ts';
 
 export type FieldErrors = Record<string, string[]>;
 
 export class ApiError extends Error {
+  /** The server's stable code (src/shared/error-codes.ts): screens decide on it, never on the message. */
+  readonly code: ErrorCode | undefined;
+
   constructor(
     readonly status: number,
     message: string,
@@ -14,8 +18,12 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+    this.code = typeof body.code === 'string' && (ERROR_CODES as readonly string[]).includes(body.code) ? (body.code as ErrorCode) : undefined;
   }
 }
+
+/** Whether `error` is the server's refusal with `code`. */
+export const isApiError = (error: unknown, code: ErrorCode): error is ApiError => error instanceof ApiError && error.code === code;
 
 interface Handlers {
   onSessionExpired: () => void;
@@ -91,17 +99,19 @@ async function bodyOf(response: Response): Promise<Record<string, unknown>> {
 function failure(response: Response, body: Record<string, unknown>, options: RequestOptions): ApiError {
   const message = typeof body.message === 'string' ? body.message : '';
   const errors = (body.errors && typeof body.errors === 'object' ? body.errors : {}) as FieldErrors;
-  if (!options.noRedirect && (response.status === 401 || message === 'Unauthenticated.')) {
+  const code = body.code;
+  if (!options.noRedirect && code === 'UNAUTHENTICATED') {
     endSession({ expired: true });
     handlers.onSessionExpired();
     return new ApiError(401, msg.sessionExpired, {}, body);
   }
-  if (!options.noRedirect && response.status === 503) {
+  // Only maintenance leads to the maintenance page: a third party unavailable (also 503) is the screen's message.
+  if (!options.noRedirect && code === 'MAINTENANCE') {
     handlers.onMaintenance();
     return new ApiError(503, message || msg.maintenance, {}, body);
   }
-  if (response.status === 404) return new ApiError(404, options.label ? `${options.label}: ${msg.notFound}` : msg.notFound, {}, body);
-  if (response.status === 403) return new ApiError(403, message || msg.forbidden, errors, body);
+  if (code === 'NOT_FOUND') return new ApiError(404, options.label ? `${options.label}: ${msg.notFound}` : msg.notFound, {}, body);
+  if (code === 'FORBIDDEN') return new ApiError(403, message || msg.forbidden, errors, body);
   return new ApiError(response.status, message || msg.genericError, errors, body);
 }
 
@@ -121,14 +131,8 @@ export async function requestFile(path: string): Promise<Blob> {
   } catch {
     throw new ApiError(0, msg.networkError, {});
   }
-  if (!response.ok) {
-    if (response.status === 401) {
-      endSession({ expired: true });
-      handlers.onSessionExpired();
-      throw new ApiError(401, msg.sessionExpired);
-    }
-    throw new ApiError(response.status, response.status === 404 ? msg.notFound : msg.genericError);
-  }
+  // A refusal is JSON like any other answer: the same catalogue decides on its code.
+  if (!response.ok) throw failure(response, await bodyOf(response), {});
   return response.blob();
 }
 
@@ -207,6 +211,19 @@ export interface ActionAnswer {
 }
 
 const labelOf = (resource: ResourceConfig) => resource.singular ?? resource.title;
+
+/**
+ * A feature's own route (spec-fixed paths such as '/api/emissione_appendice_esclusione/{id}/{targa}', or a workflow
+ * event's meta.path) with its {placeholders} filled from `params`, each encoded: pages name routes, never build URLs.
+ */
+export function routePath(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
+}
+
+/** A call to a feature's route (see routePath). */
+export function callRoute<T = ActionAnswer>(method: string, template: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+  return request<T>(method, routePath(template, params), options);
+}
 const recordPath = (resource: ResourceConfig, id: string | number) => `${resource.api.path}/${encodeURIComponent(String(id))}`;
 
 /** A workflow event's route (POST {path}/{route}/{id}); without an id, the manual form with the id in the body (cambioStato). */
@@ -281,6 +298,11 @@ function mediaPath(resource: ResourceConfig, kind: 'list' | 'upload', id?: strin
   const declared = resource.media?.paths?.[kind]?.[0];
   const path = declared ?? (kind === 'list' ? `${resource.api.path}/:id/media` : `${resource.api.path}/upload`);
   return id === undefined ? path : path.replace(':id', encodeURIComponent(String(id)));
+}
+
+/** Where a record's files are listed and uploaded (the paths its definition declares), for the documents panel. */
+export function mediaPaths(resource: ResourceConfig, id: string | number): { list: string; upload: string } {
+  return { list: mediaPath(resource, 'list', id), upload: mediaPath(resource, 'upload') };
 }
 
 /** The files of a record, with the collections it may hold. */
@@ -449,7 +471,7 @@ export const api = {
       return body.data?.value ?? undefined;
     } catch (err) {
       // No stored preference yet is not an error for the user.
-      if (err instanceof ApiError && err.status === 404) return undefined;
+      if (isApiError(err, 'NOT_FOUND')) return undefined;
       throw err;
     }
   },
@@ -458,4 +480,10 @@ export const api = {
   item: <T>(path: string, signal?: AbortSignal) => request<{ data: T }>('GET', path, { signal }),
   /** Autocomplete and reference look-ups: any GET under /api answering {data: [...]}. */
   lookup: <T>(path: string, query: Query, signal?: AbortSignal) => request<{ data: T[] }>('GET', path, { query, signal }),
+  /** A form's validator, compiled by the server (no eval here): the module's function of the run-time helpers. */
+  formValidator: async <T = Record<string, unknown>>(schema: unknown) => {
+    const { url } = await request<{ url: string }>('POST', '/api/validators', { body: { schema }, noRedirect: true });
+    const module = (await import(/* @vite-ignore */ url)) as { default: (require: (name: string) => unknown) => T };
+    return module.default;
+  },
 };

@@ -1,12 +1,13 @@
 // The generic form of a resource in a dialog (add/edit from a list, a quick add beside a selector): same controller, action bar and form as the page.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
 import { Notice, Spinner } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
 import { ResourceFormBody } from './ResourceFormBody.tsx';
-import { useResourceForm } from './useResourceForm.ts';
+import { resourceFormSchemas, useResourceForm } from './useResourceForm.ts';
+import { WithFormValidators } from './WithFormValidators.tsx';
 import './formDialog.css';
 
 /** Up to this width (px) a dialog lays its fields one per row. */
@@ -26,7 +27,16 @@ export interface ResourceFormDialogProps {
 }
 
 /** Mount it when the dialog opens (and give it a key per record) so each opening starts from the record. */
-export function ResourceFormDialog({ def, id, preset, onClose, onSaved, size, maxWidth }: ResourceFormDialogProps) {
+export function ResourceFormDialog(props: ResourceFormDialogProps) {
+  const schemas = useMemo(() => resourceFormSchemas(props.def), [props.def]);
+  return (
+    <WithFormValidators schemas={schemas}>
+      <ResourceFormDialogBody {...props} />
+    </WithFormValidators>
+  );
+}
+
+function ResourceFormDialogBody({ def, id, preset, onClose, onSaved, size, maxWidth }: ResourceFormDialogProps) {
   const { resource } = def;
   const ctl = useResourceForm(def, id, { preset, onSaved });
   const [confirmLeave, setConfirmLeave] = useState(false);

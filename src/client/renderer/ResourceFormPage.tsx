@@ -1,5 +1,5 @@
 // Generic add/edit screen for any resource: title, action bar, sections from form.ui.json, guards and notices.
-import { Suspense } from 'react';
+import { Suspense, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
@@ -9,7 +9,8 @@ import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
 import { LeaveGuard } from './FormParts.tsx';
 import { ResourceFormBody } from './ResourceFormBody.tsx';
-import { useResourceForm } from './useResourceForm.ts';
+import { resourceFormSchemas, useResourceForm } from './useResourceForm.ts';
+import { WithFormValidators } from './WithFormValidators.tsx';
 import { usePages } from './pages.tsx';
 
 interface TabConfig {
@@ -63,6 +64,15 @@ function MissingPage({ name, def, id }: { name: string; def: ResourceDef; id?: s
 }
 
 function GenericFormPage({ def, id }: { def: ResourceDef; id?: string }) {
+  const schemas = useMemo(() => resourceFormSchemas(def), [def]);
+  return (
+    <WithFormValidators schemas={schemas}>
+      <GenericFormPageBody def={def} id={id} />
+    </WithFormValidators>
+  );
+}
+
+function GenericFormPageBody({ def, id }: { def: ResourceDef; id?: string }) {
   const { resource } = def;
   const navigate = useNavigate();
   const [query] = useSearchParams();

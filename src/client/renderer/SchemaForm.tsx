@@ -1,6 +1,6 @@
 // The generic form: rjsf (react-bootstrap theme) with the Italian validator, our templates and the widget registry.
 import { useDebouncedCallback } from 'use-debounce';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Ref } from 'react';
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
@@ -9,11 +9,12 @@ import { TranslatableString } from '@rjsf/utils';
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { rjsfWidgets } from '../widgets/registry.ts';
 import type { FormUi, JsonSchema, RecordData, ResourceDef } from '../types.ts';
-import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
+import { DEFAULTS_BEHAVIOUR, prepareForm, type PreparedForm } from './formSchema.ts';
 import { fieldOfId } from './layout.ts';
 import { formTemplates } from './templates.tsx';
-import { formValidator } from './validator.ts';
-import { computedProperties, staleComputed } from '../../shared/rules.ts';
+import { formValidator, useFormValidators } from './validator.ts';
+import { Notice, Spinner } from '../lib/ui.tsx';
+import { computedProperties, staleComputed, staleHiddenRows } from '../../shared/rules.ts';
 
 const templates = { ...Theme.templates, ...formTemplates };
 // Built at first render, after the feature modules registered their widgets.
@@ -83,9 +84,25 @@ export interface SchemaFormProps {
   context?: Record<string, unknown>;
 }
 
+/**
+ * Shows the form once its compiled validator is loaded. When the schema changes (a choice narrows another field),
+ * the form keeps its previous schema until the new validator arrives, so it is never unmounted mid-typing.
+ */
 export function SchemaForm(props: SchemaFormProps) {
-  const { id, schema, formUi, activeField, initialData, resources, recordId, labels, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
-  const prepared = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
+  const { schema, formUi, activeField } = props;
+  const wanted = useMemo(() => prepareForm(schema, formUi, activeField), [schema, formUi, activeField]);
+  const schemas = useMemo(() => [wanted.schema], [wanted]);
+  const { ready, error } = useFormValidators(schemas);
+  const [shown, setShown] = useState<PreparedForm>();
+  if (ready && shown !== wanted) setShown(wanted);
+  const prepared = ready ? wanted : shown;
+  if (prepared) return <SchemaFormBody {...props} prepared={prepared} />;
+  if (error) return <Notice variant="danger" role="alert">{`Impossibile caricare il modulo: ${error}`}</Notice>;
+  return <Spinner label="Caricamento del modulo…" />;
+}
+
+function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
+  const { id, schema, prepared, initialData, resources, recordId, labels, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
   const formContext = useMemo(() => ({ ...context, resources, recordId, labels }), [context, resources, recordId, labels]);
   // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
   const computed = useMemo(() => computedProperties(schema), [schema]);
@@ -149,6 +166,11 @@ export function SchemaForm(props: SchemaFormProps) {
           for (const [name, value] of staleComputed(computed, data)) {
             data = { ...data, [name]: value };
             form.current?.setFieldValue(name, value as never);
+          }
+          // A row's field its own condition hides holds no data (a truck's weight once the row is a car).
+          for (const [name, rows] of staleHiddenRows(schema, data)) {
+            data = { ...data, [name]: rows };
+            form.current?.setFieldValue(name, rows as never);
           }
           scheduleValidity(data);
           onChange?.(data, fieldId);

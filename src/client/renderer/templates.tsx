@@ -2,13 +2,12 @@
 import { RequiredMark } from '../lib/RequiredMark.tsx';
 import { cloneElement, isValidElement } from 'react';
 import type { ReactElement } from 'react';
-import Col from 'react-bootstrap/Col';
-import Row from 'react-bootstrap/Row';
 import type { FieldErrorProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 import { registry } from '../widgets/registry.ts';
 import { descriptionIdOf, errorIdOf } from '../widgets/aria.ts';
 import { buildSections, conditionalTitle, isHiddenBy } from './layout.ts';
-import type { LayoutSection } from '../types.ts';
+import type { JsonSchema, LayoutSection } from '../types.ts';
+import { hiddenProperties } from '../../shared/rules.ts';
 
 function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, errors, help, rawDescription, hidden, required, displayLabel, schema, uiSchema, classNames } = props;
@@ -52,12 +51,13 @@ function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
 const wide = new Set(['textarea']);
 const narrow = new Set(['switch', 'boolean']);
 
-function columnFor(uiNode: Record<string, unknown> | undefined, type: unknown) {
+/** Bootstrap grid classes of a field's cell: plain class names, since a form redraws every cell on each change. */
+function columnFor(uiNode: Record<string, unknown> | undefined, type: unknown): string {
   const widget = uiNode?.['ui:widget'] as string | undefined;
   // Nested objects and lists need the whole row.
-  if ((widget && wide.has(widget)) || ((type === 'object' || type === 'array') && widget !== 'checkboxes')) return { xs: 12 };
-  if (widget && narrow.has(widget)) return { xs: 12, md: 6, xl: 3 };
-  return { xs: 12, md: 6, xl: 4 };
+  if ((widget && wide.has(widget)) || ((type === 'object' || type === 'array') && widget !== 'checkboxes')) return 'col-12';
+  if (widget && narrow.has(widget)) return 'col-12 col-md-6 col-xl-3';
+  return 'col-12 col-md-6 col-xl-4';
 }
 
 /** Applies "ui:titleWhen": the property element is drawn again with the other title in its uiSchema. */
@@ -67,20 +67,30 @@ function relabelled(content: ReactElement, fieldUi: Record<string, unknown> | un
   return cloneElement(content, { uiSchema: { ...content.props.uiSchema, 'ui:title': title } });
 }
 
+/** The declared schema of the object at `path` (rjsf hands the template the one its conditions were resolved into). */
+function declaredSchema(root: JsonSchema, path: ReadonlyArray<string | number>): JsonSchema | undefined {
+  let node: JsonSchema | undefined = root;
+  for (const step of path) node = typeof step === 'number' ? node?.items : node?.properties?.[step];
+  return node && typeof node === 'object' ? node : undefined;
+}
+
 function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
-  const { properties, uiSchema, formData, title, fieldPathId, schema } = props;
+  const { properties, uiSchema, formData, title, fieldPathId, schema, registry: rjsf } = props;
   const ui = (uiSchema ?? {}) as Record<string, unknown>;
   const data = (formData ?? {}) as Record<string, unknown>;
   const byName = new Map(properties.map((p) => [p.name, p]));
-  const visible = (name: string) => !byName.get(name)?.hidden && !isHiddenBy(ui[name] as Record<string, unknown>, data);
+  // A nested object (an array row) hides what its own if/then/else hides, whatever form.ui says.
+  const declared = fieldPathId.path.length ? declaredSchema(rjsf.rootSchema as JsonSchema, fieldPathId.path) : undefined;
+  const hiddenHere = declared ? hiddenProperties(declared, data) : new Set<string>();
+  const visible = (name: string) => !byName.get(name)?.hidden && !hiddenHere.has(name) && !isHiddenBy(ui[name] as Record<string, unknown>, data);
   const renderFields = (names: string[]) => (
-    <Row>
+    <div className="row">
       {names.filter(visible).map((name) => (
-        <Col key={name} {...columnFor(ui[name] as Record<string, unknown>, (schema.properties?.[name] as { type?: unknown } | undefined)?.type)}>
+        <div key={name} className={columnFor(ui[name] as Record<string, unknown>, (schema.properties?.[name] as { type?: unknown } | undefined)?.type)}>
           {relabelled(byName.get(name)!.content, ui[name] as Record<string, unknown> | undefined, data)}
-        </Col>
+        </div>
       ))}
-    </Row>
+    </div>
   );
   const isRoot = fieldPathId.path.length === 0;
   if (!isRoot) {

@@ -4,7 +4,7 @@ import { generatePath, useNavigate } from 'react-router-dom';
 import type Form from '@rjsf/core';
 import { getDefaultFormState } from '@rjsf/utils';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import { ApiError, create, getOne, savedRecord, update } from '../api/dataProvider.ts';
+import { isApiError, create, getOne, savedRecord, update } from '../api/dataProvider.ts';
 import { fillTemplate } from '../lib/format.ts';
 import { useNotify } from '../lib/notify.tsx';
 import { msg } from '../messages.ts';
@@ -27,6 +27,11 @@ export interface ResourceFormOptions {
   onSaved?: (record: RecordData, mode: 'new' | 'edit') => void;
   /** The notice after a create, when the screen's texts name it (spec 002: 'polizza inserito'). */
   createdMessage?: string;
+}
+
+/** The schemas useResourceForm validates against: what WithFormValidators must load first. */
+export function resourceFormSchemas(def: ResourceDef): RJSFSchema[] {
+  return [prepareForm(def.schema, def.form, def.resource.activeField).schema];
 }
 
 export function useResourceForm(def: ResourceDef, id: string | undefined, options: ResourceFormOptions = {}) {
@@ -139,10 +144,10 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         }
         onSaved.current?.(record, mode);
       } catch (err) {
-        if (err instanceof ApiError && err.status === 422) {
+        if (isApiError(err, 'VALIDATION')) {
           setExtraErrors(toErrorSchema(err.errors));
           notify('danger', err.message);
-        } else if (err instanceof ApiError && err.status === 409) {
+        } else if (isApiError(err, 'STALE_VERSION')) {
           // Keep the typed data on screen; the user decides when to reload.
           // The alert above the form says it; a toast as well would only repeat it.
           setConflict((err.body.current as RecordData | undefined) ?? {});

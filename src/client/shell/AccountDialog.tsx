@@ -4,7 +4,7 @@ import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { api, ApiError } from '../api/dataProvider.ts';
+import { api, isApiError } from '../api/dataProvider.ts';
 import { getSessionData, updateUser } from '../api/session.ts';
 import { useNotify } from '../lib/notify.tsx';
 import { msg } from '../messages.ts';
@@ -74,7 +74,7 @@ export default function AccountDialog({ show, onClose }: { show: boolean; onClos
       notify('success', result.message || 'Account aggiornato');
       onClose();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) {
+      if (isApiError(err, 'VALIDATION')) {
         setErrors(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, v[0]])) as Errors);
       } else {
         notify('danger', err instanceof Error ? err.message : msg.genericError);

@@ -5,7 +5,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { api, ApiError } from '../api/dataProvider.ts';
+import { api, ApiError, isApiError } from '../api/dataProvider.ts';
 import { clearExpired, startSession, wasExpired } from '../api/session.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice, Spinner } from '../lib/ui.tsx';
@@ -62,7 +62,7 @@ export default function LoginPage() {
       });
       navigate(state.from ?? '/dashboard', { replace: true });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 503) setMaintenance(true);
+      if (isApiError(err, 'MAINTENANCE')) setMaintenance(true);
       else if (err instanceof ApiError) setError(err.errors.authentication?.[0] ?? err.message);
       else setError(msg.genericError);
     } finally {

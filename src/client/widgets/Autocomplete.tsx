@@ -3,7 +3,7 @@ import { useDebounce } from 'use-debounce';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import Form from 'react-bootstrap/Form';
-import { ApiError } from '../api/dataProvider.ts';
+import { isApiError } from '../api/dataProvider.ts';
 
 /** Thrown by a search/describe function when its endpoint does not exist (yet): switch to typed input. */
 export class LookupUnavailable extends Error {}
@@ -104,7 +104,7 @@ export function Autocomplete(props: AutocompleteProps) {
       })
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
-        if (err instanceof LookupUnavailable || (err instanceof ApiError && (err.status === 404 || err.status === 403))) {
+        if (err instanceof LookupUnavailable || (isApiError(err, 'NOT_FOUND') || isApiError(err, 'FORBIDDEN'))) {
           setUnavailable(true);
           setStatus(fallback.hint);
         } else {

@@ -6,6 +6,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { parseDecimal } from '../lib/format.ts';
 import { ajvMessages } from '../messages.ts';
 import type { JsonSchema } from '../types.ts';
+import { hiddenProperties } from '../../shared/rules.ts';
 import { CellControl, useDecimalText } from './CellControl.tsx';
 import { describedBy } from './aria.ts';
 
@@ -72,8 +73,15 @@ export function FixedRowsWidget({ id, value, schema, options, label, required, d
   const invalid = (rawErrors?.length ?? 0) > 0;
   const off = Boolean(disabled || readonly);
 
+  const itemSchema = (schema.items ?? {}) as JsonSchema;
+  // A row's own conditions (items if/then/else) hide cells: a hidden cell is empty and its value dropped.
   const set = (index: number, field: string, next: unknown) => {
-    const updated = rows.map((row, i) => (i === index ? { ...row, [field]: next } : row));
+    const updated = rows.map((row, i) => {
+      if (i !== index) return row;
+      const changed: Item = { ...row, [field]: next };
+      for (const hidden of hiddenProperties(itemSchema, changed)) delete changed[hidden];
+      return changed;
+    });
     onChange(updated);
   };
 
@@ -102,6 +110,7 @@ export function FixedRowsWidget({ id, value, schema, options, label, required, d
         <tbody>
           {rows.map((row, index) => {
             const rowName = String(row[nameField] ?? row[key]);
+            const hiddenCells = hiddenProperties(itemSchema, row);
             return (
               <tr key={String(row[key])}>
                 <th scope="row">{rowName}</th>
@@ -109,6 +118,7 @@ export function FixedRowsWidget({ id, value, schema, options, label, required, d
                   const cellId = `${id}_${index}_${name}`;
                   const cellLabel = `${(prop.title as string | undefined) ?? name} ${rowName}`;
                   const choices = (prop.oneOf as Array<{ const: unknown; title?: string }> | undefined)?.filter((o) => 'const' in o);
+                  if (hiddenCells.has(name)) return <td key={name} />;
                   return (
                     <td key={name}>
                       {choices ? (

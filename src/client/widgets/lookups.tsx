@@ -2,7 +2,7 @@
 import { can } from '../lib/access.ts';
 import { useCallback, useMemo } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
-import { api, ApiError, getOne } from '../api/dataProvider.ts';
+import { api, isApiError, getOne } from '../api/dataProvider.ts';
 import { fillTemplate, padIstat } from '../lib/format.ts';
 import type { ResourceDef } from '../types.ts';
 import { describedBy } from './aria.ts';
@@ -23,7 +23,7 @@ async function lookupComuni(base: string, search: string, signal: AbortSignal): 
   try {
     return (await api.lookup<Comune>(base, { search }, signal)).data ?? [];
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw new LookupUnavailable(err.message);
+    if (isApiError(err, 'NOT_FOUND')) throw new LookupUnavailable(err.message);
     throw err;
   }
 }

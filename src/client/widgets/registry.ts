@@ -12,7 +12,6 @@ import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
 import { FixedRowsWidget } from './fixedRows.tsx';
 import { ExpandCell } from './ExpandCell.tsx';
-import { RefCell } from './RefCell.tsx';
 
 /** What the developer catalogue (/test-component) renders the entry with. */
 export interface WidgetSample {
@@ -71,8 +70,6 @@ const entries: Record<string, RegistryEntry> = {
   chip: { cell: ChipCell, sample: { schema: { type: 'string' }, value: 'v', column: { field: 'colore', headerName: 'Colore', chips: { v: 'verde', g: 'giallo', r: 'rosso' } } } },
   // A row's nested items and detail fields behind a toggle (the policy list's guarantees and product).
   expand: { cell: ExpandCell, sample: { schema: { type: 'array' }, value: [{ garanzia: 'RC Auto', importo_lordo: 350 }] } },
-  // An x-ref column by the referenced record's title (the products desk's supplier and contractual company).
-  ref: { cell: RefCell as ComponentType<CellProps>, sample: { schema: { type: 'integer', 'x-ref': 'compagnia_contrattuale' }, value: 1 } },
 };
 
 export const registry: Readonly<Record<string, RegistryEntry>> = entries;

@@ -7,25 +7,24 @@ import type { InstanceCache, SessionRow } from '../cache.ts';
 
 export const USERS_RESOURCE = 'utente';
 
-const TOKEN_TTL_HOURS = Number(process.env.TOKEN_TTL_HOURS) || 12;
 const FAILURE_WINDOW_MINUTES = 15;
 const MAX_FAILURES_PER_PAIR = 5;
 const MAX_FAILURES_PER_IP = 30;
 // The account as a whole: after 10 failures from anywhere each attempt waits 1 s, 2 s, 4 s, ... up to 8 s.
 const SLOW_AFTER_FAILURES_PER_EMAIL = 10;
-const slowBaseMs = () => Number(process.env.LOGIN_SLOW_BASE_MS) || 1000;
 const SLOW_MAX_MS = 8000;
 
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export async function issueToken(db: Database, userId: number): Promise<string> {
+/** A session lasting `ttlHours` (TOKEN_TTL_HOURS). */
+export async function issueToken(db: Database, userId: number, ttlHours: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.insertInto('auth_token').values({
     token_hash: tokenHash(token),
     user_id: userId,
-    expires_at: sql`now() + make_interval(hours => ${TOKEN_TTL_HOURS})`,
+    expires_at: sql`now() + make_interval(hours => ${ttlHours})`,
   }).execute();
   return token;
 }
@@ -38,6 +37,17 @@ async function permissionsByRole(db: Database, cache?: InstanceCache): Promise<M
   const permissions = new Map<string, string[]>();
   for (const row of rows as Array<{ role: string; permission: string }>) permissions.set(row.role, [...(permissions.get(row.role) ?? []), row.permission]);
   cache?.rememberRoles(permissions, generation);
+  return permissions;
+}
+
+// The union of some roles' permissions, worked out once per set of roles for as long as the role table is the same.
+const unions = new WeakMap<Map<string, string[]>, Map<string, string[]>>();
+function permissionsOf(byRole: Map<string, string[]>, roles: string[]): string[] {
+  let known = unions.get(byRole);
+  if (!known) unions.set(byRole, (known = new Map()));
+  const key = roles.join('\n');
+  let permissions = known.get(key);
+  if (!permissions) known.set(key, (permissions = [...new Set(roles.flatMap((role) => byRole.get(role) ?? []))].sort()));
   return permissions;
 }
 
@@ -61,8 +71,7 @@ export async function userForToken(db: Database, token: string, cache?: Instance
   }
   const byRole = await permissionsByRole(db, cache);
   const { expiresAt: _expiresAt, ...user } = row;
-  const permissions = [...new Set(row.roles.flatMap((role) => byRole.get(role) ?? []))].sort();
-  return { ...user, permissions };
+  return { ...user, permissions: permissionsOf(byRole, row.roles) };
 }
 
 export async function revokeToken(db: Database, tokenId: number): Promise<void> {
@@ -94,7 +103,8 @@ export function throttleKeys(email: string, ip: string): ThrottleKeys {
  * The state of this login attempt's counters, kept in PostgreSQL so every instance sees the same:
  * refused when the pair or the address failed too often; otherwise delayed once the account as a whole did.
  */
-export async function throttled(db: Database, keys: ThrottleKeys): Promise<{ refused: boolean; delayMs: number }> {
+/** `slowBaseMs` (LOGIN_SLOW_BASE_MS): the first delay, doubling per further failure. */
+export async function throttled(db: Database, keys: ThrottleKeys, slowBaseMs: number): Promise<{ refused: boolean; delayMs: number }> {
   const rows = await sql<{ key: string; n: number }>`
     SELECT key, count(*)::int AS n FROM auth_login_failure
     WHERE key IN (${keys.pair}, ${keys.email}, ${keys.ip}) AND at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES})
@@ -102,7 +112,7 @@ export async function throttled(db: Database, keys: ThrottleKeys): Promise<{ ref
   const count = (key: string) => rows.rows.find((r) => r.key === key)?.n ?? 0;
   const refused = count(keys.pair) >= MAX_FAILURES_PER_PAIR || count(keys.ip) >= MAX_FAILURES_PER_IP;
   const beyond = count(keys.email) - SLOW_AFTER_FAILURES_PER_EMAIL;
-  const delayMs = beyond < 0 ? 0 : Math.min(slowBaseMs() * 2 ** beyond, SLOW_MAX_MS);
+  const delayMs = beyond < 0 ? 0 : Math.min(slowBaseMs * 2 ** beyond, SLOW_MAX_MS);
   return { refused, delayMs };
 }
 

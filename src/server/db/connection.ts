@@ -24,7 +24,8 @@ export function poolOf(db: Database): pg.Pool | undefined {
   return pools.get(db);
 }
 
-export function connect(url: string, max = Number(process.env.DB_POOL_SIZE) || 20): Connection {
+/** `max`: DB_POOL_SIZE at start. */
+export function connect(url: string, max = 20): Connection {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));

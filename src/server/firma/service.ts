@@ -3,19 +3,19 @@
 // the owner's domain move the record on, in one transaction.
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/connection.ts';
-import { registerDomainMigration } from '../db/domain-migrations.ts';
+import type { MigrationStatement } from '../extensions.ts';
 import { HttpError, invalid } from '../errors.ts';
-import { createFirmaProvider } from '../adapters/firma/index.ts';
 import { FirmaError, type FirmaProvider, type ModalitaFirma, type StatoFirma } from '../adapters/firma/types.ts';
 import type { FastifyRequest } from 'fastify';
-import { mediaTransaction, readDocument, storeDocument, findDocument } from '../media/store.ts';
+import { mediaTransaction, findDocument, type MediaStore } from '../media/store.ts';
 import { acceptUpload } from '../media/routes.ts';
 import type { MediaCollectionConfig } from '../../shared/definitions/types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Trx = Transaction<any>;
 
-registerDomainMigration('firma', [
+/** Its tables, created by the engine's migration step (db/domain-migrations.ts). */
+export const FIRMA_TABLES: MigrationStatement[] = [
   `CREATE TABLE IF NOT EXISTS firma_richiesta (
      id bigserial PRIMARY KEY,
      owner_resource text NOT NULL,
@@ -38,7 +38,7 @@ registerDomainMigration('firma', [
      updated_at timestamptz NOT NULL DEFAULT now())`,
   `CREATE INDEX IF NOT EXISTS firma_richiesta_owner ON firma_richiesta (owner_resource, owner_id, id)`,
   `CREATE INDEX IF NOT EXISTS firma_richiesta_aperte ON firma_richiesta (id) WHERE stato IN ('sending', 'draft', 'ongoing')`,
-]);
+];
 
 /** 'sending' = stored before the call, the answer not yet known (a timeout); 'error' = the provider refused it. */
 export type StatoRichiesta = StatoFirma | 'sending' | 'error';
@@ -72,22 +72,12 @@ export interface SignatureOwner {
   onDone(trx: Trx, ownerId: number, request: SignatureRequestRow): Promise<void>;
 }
 
-const owners = new Map<string, SignatureOwner>();
-
-export function registerSignatureOwner(resource: string, owner: SignatureOwner): void {
-  owners.set(resource, owner);
-}
-
-let provider: FirmaProvider | undefined;
-
-export function firmaProvider(): FirmaProvider {
-  provider ??= createFirmaProvider();
-  return provider;
-}
-
-/** Tests put their own sandbox (clock, hooks) in place. */
-export function setFirmaProvider(next: FirmaProvider): void {
-  provider = next;
+/** The app's database, its domains' signature owners (registered with app.extensions.signatureOwner), its file store and provider. */
+export interface FirmaContext {
+  db: Database;
+  extensions: { ownerOf(resource: string): SignatureOwner | undefined };
+  media: MediaStore;
+  firma: FirmaProvider;
 }
 
 const OPEN: StatoRichiesta[] = ['sending', 'draft', 'ongoing'];
@@ -130,7 +120,8 @@ export interface SendInput {
  * One attempt = one key, stored before the provider is called. Double clicks and concurrent calls serialise on
  * the owner's row and find the open attempt; a timeout leaves it 'sending' and the retry reuses the key.
  */
-export async function sendSignatureRequest(db: Database, input: SendInput): Promise<SignatureRequestRow> {
+export async function sendSignatureRequest(ctx: FirmaContext, input: SendInput): Promise<SignatureRequestRow> {
+  const { db } = ctx;
   const stored = await db.transaction().execute(async (trx) => {
     await input.lockOwner(trx);
     const latest = await latestRequest(trx, input.owner);
@@ -142,27 +133,28 @@ export async function sendSignatureRequest(db: Database, input: SendInput): Prom
     const chiave = `${input.owner.resource}:${input.owner.id}:${count.rows[0]!.n + 1}`;
     const rows = await sql<SignatureRequestRow>`
       INSERT INTO firma_richiesta (owner_resource, owner_id, chiave, provider, modalita, stato, firmatario, email, telefono, documenti, storico, created_by_name)
-      VALUES (${input.owner.resource}, ${input.owner.id}, ${chiave}, ${firmaProvider().nome}, ${input.modalita}, 'sending', ${input.firmatario.nome}, ${input.firmatario.email},
+      VALUES (${input.owner.resource}, ${input.owner.id}, ${chiave}, ${ctx.firma.nome}, ${input.modalita}, 'sending', ${input.firmatario.nome}, ${input.firmatario.email},
         ${input.firmatario.telefono}, ${JSON.stringify(input.documenti)}::jsonb, ${JSON.stringify([{ stato: 'sending', at: new Date().toISOString() }])}::jsonb, ${input.user.name})
       RETURNING *`.execute(trx);
     return { row: rows.rows[0]!, fresh: true };
   });
   if (!stored.fresh && stored.row.stato !== 'sending') return stored.row;
-  return deliver(db, stored.row);
+  return deliver(ctx, stored.row);
 }
 
 /** Calls the provider for a 'sending' attempt (again, with the same key, after a timeout). */
-async function deliver(db: Database, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+async function deliver(ctx: FirmaContext, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+  const { db } = ctx;
   const nome = row.firmatario ?? row.email ?? '';
   const documenti = [];
   for (const id of row.documenti) {
     const m = await findDocument(db, id);
-    if (m) documenti.push({ nome: m.name, mime: m.mime_type, contenuto: await readDocument(db, id) });
+    if (m) documenti.push({ nome: m.name, mime: m.mime_type, contenuto: await ctx.media.readDocument(db, id) });
   }
   try {
-    const esito = await firmaProvider().invia({ chiave: row.chiave, modalita: row.modalita, firmatario: { nome, email: row.email ?? '', telefono: row.telefono }, documenti });
+    const esito = await ctx.firma.invia({ chiave: row.chiave, modalita: row.modalita, firmatario: { nome, email: row.email ?? '', telefono: row.telefono }, documenti });
     const updated = await setState(db, row.id, esito.stato, { provider_id: esito.id, messaggio: null, errori: [] });
-    return esito.stato === 'done' ? complete(db, updated) : updated;
+    return esito.stato === 'done' ? complete(ctx, updated) : updated;
   } catch (error) {
     if (!(error instanceof FirmaError)) throw error;
     if (error.timeout) {
@@ -175,19 +167,20 @@ async function deliver(db: Database, row: SignatureRequestRow): Promise<Signatur
 }
 
 /** Asks the provider for news about an open request; done => signed PDF stored and owner moved on, once. */
-export async function refreshRequest(db: Database, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+export async function refreshRequest(ctx: FirmaContext, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+  const { db } = ctx;
   if (!OPEN.includes(row.stato)) return row;
   if (row.stato === 'sending' || !row.provider_id) {
     try {
-      return await deliver(db, row);
+      return await deliver(ctx, row);
     } catch (error) {
       if (error instanceof HttpError) return (await latestById(db, row.id))!;
       throw error;
     }
   }
-  const esito = await firmaProvider().stato(row.provider_id);
+  const esito = await ctx.firma.stato(row.provider_id);
   if (esito.stato === row.stato) return row;
-  if (esito.stato === 'done') return complete(db, row);
+  if (esito.stato === 'done') return complete(ctx, row);
   return setState(db, row.id, esito.stato, { messaggio: esito.motivo ?? null });
 }
 
@@ -196,14 +189,15 @@ async function latestById(db: Database | Trx, id: number): Promise<SignatureRequ
 }
 
 /** Stores the signed PDF and runs the owner's completion, exactly once even with callback and poller racing. */
-async function complete(db: Database, row: SignatureRequestRow): Promise<SignatureRequestRow> {
-  const owner = owners.get(row.owner_resource);
+async function complete(ctx: FirmaContext, row: SignatureRequestRow): Promise<SignatureRequestRow> {
+  const { db } = ctx;
+  const owner = ctx.extensions.ownerOf(row.owner_resource);
   if (!owner) throw new Error(`no signature owner for ${row.owner_resource}`);
-  const pdf = await firmaProvider().documentoFirmato(row.provider_id!);
+  const pdf = await ctx.firma.documentoFirmato(row.provider_id!);
   return mediaTransaction(db, async (trx) => {
     const locked = (await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE id = ${row.id} FOR UPDATE`.execute(trx)).rows[0]!;
     if (locked.stato === 'done') return locked;
-    const media = await storeDocument(trx, {
+    const media = await ctx.media.storeDocument(trx, {
       owner: { resource: row.owner_resource, id: row.owner_id },
       collection: owner.collection,
       name: `Documenti firmati ${row.owner_id}.pdf`,
@@ -236,13 +230,13 @@ export interface ManualSignatureInput {
  * the signed copy. The upload (a PDF, checked from its content) completes the open manual request, or a new one made
  * for it, exactly as a provider's 'done' does: signed PDF stored, request done, owner moved on, in one transaction.
  */
-export async function completeManualSignature(db: Database, request: FastifyRequest, input: ManualSignatureInput): Promise<SignatureRequestRow> {
-  const owner = owners.get(input.owner.resource);
+export async function completeManualSignature(ctx: FirmaContext, request: FastifyRequest, input: ManualSignatureInput): Promise<SignatureRequestRow> {
+  const owner = ctx.extensions.ownerOf(input.owner.resource);
   if (!owner) throw new Error(`no signature owner for ${input.owner.resource}`);
   const collection: MediaCollectionConfig = { title: 'Contratto firmato', types: ['pdf'], maxSizeMb: 25 };
   let open: SignatureRequestRow | undefined;
   let done: SignatureRequestRow | undefined;
-  await acceptUpload(db, request, {
+  await acceptUpload(ctx, request, {
     audience: 'staff',
     user: input.user,
     collections: new Map([[owner.collection, collection]]),
@@ -278,18 +272,20 @@ export async function completeManualSignature(db: Database, request: FastifyRequ
 }
 
 /** Callback of the provider: the request by its provider id. */
-export async function onCallback(db: Database, providerId: string): Promise<SignatureRequestRow | undefined> {
+export async function onCallback(ctx: FirmaContext, providerId: string): Promise<SignatureRequestRow | undefined> {
+  const { db } = ctx;
   const rows = await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE provider_id = ${providerId} ORDER BY id DESC LIMIT 1`.execute(db);
   const row = rows.rows[0];
-  return row ? refreshRequest(db, row) : undefined;
+  return row ? refreshRequest(ctx, row) : undefined;
 }
 
 /** One round of the poller: every open request, oldest first. */
-export async function pollOpenRequests(db: Database, limit = 50): Promise<number> {
+export async function pollOpenRequests(ctx: FirmaContext, limit = 50): Promise<number> {
+  const { db } = ctx;
   const rows = await sql<SignatureRequestRow>`SELECT * FROM firma_richiesta WHERE stato IN ('sending', 'draft', 'ongoing') ORDER BY id LIMIT ${limit}`.execute(db);
   let changed = 0;
   for (const row of rows.rows) {
-    const after = await refreshRequest(db, row).catch(() => row);
+    const after = await refreshRequest(ctx, row).catch(() => row);
     if (after.stato !== row.stato) changed++;
   }
   return changed;

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { createAjv, toFieldErrors, type FieldErrors } from '../../shared/validation.ts';
-import { HttpError, VALIDATION_MESSAGE, fromBadValue, invalid } from '../errors.ts';
+import { HttpError, VALIDATION_MESSAGE, errorBody, fromBadValue, invalid } from '../errors.ts';
 
 export const ENGINE_VALIDATED = 'x-engine-validated';
 
@@ -72,17 +72,17 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());
   const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
   if (fastifyError.validation) {
-    return reply.code(422).send({ message: VALIDATION_MESSAGE, errors: validationErrors(fastifyError.validation, fastifyError.validationContext) });
+    return reply.code(422).send(errorBody(422, VALIDATION_MESSAGE, validationErrors(fastifyError.validation, fastifyError.validationContext)));
   }
   const bad = fromBadValue(error);
   if (bad) return reply.code(bad.statusCode).send(bad.body());
   if (fastifyError.statusCode && fastifyError.statusCode < 500) {
     const unsupported = fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
     const message = unsupported ? 'Tipo di contenuto non supportato.' : fastifyError.statusCode === 413 ? 'Richiesta troppo grande.' : 'Richiesta non valida.';
-    return reply.code(fastifyError.statusCode).send({ message, ...(unsupported || fastifyError.statusCode === 413 ? {} : { errors: { body: [message] } }) });
+    return reply.code(fastifyError.statusCode).send(errorBody(fastifyError.statusCode, message, unsupported || fastifyError.statusCode === 413 ? undefined : { body: [message] }));
   }
   request.log.error(error);
-  return reply.code(500).send({ message: 'Errore interno del server.' });
+  return reply.code(500).send(errorBody(500, 'Errore interno del server.'));
 }
 
 /** The first value holding a NUL character, as its field path; PostgreSQL cannot store one in text. */

@@ -4,6 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import type { Definitions, JsonSchema, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { INT4_MAX } from './contract.ts';
+import { ERROR_CODES } from '../../shared/error-codes.ts';
 
 export { ENGINE_VALIDATED } from './contract.ts';
 
@@ -15,8 +16,8 @@ export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.m
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Richiesta non leggibile', 401: 'Non autenticato', 403: 'Permesso mancante', 404: 'Non trovato',
-  409: 'Conflitto: versione superata o operazione non consentita nello stato', 413: 'Richiesta troppo grande',
-  422: 'Dati non validi: {message, errors: {campo: [messaggi]}}', 428: 'Versione mancante', 429: 'Troppi tentativi', 503: 'Manutenzione',
+  409: 'Conflitto: versione superata (STALE_VERSION), azione non consentita nello stato (WORKFLOW_REFUSED), calcolo superato (STALE_CALCULATION), dati collegati (IN_USE)...', 413: 'Richiesta troppo grande',
+  422: 'Dati non validi: {message, code: VALIDATION, errors: {campo: [messaggi]}}', 428: 'Versione mancante', 429: 'Troppi tentativi', 503: 'Manutenzione',
 };
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
@@ -63,8 +64,12 @@ export function entitySchema(def: ResourceDefinition): JsonSchema {
 /** Registers Error, each entity and its input once; routes refer to them as `{$ref: 'cliente#'}`. */
 export function registerEntitySchemas(app: FastifyInstance, definitions: Definitions): void {
   app.addSchema({
-    $id: 'Error', type: 'object', required: ['message'],
-    properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+    $id: 'Error', type: 'object', required: ['message', 'code'],
+    properties: {
+      message: { type: 'string', description: 'Italian, for the user' },
+      code: { type: 'string', enum: [...ERROR_CODES], description: 'stable, for programs (src/shared/error-codes.ts)' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
   });
   for (const def of definitions.resources.values()) {
     app.addSchema({ $id: def.name, ...entitySchema(def) });

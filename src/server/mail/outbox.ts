@@ -2,6 +2,7 @@
 import { sql, type Transaction } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Database } from '../db/connection.ts';
+import type { Config } from '../config.ts';
 
 export const OUTBOX = 'email_outbox';
 const BATCH = 20;
@@ -67,14 +68,14 @@ export async function deliverDue(db: Database, transport: MailTransport, from: s
 }
 
 /** With SMTP_URL set, delivers the outbox every few seconds; without it the e-mails wait, readable by super_admin. */
-export function startDelivery(db: Database, log: (line: string) => void): () => void {
-  const url = process.env.SMTP_URL;
+export function startDelivery(db: Database, config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'MAIL_INTERVAL_MS'>, log: (line: string) => void): () => void {
+  const url = config.SMTP_URL;
   if (!url) {
     log('SMTP_URL not set: e-mails are kept in the outbox (Email in uscita)');
     return () => {};
   }
   const transport = nodemailer.createTransport(url);
-  const from = process.env.MAIL_FROM ?? 'Broker Back Office <noreply@localhost>';
+  const from = config.MAIL_FROM;
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;
@@ -87,7 +88,7 @@ export function startDelivery(db: Database, log: (line: string) => void): () => 
     } finally {
       running = false;
     }
-  }, Number(process.env.MAIL_INTERVAL_MS) || 5000);
+  }, config.MAIL_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

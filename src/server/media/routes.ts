@@ -5,10 +5,10 @@ import { sql, type Transaction } from 'kysely';
 import type { MediaCollectionConfig, MediaConfig, MediaType, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { HttpError, forbidden, invalid, notFound, notFoundFor } from '../errors.ts';
-import { ResourceRepository } from '../resources/repository.ts';
+import { ResourceRepository, type RepositoryDeps } from '../resources/repository.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import type { AuthUser } from '../auth/user.ts';
-import { countDocuments, deleteDocument, findDocument, listDocuments, mediaTransaction, openDocument, storeDocument, type MediaRecord, type OwnerRef } from './store.ts';
+import { countDocuments, findDocument, listDocuments, mediaTransaction, type MediaStore, type MediaRecord, type OwnerRef } from './store.ts';
 import type { Database } from '../db/connection.ts';
 
 export const NO_FILE = 'Non hai specificato un file da caricare';
@@ -16,6 +16,8 @@ export const UPLOADED = 'Documento caricato con successo';
 const MB = 1024 * 1024;
 
 type Db = Database;
+/** The app's database and the store its configuration chose (app.ctx). */
+export type MediaContext = { db: Db; media: MediaStore };
 
 /** Every collection of a resource, its own and its items' (model Veicolo: libretto). */
 export function collectionsOf(media: MediaConfig, model?: string): Map<string, MediaCollectionConfig> {
@@ -44,21 +46,21 @@ export function presentMedia(pattern: string, m: MediaRecord) {
 }
 
 /** A stored file as the answer: its type, size and name, inline (preview) or as an attachment, streamed. */
-export async function sendDocument(reply: FastifyReply, db: Database, m: MediaRecord, attachment: boolean) {
+export async function sendDocument(reply: FastifyReply, { db, media }: MediaContext, m: MediaRecord, attachment: boolean) {
   const ascii = m.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   reply.header('content-type', m.mime_type)
     .header('content-length', String(m.size))
     .header('content-disposition', `${attachment ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(m.name)}`)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store');
-  return reply.send(await openDocument(db, Number(m.id)));
+  return reply.send(await media.openDocument(db, Number(m.id)));
 }
 
 /** Access to a resource's records for its files: the same permission, row scope and workflow as the record. */
 export class MediaOwner {
   readonly repo: ResourceRepository;
-  constructor(readonly def: ResourceDefinition, ajv: FastifyInstance['ctx']['ajv'], readonly workflow?: Workflow) {
-    this.repo = new ResourceRepository(def, ajv, undefined, workflow);
+  constructor(readonly def: ResourceDefinition, deps: RepositoryDeps, readonly workflow?: Workflow) {
+    this.repo = new ResourceRepository(def, deps, undefined, workflow);
   }
 
   get media(): MediaConfig {
@@ -84,7 +86,7 @@ export class MediaOwner {
     const status = Number(record[this.workflow.statusField]);
     if (!this.workflow.can(status, user, record, { type: event })) {
       const label = this.workflow.definition.meta.events[event]?.label ?? event;
-      throw new HttpError(409, `Operazione non consentita nello stato "${this.workflow.status(status).nome}": ${label.toLowerCase()}.`);
+      throw new HttpError(409, `Operazione non consentita nello stato "${this.workflow.status(status).nome}": ${label.toLowerCase()}.`, undefined, undefined, 'WORKFLOW_REFUSED');
     }
   }
 
@@ -158,7 +160,7 @@ function metaFields(collection: MediaCollectionConfig, fields: Record<string, st
  * Receives one multipart upload (file, nome_file, id, collection, model) into the store, all or nothing: the row and
  * the bytes are written in one transaction that any refusal rolls back. Public flows (issue 12) and other owners reuse it.
  */
-export async function acceptUpload(db: Db, request: FastifyRequest, options: UploadOptions): Promise<MediaRecord> {
+export async function acceptUpload({ db, media }: MediaContext, request: FastifyRequest, options: UploadOptions): Promise<MediaRecord> {
   if (!request.isMultipart()) throw invalid({ file: [NO_FILE] }, NO_FILE);
   const lenient = { types: ['pdf', 'jpeg', 'png'] as MediaType[], maxBytes: Math.max(...[...options.collections.values()].map((c) => c.maxSizeMb)) * MB };
   const fields: Record<string, string> = { ...options.fields };
@@ -191,7 +193,7 @@ export async function acceptUpload(db: Db, request: FastifyRequest, options: Upl
         continue;
       }
       if (fields.id !== undefined && (fields.collection ?? fields.collection_name) !== undefined) await resolveTarget();
-      stored = await storeDocument(trx, {
+      stored = await media.storeDocument(trx, {
         owner: target?.owner ?? { resource: '', id: 0 },
         collection: target?.collectionName ?? '',
         name: fields.nome_file,
@@ -226,7 +228,7 @@ export async function acceptUpload(db: Db, request: FastifyRequest, options: Upl
       const previous = await sql<{ id: number }>`SELECT id FROM media WHERE owner_resource = ${owner.resource} AND owner_id = ${owner.id}
         AND collection_name = ${target!.collectionName} AND item_model IS NOT DISTINCT FROM ${owner.itemModel ?? null}
         AND item_id IS NOT DISTINCT FROM ${owner.itemId ?? null} AND id <> ${stored.id}`.execute(trx);
-      for (const row of previous.rows) await deleteDocument(trx, Number(row.id));
+      for (const row of previous.rows) await media.deleteDocument(trx, Number(row.id));
     }
     await options.afterStore?.(trx, stored, target!);
     return stored;
@@ -243,7 +245,7 @@ const uploadQuery = {
 async function upload(app: FastifyInstance, owner: MediaOwner, request: FastifyRequest) {
   const user = request.user;
   const query = (request.query ?? {}) as Record<string, string>;
-  const media = await acceptUpload(app.ctx.db, request, {
+  const media = await acceptUpload(app.ctx, request, {
     collections: collectionsOf(owner.media),
     audience: 'staff',
     user,
@@ -271,7 +273,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
     const media = def.resource.media;
     if (!media) continue;
     const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
-    const owner = new MediaOwner(def, app.ctx.ajv, workflow);
+    const owner = new MediaOwner(def, app.ctx, workflow);
     const base = def.resource.api.path;
     const paths = media.paths ?? {};
     const ownFile = async (request: FastifyRequest) => {
@@ -296,7 +298,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
         const m = await ownFile(request);
         // Scoped like the record: another collaborator's file answers 404, as their record does.
         await owner.record(app.ctx.db, request.user, m.owner_id);
-        return sendDocument(reply, app.ctx.db, m, Boolean((request.query as { download?: string }).download));
+        return sendDocument(reply, app.ctx, m, Boolean((request.query as { download?: string }).download));
       });
     }
     for (const p of paths.list ?? [`${base}/:id/media`]) {
@@ -320,7 +322,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
         await mediaTransaction(app.ctx.db, async (trx) => {
           const record = await owner.record(trx, request.user, m.owner_id, true);
           owner.assertMayChange(request.user, record, 'delete');
-          await deleteDocument(trx, Number(m.id));
+          await app.ctx.media.deleteDocument(trx, Number(m.id));
         });
         return { message: 'Documento eliminato con successo.' };
       });

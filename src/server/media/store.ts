@@ -8,15 +8,17 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/connection.ts';
-import { registerDomainMigration } from '../db/domain-migrations.ts';
+import type { MigrationStatement } from '../extensions.ts';
 import type { MediaType } from '../../shared/definitions/types.ts';
 import { invalid } from '../errors.ts';
 import { MIME, SNIFF_BYTES, TYPE_NAMES, badName, sniff } from './sniff.ts';
+import type { Config } from '../config.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Trx = Transaction<any>;
 
-registerDomainMigration('media', [
+/** Its tables, created by the engine's migration step (db/domain-migrations.ts). */
+export const MEDIA_TABLES: MigrationStatement[] = [
   `CREATE TABLE IF NOT EXISTS media (
      id bigserial PRIMARY KEY,
      owner_resource text NOT NULL,
@@ -42,7 +44,7 @@ registerDomainMigration('media', [
      seq integer NOT NULL,
      data bytea NOT NULL,
      PRIMARY KEY (media_id, seq))`,
-]);
+];
 
 export interface OwnerRef {
   resource: string;
@@ -186,21 +188,11 @@ export interface MediaSettings {
   dir: string;
 }
 
-export function mediaSettings(env: NodeJS.ProcessEnv = process.env): MediaSettings {
-  const storage = env.MEDIA_STORAGE ?? 'postgres';
-  if (storage !== 'postgres' && storage !== 'dir') throw new Error(`MEDIA_STORAGE must be "postgres" or "dir", not "${storage}"`);
-  const dir = path.resolve(env.MEDIA_DIR ?? path.join(env.DATA_DIR ?? 'data', 'media'));
-  return { storage, dir };
+export function mediaSettings(config: Pick<Config, 'MEDIA_STORAGE' | 'MEDIA_DIR' | 'DATA_DIR'>): MediaSettings {
+  return { storage: config.MEDIA_STORAGE, dir: path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR ?? 'data', 'media')) };
 }
 
-let settings = mediaSettings();
-
-/** Tests and the server switch drivers; rows remember theirs, so files written before a switch stay readable. */
-export function configureMedia(next: Partial<MediaSettings>): void {
-  settings = { ...settings, ...next };
-}
-
-function driver(name: string): MediaDriver {
+function driverFor(settings: MediaSettings, name: string): MediaDriver {
   if (name === 'postgres') return postgresDriver;
   if (name === 'dir') return directoryDriver(settings.dir);
   throw new Error(`unknown media storage ${name}`);
@@ -251,28 +243,6 @@ export function checkNames(fileName: string, name?: string): void {
   if (Object.keys(errors).length) throw invalid(errors);
 }
 
-/**
- * Stores a file for a record inside the caller's transaction: the row and the bytes commit together, and any
- * refusal (type from the content, size, name) throws a 422 before the transaction can commit.
- */
-export async function storeDocument(trx: Trx, input: StoreInput): Promise<MediaRecord> {
-  checkNames(input.fileName, input.name);
-  const store = driver(settings.storage);
-  const key = randomUUID();
-  const inserted = await sql<{ id: number }>`
-    INSERT INTO media (owner_resource, owner_id, item_model, item_id, collection_name, name, file_name, mime_type, size, sha256, storage, storage_key, meta, created_by, created_by_name)
-    VALUES (${input.owner.resource}, ${input.owner.id}, ${input.owner.itemModel ?? null}, ${input.owner.itemId ?? null}, ${input.collection},
-      ${input.name?.trim() || input.fileName}, ${input.fileName}, '', 0, '', ${store.name}, ${key}, ${JSON.stringify(input.meta ?? {})}::jsonb,
-      ${input.user?.id || null}, ${input.user?.name ?? null})
-    RETURNING id`.execute(trx);
-  const id = Number(inserted.rows[0]!.id);
-  const state = { size: 0, type: undefined as MediaType | undefined, hash: createHash('sha256') };
-  await store.write(trx, { id, storage_key: key }, checked(input.source, input, state));
-  const row = await sql<MediaRecord>`
-    UPDATE media SET size = ${state.size}, sha256 = ${state.hash.digest('hex')}, mime_type = ${MIME[state.type!]}
-    WHERE id = ${id} RETURNING ${sql.join(COLUMNS.map((c) => sql.ref(c)))}`.execute(trx);
-  return row.rows[0]!;
-}
 
 export interface ListFilter {
   collection?: string;
@@ -303,56 +273,89 @@ export async function findDocument(db: Database | Trx, id: number): Promise<Medi
   return rows.rows[0];
 }
 
-/** The bytes as a stream, chunk by chunk from the driver that stored them. */
-export async function openDocument(db: Database, id: number): Promise<Readable> {
-  const rows = await sql<StoredRow>`SELECT id, storage, storage_key FROM media WHERE id = ${id}`.execute(db);
-  const row = rows.rows[0];
-  if (!row) throw new Error(`media ${id} missing`);
-  return Readable.from(driver(row.storage).read(db, { id: Number(row.id), storage_key: row.storage_key }));
-}
+/** One app's store: the driver its configuration chose; rows remember theirs, so files written before a switch stay readable. */
+export type MediaStore = ReturnType<typeof createMediaStore>;
 
-/** The whole file, for small generated documents (a contract to sign). */
-export async function readDocument(db: Database, id: number): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of await openDocument(db, id)) parts.push(chunk as Buffer);
-  return Buffer.concat(parts);
-}
+export function createMediaStore(settings: MediaSettings) {
+  const api = {
+    settings,
 
-export async function deleteDocument(trx: Trx, id: number): Promise<void> {
-  const rows = await sql<StoredRow>`DELETE FROM media WHERE id = ${id} RETURNING id, storage, storage_key`.execute(trx);
-  const row = rows.rows[0];
-  if (row) await driver(row.storage).remove(trx, { id: Number(row.id), storage_key: row.storage_key });
-}
+    /**
+     * Stores a file for a record inside the caller's transaction: the row and the bytes commit together, and any
+     * refusal (type from the content, size, name) throws a 422 before the transaction can commit.
+     */
+    async storeDocument(trx: Trx, input: StoreInput): Promise<MediaRecord> {
+      checkNames(input.fileName, input.name);
+      const store = driverFor(settings, settings.storage);
+      const key = randomUUID();
+      const inserted = await sql<{ id: number }>`
+        INSERT INTO media (owner_resource, owner_id, item_model, item_id, collection_name, name, file_name, mime_type, size, sha256, storage, storage_key, meta, created_by, created_by_name)
+        VALUES (${input.owner.resource}, ${input.owner.id}, ${input.owner.itemModel ?? null}, ${input.owner.itemId ?? null}, ${input.collection},
+          ${input.name?.trim() || input.fileName}, ${input.fileName}, '', 0, '', ${store.name}, ${key}, ${JSON.stringify(input.meta ?? {})}::jsonb,
+          ${input.user?.id || null}, ${input.user?.name ?? null})
+        RETURNING id`.execute(trx);
+      const id = Number(inserted.rows[0]!.id);
+      const state = { size: 0, type: undefined as MediaType | undefined, hash: createHash('sha256') };
+      await store.write(trx, { id, storage_key: key }, checked(input.source, input, state));
+      const row = await sql<MediaRecord>`
+        UPDATE media SET size = ${state.size}, sha256 = ${state.hash.digest('hex')}, mime_type = ${MIME[state.type!]}
+        WHERE id = ${id} RETURNING ${sql.join(COLUMNS.map((c) => sql.ref(c)))}`.execute(trx);
+      return row.rows[0]!;
+    },
 
-/** Files of the directory driver with no row (a crash between write and commit, an untracked rollback), older than an hour. */
-export async function sweepOrphans(db: Database, olderThanMs = 3600_000): Promise<number> {
-  if (settings.storage !== 'dir') return 0;
-  let removed = 0;
-  const buckets = await readdir(settings.dir).catch(() => [] as string[]);
-  for (const bucket of buckets) {
-    const dir = path.join(settings.dir, bucket);
-    for (const name of await readdir(dir).catch(() => [] as string[])) {
-      const full = path.join(dir, name);
-      const info = await stat(full).catch(() => undefined);
-      if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
-      const key = name.replace(/\.part$/, '');
-      const known = await sql`SELECT 1 FROM media WHERE storage_key = ${key}`.execute(db);
-      if (!known.rows.length || name.endsWith('.part')) {
-        await rm(full, { force: true });
-        removed++;
+    /** The bytes as a stream, chunk by chunk from the driver that stored them. */
+    async openDocument(db: Database, id: number): Promise<Readable> {
+      const rows = await sql<StoredRow>`SELECT id, storage, storage_key FROM media WHERE id = ${id}`.execute(db);
+      const row = rows.rows[0];
+      if (!row) throw new Error(`media ${id} missing`);
+      return Readable.from(driverFor(settings, row.storage).read(db, { id: Number(row.id), storage_key: row.storage_key }));
+    },
+
+    /** The whole file, for small generated documents (a contract to sign). */
+    async readDocument(db: Database, id: number): Promise<Buffer> {
+      const parts: Buffer[] = [];
+      for await (const chunk of await api.openDocument(db, id)) parts.push(chunk as Buffer);
+      return Buffer.concat(parts);
+    },
+
+    async deleteDocument(trx: Trx, id: number): Promise<void> {
+      const rows = await sql<StoredRow>`DELETE FROM media WHERE id = ${id} RETURNING id, storage, storage_key`.execute(trx);
+      const row = rows.rows[0];
+      if (row) await driverFor(settings, row.storage).remove(trx, { id: Number(row.id), storage_key: row.storage_key });
+    },
+
+    /** Files of the directory driver with no row (a crash between write and commit, an untracked rollback), older than an hour. */
+    async sweepOrphans(db: Database, olderThanMs = 3600_000): Promise<number> {
+      if (settings.storage !== 'dir') return 0;
+      let removed = 0;
+      const buckets = await readdir(settings.dir).catch(() => [] as string[]);
+      for (const bucket of buckets) {
+        const dir = path.join(settings.dir, bucket);
+        for (const name of await readdir(dir).catch(() => [] as string[])) {
+          const full = path.join(dir, name);
+          const info = await stat(full).catch(() => undefined);
+          if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
+          const key = name.replace(/\.part$/, '');
+          const known = await sql`SELECT 1 FROM media WHERE storage_key = ${key}`.execute(db);
+          if (!known.rows.length || name.endsWith('.part')) {
+            await rm(full, { force: true });
+            removed++;
+          }
+        }
       }
-    }
-  }
-  return removed;
-}
+      return removed;
+    },
 
-/** What the tests check after a refusal: rows and stored bytes, whatever the driver. */
-export async function storedBytes(db: Database): Promise<{ rows: number; chunks: number; files: number }> {
-  const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM media`.execute(db);
-  const chunks = await sql<{ n: number }>`SELECT count(*)::int AS n FROM media_chunk`.execute(db);
-  let files = 0;
-  for (const bucket of await readdir(settings.dir).catch(() => [] as string[])) {
-    files += (await readdir(path.join(settings.dir, bucket)).catch(() => [] as string[])).length;
-  }
-  return { rows: rows.rows[0]!.n, chunks: chunks.rows[0]!.n, files };
+    /** What the tests check after a refusal: rows and stored bytes, whatever the driver. */
+    async storedBytes(db: Database): Promise<{ rows: number; chunks: number; files: number }> {
+      const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM media`.execute(db);
+      const chunks = await sql<{ n: number }>`SELECT count(*)::int AS n FROM media_chunk`.execute(db);
+      let files = 0;
+      for (const bucket of await readdir(settings.dir).catch(() => [] as string[])) {
+        files += (await readdir(path.join(settings.dir, bucket)).catch(() => [] as string[])).length;
+      }
+      return { rows: rows.rows[0]!.n, chunks: chunks.rows[0]!.n, files };
+    },
+  };
+  return api;
 }

@@ -58,6 +58,13 @@ export async function trackedRows(db: Database, user: AuthUser, tracked: Tracked
     const where: Expression<SqlBool>[] = [sql<SqlBool>`true`];
     if (scope) where.push(scope);
     if (statusField && statuses?.length) where.push(sql<SqlBool>`${sql.ref(`t.${statusField}`)} = ANY(${statuses}::int[])`);
+    for (const [field, values] of Object.entries(t.def.resource.media?.trackWhere ?? {})) {
+      const column = sql.ref(`t.${field}`);
+      const given = values.filter((v) => v !== null);
+      const alternatives: Expression<SqlBool>[] = given.map((v) => sql<SqlBool>`${column} = ${v}`);
+      if (given.length !== values.length) alternatives.push(sql<SqlBool>`${column} IS NULL`);
+      where.push(sql<SqlBool>`(${sql.join(alternatives, sql` OR `)})`);
+    }
     const collections = [...t.own.map(([c]) => c), ...t.items.map((i) => i.name)];
     const inTracked = sql`m.owner_resource = ${name} AND m.owner_id = t.id AND m.collection_name = ANY(${collections}::text[])`;
     const missingOwn = sql`ARRAY(SELECT c FROM unnest(${t.own.map(([c]) => c)}::text[]) c

@@ -3,11 +3,12 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError, invalid, unauthenticated } from '../errors.ts';
-import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.ts';
+import { passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import {
   USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, tokenHash, userForToken,
 } from '../auth/service.ts';
 import { initials, type AuthUser } from '../auth/user.ts';
+import { ResourceRepository } from '../resources/repository.ts';
 import { isMaintenance } from './maintenance.ts';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
@@ -15,9 +16,9 @@ export const API_TOKEN_REFUSED = "Il token nell'indirizzo (api_token) non è acc
 
 function environmentFlags(app: FastifyInstance) {
   return {
-    ambiente: app.ctx.config.ambiente,
-    modalita_emissione: process.env.ISSUE_MODE ?? 'sandbox',
-    modalita_anagrafica: process.env.REGISTRY_MODE ?? 'sandbox',
+    ambiente: app.ctx.config.AMBIENTE,
+    modalita_emissione: app.ctx.config.ISSUE_MODE,
+    modalita_anagrafica: app.ctx.config.REGISTRY_MODE,
   };
 }
 
@@ -59,14 +60,14 @@ export default fp(async (app: FastifyInstance) => {
     },
   }, async (request, reply) => {
     const { db } = app.ctx;
-    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true });
+    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true }, 'MAINTENANCE');
     const { email = '', password = '' } = (request.body ?? {}) as { email?: string; password?: string };
     const missing: Record<string, string[]> = {};
     if (!email.trim()) missing.email = ['Campo Obbligatorio.'];
     if (!password) missing.password = ['Campo Obbligatorio.'];
     if (Object.keys(missing).length) throw invalid(missing);
     const keys = throttleKeys(email, request.ip);
-    const throttle = await throttled(db, keys);
+    const throttle = await throttled(db, keys, app.ctx.config.LOGIN_SLOW_BASE_MS);
     if (throttle.refused) throw new HttpError(429, THROTTLE_MESSAGE, { authentication: [THROTTLE_MESSAGE] });
     if (throttle.delayMs) await new Promise((resolve) => setTimeout(resolve, throttle.delayMs));
     const row = await sql<{ id: number; password: string | null; attivo: boolean }>`
@@ -78,7 +79,7 @@ export default fp(async (app: FastifyInstance) => {
       throw invalid({ authentication: [LOGIN_FAILED] }, LOGIN_FAILED);
     }
     await clearFailures(db, keys);
-    const token = await issueToken(db, found.id);
+    const token = await issueToken(db, found.id, app.ctx.config.TOKEN_TTL_HOURS);
     const user = (await userForToken(db, token, app.ctx.cache))!;
     reply.header('cache-control', 'no-store');
     return { token, ...sessionBody(app, user) };
@@ -122,12 +123,15 @@ export default fp(async (app: FastifyInstance) => {
         else if (!(await verifyPassword(stored.rows[0]?.password, body.password_attuale))) errors.password_attuale = ['La password attuale non è corretta.'];
         const problem = passwordProblem(body.password);
         if (problem) errors.password = [problem];
-        else changes.password = await hashPassword(body.password);
+        // Hashed by the repository, as the user resource declares it secret.
+        else changes.password = body.password;
       }
       if (Object.keys(errors).length) throw invalid(errors);
       if (Object.keys(changes).length) {
+        const users = new ResourceRepository(app.ctx.definitions.resources.get(USERS_RESOURCE)!, app.ctx);
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable(USERS_RESOURCE).set({ ...changes, version: sql`version + 1`, updated_at: sql`now()` }).where('id', '=', request.user.id).execute();
+          // The user's own record, written like every other: validated with its definition, version bumped.
+          await users.writeOnBehalf(trx, request.user, await users.lockRow(trx, request.user.id), changes);
           // A new password ends every other session of this user.
           if (changes.password) await revokeUserTokens(trx, request.user.id, request.user.tokenId);
         });

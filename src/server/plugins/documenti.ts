@@ -2,7 +2,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { registerMediaRoutes } from '../media/routes.ts';
-import { sweepOrphans } from '../media/store.ts';
 import { registerSignatureRoutes } from '../firma/routes.ts';
 
 export default fp(async (app: FastifyInstance) => {
@@ -12,5 +11,5 @@ export default fp(async (app: FastifyInstance) => {
   });
   // The provider calls back without a session: the callback checks its shared secret itself.
   await app.register(registerSignatureRoutes);
-  await sweepOrphans(app.ctx.db).catch((error: Error) => app.log.warn(`media sweep: ${error.message}`));
+  await app.ctx.media.sweepOrphans(app.ctx.db).catch((error: Error) => app.log.warn(`media sweep: ${error.message}`));
 }, { name: 'documenti', dependencies: ['auth'] });

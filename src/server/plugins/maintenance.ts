@@ -6,7 +6,7 @@ import { HttpError } from '../errors.ts';
 
 /** The setting is cached by the app (cache.ts): a change on any instance is seen by every one at once, within 2 s without the listener. */
 export async function isMaintenance(app: FastifyInstance): Promise<boolean> {
-  if (app.ctx.config.maintenance) return true;
+  if (app.ctx.config.MAINTENANCE) return true;
   const cached = app.ctx.cache.setting('maintenance');
   if (cached) return cached.value === true;
   const generation = app.ctx.cache.generation;
@@ -20,8 +20,12 @@ export async function isMaintenance(app: FastifyInstance): Promise<boolean> {
 const ALWAYS_OPEN = ['/api/health', '/api/environment', '/api/login'];
 
 export default fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || ALWAYS_OPEN.some((p) => request.url.startsWith(p))) return;
-    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true });
+  const closed = () => new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true }, 'MAINTENANCE');
+  // A callback hook: with the setting cached (nearly always) the request goes on without a promise of its own.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api/') || ALWAYS_OPEN.some((p) => request.url.startsWith(p))) return done();
+    const cached = !app.ctx.config.MAINTENANCE && app.ctx.cache.setting('maintenance');
+    if (cached) return done(cached.value === true ? closed() : undefined);
+    isMaintenance(app).then((on) => done(on ? closed() : undefined), done);
   });
 }, { name: 'maintenance' });

@@ -25,7 +25,7 @@ export default fp(async (app: FastifyInstance) => {
     }
   });
 
-  app.get('/api/environment', async () => ({ maintenance: await isMaintenance(app), appName: config.appName, ambiente: config.ambiente }));
+  app.get('/api/environment', async () => ({ maintenance: await isMaintenance(app), appName: config.appName, ambiente: config.AMBIENTE }));
 
   // Generated from the registered routes, so it cannot drift from what the server accepts.
   app.get('/api/openapi.json', { schema: { tags: ['system'], summary: 'Documento OpenAPI 3.1 di questa API' } }, async () => app.swagger());

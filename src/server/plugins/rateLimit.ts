@@ -3,13 +3,14 @@ import { sql } from 'kysely';
 import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection.ts';
 import { HttpError } from '../errors.ts';
-import { registerDomainMigration } from '../db/domain-migrations.ts';
+import type { MigrationStatement } from '../extensions.ts';
 
-registerDomainMigration('rate_limit', [
+/** Its tables, created by the engine's migration step (db/domain-migrations.ts). */
+export const RATE_LIMIT_TABLES: MigrationStatement[] = [
   `CREATE TABLE IF NOT EXISTS rate_limit (
      key text NOT NULL, window_start timestamptz NOT NULL, hits integer NOT NULL DEFAULT 0,
      PRIMARY KEY (key, window_start))`,
-]);
+];
 
 export const RATE_LIMIT_MESSAGE = 'Troppe richieste. Riprova tra qualche minuto.';
 

@@ -180,7 +180,7 @@ export default fp(async (app: FastifyInstance) => {
     scoped.addHook('onRequest', app.authenticate);
     for (const def of app.ctx.definitions.resources.values()) {
       const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
-      const repo = new ResourceRepository(def, app.ctx.ajv, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table, workflow);
+      const repo = new ResourceRepository(def, app.ctx, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table, workflow);
       const allow = (action: PermissionAction) => async (request: FastifyRequest) => {
         if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
       };
@@ -194,10 +194,10 @@ export default fp(async (app: FastifyInstance) => {
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
         if (serves('list')) scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: LIST_QUERY, response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
-          const query = parseListQuery(def, request.query as Record<string, unknown>);
+          const query = { ...parseListQuery(def, request.query as Record<string, unknown>), exactTotalLimit: app.ctx.config.EXACT_TOTAL_LIMIT };
           // per_page=-1 means every row: streamed from a cursor rather than capped and held in memory.
           if (query.perPage === -1) return streamAll(reply, app.ctx.db, repo, request.user, query);
-          return repo.list(app.ctx.db, request.user, query);
+          return repo.list(app.ctx.db, request.user, query, app.ctx.cache);
         });
         if (serves('list') && base === def.resource.api.path) scoped.get(`${base}/export`, {
           preHandler: allow('list'),
@@ -208,7 +208,7 @@ export default fp(async (app: FastifyInstance) => {
           },
         }, async (request, reply) => {
           const raw = request.query as Record<string, unknown>;
-          const columns = exportColumns(def, typeof raw.columns === 'string' ? raw.columns : undefined);
+          const columns = exportColumns(def.list.columns, typeof raw.columns === 'string' ? raw.columns : undefined);
           const query = parseListQuery(def, { ...raw, page: undefined, per_page: undefined });
           return streamExport(reply, app.ctx.db, repo, request.user, query, raw.format as 'csv' | 'xlsx', columns, workflow);
         });

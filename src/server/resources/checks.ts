@@ -7,14 +7,8 @@ import type { AuthUser } from '../auth/user.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RecordCheck = (config: unknown, record: Record<string, unknown>, trx: Transaction<any>, user: AuthUser) => Promise<FieldErrors>;
 
-const checks = new Map<string, RecordCheck>();
-
-export function registerRecordCheck(annotation: string, check: RecordCheck): void {
-  checks.set(annotation, check);
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function runRecordChecks(def: ResourceDefinition, record: Record<string, unknown>, trx: Transaction<any>, user: AuthUser): Promise<FieldErrors> {
+export async function runRecordChecks(checks: Iterable<[string, RecordCheck]>, def: ResourceDefinition, record: Record<string, unknown>, trx: Transaction<any>, user: AuthUser): Promise<FieldErrors> {
   const warnings: FieldErrors = {};
   for (const [annotation, check] of checks) {
     const config = def.schema[annotation];
@@ -25,11 +19,13 @@ export async function runRecordChecks(def: ResourceDefinition, record: Record<st
 }
 
 // Built in: "x-warn-pattern": {"field": {"pattern": "...", "message": "..."}} warns when a value does not match.
-registerRecordCheck('x-warn-pattern', async (config, record) => {
-  const warnings: FieldErrors = {};
-  for (const [field, rule] of Object.entries(config as Record<string, { pattern: string; message: string }>)) {
-    const value = record[field];
-    if (typeof value === 'string' && value !== '' && !new RegExp(rule.pattern).test(value)) warnings[field] = [rule.message];
-  }
-  return warnings;
-});
+export const BUILT_IN_CHECKS: Record<string, RecordCheck> = {
+  'x-warn-pattern': async (config, record) => {
+    const warnings: FieldErrors = {};
+    for (const [field, rule] of Object.entries(config as Record<string, { pattern: string; message: string }>)) {
+      const value = record[field];
+      if (typeof value === 'string' && value !== '' && !new RegExp(rule.pattern).test(value)) warnings[field] = [rule.message];
+    }
+    return warnings;
+  },
+};

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
-import type { JsonSchema, ListColumn, ResourceDefinition } from '../../shared/definitions/types.ts';
+import type { FieldKind, JsonSchema, ListColumn } from '../../shared/definitions/types.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { invalid } from '../errors.ts';
 import { optionTitles } from '../../shared/enumTitle.ts';
@@ -22,11 +22,11 @@ export function neutralise(text: string): string {
 }
 
 /** The columns exported: those the screen shows (`columns` = their fields in order), else the list's visible ones. */
-export function exportColumns(def: ResourceDefinition, requested: string | undefined): ListColumn[] {
+export function exportColumns(list: ListColumn[], requested: string | undefined): ListColumn[] {
   // A column of nested items (format expand) has no one cell: it is left out.
   const flat = (c: ListColumn) => c.format !== 'expand';
-  if (!requested) return def.list.columns.filter((c) => flat(c) && !c.hide);
-  const byField = new Map(def.list.columns.map((c) => [c.field, c]));
+  if (!requested) return list.filter((c) => flat(c) && !c.hide);
+  const byField = new Map(list.map((c) => [c.field, c]));
   const fields = requested.split(',').map((f) => f.trim()).filter(Boolean);
   const unknown = fields.filter((f) => !byField.has(f));
   const chosen = fields.filter((f) => byField.has(f)).map((f) => byField.get(f)!).filter(flat);
@@ -34,38 +34,52 @@ export function exportColumns(def: ResourceDefinition, requested: string | undef
   return chosen;
 }
 
-type Cell = string | number | Date | null;
+export type Cell = string | number | Date | null;
+
+/** What a column's cells need to read as on the screen: the property's schema, the field's kind, a reference's label. */
+export interface ColumnSource {
+  prop?: JsonSchema;
+  kind?: FieldKind;
+  /** An x-ref field: its cell is the `<field>__label` the list query read beside it. */
+  ref?: boolean;
+  /** The record's status field, read as the status's name. */
+  workflow?: Workflow;
+}
 
 /** How one column's value reads on the screen: a reference's label, an option's or status's title, money in euro. */
-function cellOf(def: ResourceDefinition, column: ListColumn, workflow: Workflow | undefined): (row: Record<string, unknown>) => Cell {
-  const field = def.fields.find((f) => f.name === column.field);
-  const prop = def.schema.properties?.[column.field] as JsonSchema | undefined;
+export function cellOf(column: ListColumn, { prop, kind, ref, workflow }: ColumnSource): (row: Record<string, unknown>) => Cell {
   const titles = optionTitles(prop as Parameters<typeof optionTitles>[0]);
   const text = (v: unknown): string => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
   const titled = (v: unknown): string => titles?.get(v) ?? (column.chips ? String(v) : text(v));
+  // An item of an array of objects as its chip reads: "title: state".
+  const item = (v: unknown): string => {
+    if (!column.itemKey || v === null || typeof v !== 'object') return titled(v);
+    const o = v as Record<string, unknown>;
+    return column.itemValue ? `${String(o[column.itemKey] ?? '')}: ${String(o[column.itemValue] ?? '')}` : String(o[column.itemKey] ?? '');
+  };
   return (row) => {
     const value = row[column.field];
     if (value === null || value === undefined || value === '') return null;
-    if (field?.ref && typeof row[column.field + LABEL_SUFFIX] === 'string') return row[column.field + LABEL_SUFFIX] as string;
-    if (workflow && column.field === workflow.statusField) {
+    if (ref && typeof row[column.field + LABEL_SUFFIX] === 'string') return row[column.field + LABEL_SUFFIX] as string;
+    if (workflow) {
       try {
         return workflow.status(Number(value)).nome;
       } catch {
         return String(value);
       }
     }
-    if (Array.isArray(value)) return value.map(titled).join(', ');
+    if (Array.isArray(value)) return value.map(item).join(', ');
     if (titles) return titled(value);
-    if (field?.kind === 'boolean' || column.format === 'boolean') return value === true ? 'Sì' : 'No';
-    if (field?.kind === 'money' || field?.kind === 'number' || field?.kind === 'integer' || column.format === 'money') {
+    if (kind === 'boolean' || column.format === 'boolean') return value === true ? 'Sì' : 'No';
+    if (kind === 'money' || kind === 'number' || kind === 'integer' || column.format === 'money') {
       const n = Number(value);
       return Number.isFinite(n) ? n : String(value);
     }
-    if (field?.kind === 'date' || column.format === 'date') {
+    if (kind === 'date' || column.format === 'date') {
       const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(value instanceof Date ? value.toISOString() : value));
       return day ? new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))) : String(value);
     }
-    if (field?.kind === 'datetime' || column.format === 'datetime') {
+    if (kind === 'datetime' || column.format === 'datetime') {
       const when = value instanceof Date ? value : new Date(String(value));
       return Number.isNaN(when.getTime()) ? String(value) : when;
     }
@@ -91,24 +105,29 @@ function xlsxCell(value: Cell): Cell {
   return typeof value === 'string' ? neutralise(value) : value;
 }
 
-function fileName(def: ResourceDefinition, format: ExportFormat): string {
-  const day = new Date().toISOString().slice(0, 10);
-  return `${def.name}-${day}.${format}`;
+/**
+ * One export: its columns, how each reads, the rows to come and where they come from. `read` hands the rows over in
+ * batches (as a cursor or pages yield them) and stops when `each` answers false (the client went away).
+ */
+export interface ExportSheet {
+  /** File name stem (`<name>-<day>.<format>`). */
+  name: string;
+  /** Sheet title. */
+  title: string;
+  columns: ListColumn[];
+  sources: ColumnSource[];
+  total: number;
+  read: (each: (rows: Array<Record<string, unknown>>) => Promise<boolean>) => Promise<void>;
 }
 
 /**
  * Streams the export. The header `X-Total-Count` gives the rows to come (for the client's progress); the body starts
- * once the first batch is read, so a bad filter still answers 422, and a client that goes away stops the cursor.
+ * once the first batch is read, so a bad filter still answers 422, and a client that goes away stops the reading.
  */
-export async function streamExport(
-  reply: FastifyReply, db: Database, repo: ResourceRepository, user: AuthUser, query: ListQuery,
-  format: ExportFormat, columns: ListColumn[], workflow: Workflow | undefined,
-): Promise<FastifyReply> {
-  const def = repo.def;
-  const { select, where, present } = await repo.selection(db, user, query);
-  const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(def.name)} ${where}`.execute(db)).rows[0]!.n;
-  const cells = columns.map((c) => cellOf(def, c, workflow));
-  const kinds = columns.map((c) => def.fields.find((f) => f.name === c.field)?.kind);
+export async function sendExport(reply: FastifyReply, format: ExportFormat, sheetOf: ExportSheet): Promise<FastifyReply> {
+  const { columns } = sheetOf;
+  const cells = columns.map((c, i) => cellOf(c, sheetOf.sources[i]!));
+  const kinds = sheetOf.sources.map((s) => s.kind);
   const out = new PassThrough();
   let closed = false;
   out.on('close', () => (closed = true));
@@ -120,7 +139,7 @@ export async function streamExport(
   let sheet: ExcelJS.Worksheet | undefined;
   if (format === 'xlsx') {
     workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    sheet = workbook.addWorksheet(def.resource.title.slice(0, 31));
+    sheet = workbook.addWorksheet(sheetOf.title.slice(0, 31));
     sheet.columns = columns.map((c, i) => ({
       header: c.headerName, key: c.field, width: Math.max(12, c.headerName.length + 4),
       style: { numFmt: c.format === 'money' || kinds[i] === 'money' ? '#,##0.00 [$€-it-IT]' : c.format === 'datetime' || kinds[i] === 'datetime' ? 'dd/mm/yyyy hh:mm' : c.format === 'date' || kinds[i] === 'date' ? 'dd/mm/yyyy' : undefined },
@@ -136,36 +155,28 @@ export async function streamExport(
     ready = resolve;
     failed = reject;
   });
+  const start = async () => {
+    if (started) return;
+    started = true;
+    ready();
+    // BOM: Excel opens the file as UTF-8 (accents, €).
+    if (format === 'csv') await write(`\ufeff${columns.map((c) => csvField(c.headerName, c, undefined)).join(';')}\r\n`);
+  };
   const pump = async () => {
-    await db.transaction().setAccessMode('read only').execute(async (trx) => {
-      await sql`DECLARE esportazione NO SCROLL CURSOR FOR ${select}`.execute(trx);
-      while (!closed) {
-        const batch = await sql<Record<string, unknown>>`FETCH ${sql.raw(String(BATCH))} FROM esportazione`.execute(trx);
-        if (!started) {
-          started = true;
-          ready();
-          // BOM: Excel opens the file as UTF-8 (accents, €).
-          if (format === 'csv') await write(`\ufeff${columns.map((c) => csvField(c.headerName, c, undefined)).join(';')}\r\n`);
-        }
-        if (!batch.rows.length) break;
-        if (format === 'csv') {
-          let chunk = '';
-          for (const raw of batch.rows) {
-            const row = present(raw);
-            chunk += `${cells.map((cell, i) => csvField(cell(row), columns[i]!, kinds[i])).join(';')}\r\n`;
-          }
-          await write(chunk);
-        } else {
-          for (const raw of batch.rows) {
-            const row = present(raw);
-            sheet!.addRow(cells.map((cell) => xlsxCell(cell(row)))).commit();
-          }
-          // The writer buffers in `out`: wait for the client to take it, as the CSV does.
-          if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-        }
-        if (batch.rows.length < BATCH) break;
+    await sheetOf.read(async (rows) => {
+      await start();
+      if (format === 'csv') {
+        let chunk = '';
+        for (const row of rows) chunk += `${cells.map((cell, i) => csvField(cell(row), columns[i]!, kinds[i])).join(';')}\r\n`;
+        if (chunk) await write(chunk);
+      } else {
+        for (const row of rows) sheet!.addRow(cells.map((cell) => xlsxCell(cell(row)))).commit();
+        // The writer buffers in `out`: wait for the client to take it, as the CSV does.
+        if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
       }
+      return !closed;
     });
+    await start();
     if (closed) return;
     if (workbook) {
       sheet!.commit();
@@ -179,11 +190,52 @@ export async function streamExport(
   });
   await firstBatch;
   const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const day = new Date().toISOString().slice(0, 10);
   return reply
     .type(type)
     .header('cache-control', 'no-store')
-    .header('x-total-count', String(total))
+    .header('x-total-count', String(sheetOf.total))
     .header('access-control-expose-headers', 'X-Total-Count, Content-Disposition')
-    .header('content-disposition', `attachment; filename="${fileName(def, format)}"`)
+    .header('content-disposition', `attachment; filename="${sheetOf.name}-${day}.${format}"`)
     .send(out);
+}
+
+/** A resource list's export: the rows of its query, from a server-side cursor in one read-only transaction. */
+export async function streamExport(
+  reply: FastifyReply, db: Database, repo: ResourceRepository, user: AuthUser, query: ListQuery,
+  format: ExportFormat, columns: ListColumn[], workflow: Workflow | undefined,
+): Promise<FastifyReply> {
+  const def = repo.def;
+  const { select, where, present } = await repo.selection(db, user, query);
+  const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(def.name)} ${where}`.execute(db)).rows[0]!.n;
+  const sources = columns.map((c): ColumnSource => {
+    const field = def.fields.find((f) => f.name === c.field);
+    return {
+      prop: def.schema.properties?.[c.field] as JsonSchema | undefined,
+      kind: field?.kind,
+      ref: Boolean(field?.ref),
+      workflow: workflow && c.field === workflow.statusField ? workflow : undefined,
+    };
+  });
+  return sendExport(reply, format, {
+    name: def.name, title: def.resource.title, columns, sources, total,
+    read: (each) => db.transaction().setAccessMode('read only').execute(async (trx) => {
+      await sql`DECLARE esportazione NO SCROLL CURSOR FOR ${select}`.execute(trx);
+      for (;;) {
+        const batch = await sql<Record<string, unknown>>`FETCH ${sql.raw(String(BATCH))} FROM esportazione`.execute(trx);
+        if (!(await each(batch.rows.map(present))) || batch.rows.length < BATCH) break;
+      }
+    }),
+  });
+}
+
+/** The column sources of a list drawn from a bare schema (a desk with no entity): kinds from type and format. */
+export function schemaSources(schema: JsonSchema, columns: ListColumn[]): ColumnSource[] {
+  return columns.map((c) => {
+    const prop = schema.properties?.[c.field];
+    const type = Array.isArray(prop?.type) ? prop.type.find((t) => t !== 'null') : prop?.type;
+    const kind: FieldKind | undefined = prop?.format === 'date-time' ? 'datetime' : prop?.format === 'date' ? 'date'
+      : type === 'integer' ? 'integer' : type === 'number' ? (prop?.['x-money'] ? 'money' : 'number') : type === 'boolean' ? 'boolean' : undefined;
+    return { prop, kind };
+  });
 }

@@ -1,4 +1,4 @@
-// Per-resource extension points; each resource registers its own hooks from its folder under src/server/domains.
+// Per-resource extension points; each resource's domain registers its own (app.extensions.resourceHooks).
 import type { Expression, SqlBool, Transaction } from 'kysely';
 import type { AuthUser } from '../auth/user.ts';
 import type { ResourceDefinition } from '../../shared/definitions/types.ts';
@@ -28,14 +28,4 @@ export interface ResourceHooks {
   listFilters?: Record<string, (value: string, user: AuthUser) => Expression<SqlBool>>;
   /** Field-level read rules (e.g. values only some permissions may see); runs on every record returned. */
   presentRecord?(record: Record<string, unknown>, user: AuthUser): Record<string, unknown>;
-}
-
-const registry = new Map<string, ResourceHooks>();
-
-export function registerHooks(resource: string, hooks: ResourceHooks): void {
-  registry.set(resource, hooks);
-}
-
-export function hooksFor(resource: string): ResourceHooks {
-  return registry.get(resource) ?? {};
 }

@@ -1,14 +1,14 @@
 // Generic, definition-driven reads and writes of one resource's table, with row scope, versions and hooks.
-import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Ajv } from 'ajv';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
-import type { FieldDefinition, JsonSchema, ResourceDefinition } from '../../shared/definitions/types.ts';
+import type { Definitions, FieldDefinition, JsonSchema, ResourceDefinition, RowScope } from '../../shared/definitions/types.ts';
+import type { Extensions } from '../extensions.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../shared/validation.ts';
 import { HttpError, fromDatabaseError, invalid, notFoundFor } from '../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { hooksFor } from './hooks.ts';
 import { runRecordChecks } from './checks.ts';
 import { canonicalInput } from '../../shared/canonical.ts';
 import { applyRecordRules, conditionalBlocks, hiddenProperties } from '../../shared/rules.ts';
@@ -25,6 +25,8 @@ export interface ListQuery {
   sort: string[];
   search?: string;
   filters: Array<{ field: string; op: 'eq' | 'from' | 'to'; value: string }>;
+  /** The total is counted exactly up to this many rows (EXACT_TOTAL_LIMIT); default 10 000. */
+  exactTotalLimit?: number;
 }
 
 export interface ListResult {
@@ -35,6 +37,15 @@ export interface ListResult {
   total: number;
   /** True when `total` is a lower bound from the planner's statistics, not a count (the pager says 'più di N'). */
   total_is_estimate: boolean;
+}
+
+export interface OnBehalfOptions {
+  /** The version the user's request was based on: a concurrent edit answers 409, as a PUT would. */
+  version?: number;
+  /** Consulted like the user's own edit (the workflow may forbid edits in the record's status); a transition's side effects are not. */
+  asEdit?: boolean;
+  /** A row in workflow_history for the change: the event, its note, and the status it moves to (unchanged if absent). */
+  history?: { event: string; note?: string | null; to?: number };
 }
 
 export interface WriteResult {
@@ -66,23 +77,26 @@ export function directedSort(sort: string[], sortDesc: unknown): string[] | { so
   });
 }
 
-/** Every resource a repository was built for, so references can consult the row scope of what they point at. */
-const knownDefinitions = new Map<string, ResourceDefinition>();
+/** The user's value the row scope compares with (resource.json rowScope.user); null: the user owns no rows. */
+function scopeValueOf(scope: RowScope, user: AuthUser): number | null {
+  return user[scope.user] ?? null;
+}
 
 /** The row filter that a resource's row scope adds for this user, or undefined when the user sees every row. */
 export async function scopeFilterOf(def: ResourceDefinition, db: Database, user: AuthUser): Promise<Expression<SqlBool> | undefined> {
   const scope = def.resource.rowScope;
   if (!scope || (scope.unless && hasPermission(scope.unless, user))) return undefined;
-  if (user.collaboratore_id === null) return sql<SqlBool>`false`;
+  const mine = scopeValueOf(scope, user);
+  if (mine === null) return sql<SqlBool>`false`;
   if (scope.network && hasPermission(scope.network.permission, user)) {
     // The network's ids first: a literal list lets the planner use the indexes, a subquery does not.
-    const ids = (await sql<{ id: number }>`${networkOf(def, user.collaboratore_id, scope.network.parentField)}`.execute(db)).rows.map((r) => r.id);
+    const ids = (await sql<{ id: number }>`${networkOf(def, mine, scope.network.parentField)}`.execute(db)).rows.map((r) => r.id);
     return sql<SqlBool>`${sql.ref(scope.field)} = ANY(${ids}::int[])`;
   }
-  return sql<SqlBool>`${sql.ref(scope.field)} = ${user.collaboratore_id}`;
+  return sql<SqlBool>`${sql.ref(scope.field)} = ${mine}`;
 }
 
-/** The collaborator and everyone below them, following parentField of the resource the scope field points at. */
+/** The user's record and everyone below it, following parentField of the resource the scope field points at. */
 function networkOf(def: ResourceDefinition, root: number, parentField: string) {
   const table = def.fields.find((f) => f.name === def.resource.rowScope!.field)?.ref ?? def.name;
   return sql`WITH RECURSIVE rete(id) AS (
@@ -115,12 +129,18 @@ export function labelSql(target: ResourceDefinition, alias: string): Expression<
   return sql<string>`nullif(btrim(concat(${sql.join(parts)})), '')`;
 }
 
+/** Where a list keeps the size estimate of a large table between requests (the app's InstanceCache). */
+export interface SizeEstimates {
+  estimate(table: string): number | undefined;
+  rememberEstimate(table: string, rows: number): void;
+}
+
 const MAX_ALL_ROWS = 10000;
 /**
  * Totals are counted exactly up to this many rows (a bounded count costs at most that many index entries); beyond it
  * the page answers the planner's estimate as a lower bound, so page 1 never waits for a count of the whole table.
  */
-export const EXACT_TOTAL_LIMIT = Number(process.env.EXACT_TOTAL_LIMIT) || 10_000;
+const EXACT_TOTAL_LIMIT = 10_000;
 
 /** A lower bound that reads as one: two significant digits, rounded down, never below what was counted. */
 function lowerBound(estimate: number, counted: number): number {
@@ -131,27 +151,40 @@ function lowerBound(estimate: number, counted: number): number {
 const EMPTY_BODY = 'Nessun dato da salvare.';
 const STALE_MESSAGE = 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.';
 
+/** What a repository reads beside its definition: the validator, every definition (references' row scope), the domains' hooks. */
+export interface RepositoryDeps {
+  ajv: Ajv;
+  definitions: Definitions;
+  extensions: Extensions;
+}
+
 export class ResourceRepository {
   private readonly validate: (data: unknown) => FieldErrors | null;
   private readonly validateShapes: (data: unknown) => FieldErrors | null;
   private readonly byName: Map<string, FieldDefinition>;
+  /** Label columns of references whose target has no row scope: the same for every user. */
+  private readonly unscopedLabels = new Map<string, Expression<unknown>>();
   private readonly readable: string[];
   /** Server-owned fields a conditional rule tests (a policy copied from the insurer's issue): an edit is validated with them. */
   private readonly conditionFields: string[];
+  /** Second spellings of fields ("x-aliases", a renamed field's former name): filters and sorts accept them too. */
+  private readonly aliases: Map<string, string>;
 
   /** `titleOf` names another resource in messages (a table name is no help to a user). */
   constructor(
     readonly def: ResourceDefinition,
-    ajv: Ajv,
+    private readonly deps: RepositoryDeps,
     private readonly titleOf: (table: string) => string = (t) => t,
     readonly workflow?: Workflow,
   ) {
+    const { ajv } = deps;
     this.validate = compileValidator(ajv, def.schema);
     // Each property's own shape, without the record's conditions: a hidden field's value is dropped, but only if well formed.
     const { required: _required, if: _if, then: _then, else: _else, allOf: _allOf, ...shape } = def.schema;
     this.validateShapes = compileValidator(ajv, shape as JsonSchema);
-    knownDefinitions.set(def.name, def);
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
+    this.aliases = new Map(Object.entries(def.schema.properties ?? {})
+      .flatMap(([name, prop]) => ((prop['x-aliases'] as string[] | undefined) ?? []).map((alias): [string, string] => [alias, name])));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
     this.readable = [...new Set(this.readable)];
     const tested = new Set(conditionalBlocks(def.schema).flatMap((b) => [...b.required, ...Object.keys(b.when)]));
@@ -180,7 +213,7 @@ export class ResourceRepository {
     for (const [key, value] of Object.entries(input)) {
       const field = this.byName.get(key);
       if (!field?.ref || typeof value !== 'number' || (before && before[key] === value)) continue;
-      const target = knownDefinitions.get(field.ref);
+      const target = this.deps.definitions.resources.get(field.ref);
       if (!target?.resource.rowScope) continue;
       const scope = await scopeFilterOf(target, db, user);
       if (!scope) continue;
@@ -197,13 +230,21 @@ export class ResourceRepository {
   private async labelColumns(db: Database, user: AuthUser, fields: FieldDefinition[]): Promise<Expression<unknown>[]> {
     const out: Expression<unknown>[] = [];
     for (const field of fields) {
-      const target = field.ref ? knownDefinitions.get(field.ref) : undefined;
+      const target = field.ref ? this.deps.definitions.resources.get(field.ref) : undefined;
       if (!target || field.writeOnly || !this.mayRead(field.name, user)) continue;
+      // Built once per reference when no row scope can change it: rebuilding it was a share of every get by id.
+      const unscoped = this.unscopedLabels.get(field.name);
+      if (unscoped) {
+        out.push(unscoped);
+        continue;
+      }
       const label = labelSql(target, 'r');
       if (!label) continue;
       const scope = await scopeFilterOf(target, db, user);
-      out.push(sql`(SELECT ${label} FROM ${sql.table(target.name)} r WHERE r.id = ${sql.ref(`${this.table}.${field.name}`)}
-        ${scope ? sql`AND ${scope}` : sql``}) AS ${sql.ref(field.name + LABEL_SUFFIX)}`);
+      const column = sql`(SELECT ${label} FROM ${sql.table(target.name)} r WHERE r.id = ${sql.ref(`${this.table}.${field.name}`)}
+        ${scope ? sql`AND ${scope}` : sql``}) AS ${sql.ref(field.name + LABEL_SUFFIX)}`;
+      if (!target.resource.rowScope) this.unscopedLabels.set(field.name, column);
+      out.push(column);
     }
     return out;
   }
@@ -235,8 +276,13 @@ export class ResourceRepository {
     return this.mayRead(name, user) && (!permission || hasPermission(permission, user));
   }
 
+  /** The field's canonical name: an alias (x-aliases, x-renamed-from) names the field it stands for. */
+  private canonicalName(name: string): string {
+    return this.byName.has(name) ? name : this.aliases.get(name) ?? name;
+  }
+
   private get hooks() {
-    return hooksFor(this.def.name);
+    return this.deps.extensions.hooksFor(this.def.name);
   }
 
   private filterCondition(field: FieldDefinition, op: 'eq' | 'from' | 'to', raw: string): Expression<SqlBool> {
@@ -298,7 +344,7 @@ export class ResourceRepository {
         conditions.push(custom(filter.value, user));
         continue;
       }
-      const field = this.byName.get(filter.field);
+      const field = this.byName.get(this.canonicalName(filter.field));
       // A field the user may not read may not be probed by filtering on it either.
       if (!field || field.writeOnly || field.kind === 'json' || !this.mayProbe(field.name, user)) {
         throw invalid({ [`filter.${filter.field}`]: ['Filtro non consentito'] });
@@ -321,7 +367,8 @@ export class ResourceRepository {
   async selection(db: Database, user: AuthUser, query: ListQuery) {
     const conditions = await this.listConditions(db, user, query);
     const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
-    const order = [...query.sort, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
+    const canonical = query.sort.map((s) => (s.startsWith('-') ? `-${this.canonicalName(s.slice(1))}` : this.canonicalName(s)));
+    const order = [...canonical, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
     const orderBy = sql.join(order.map((s) => {
       const name = s.replace(/^-/, '');
       const field = name === 'id' ? undefined : this.byName.get(name);
@@ -341,20 +388,24 @@ export class ResourceRepository {
     };
   }
 
-  async list(db: Database, user: AuthUser, query: ListQuery): Promise<ListResult> {
+  async list(db: Database, user: AuthUser, query: ListQuery, estimates?: SizeEstimates): Promise<ListResult> {
     const { where, orderBy, columns, filtered } = await this.selection(db, user, query);
     const all = query.perPage === -1;
     const perPage = all ? MAX_ALL_ROWS : query.perPage;
     const offset = (query.page - 1) * perPage;
     // Page and total as two statements on two connections. The total is counted only up to EXACT_TOTAL_LIMIT rows;
     // an unfiltered table answers from pg_class first (its rows per page times its current size), counting only when small.
-    const limit = EXACT_TOTAL_LIMIT;
+    // A large table's estimate is kept by the instance for a few seconds: page 1 is then the page statement alone.
+    const limit = query.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
     const table = sql.table(this.table);
     const bounded = sql`(SELECT count(*) FROM (SELECT 1 FROM ${table} ${where} LIMIT ${limit + 1}) AS bounded)`;
+    const known = filtered ? undefined : estimates?.estimate(this.table);
     const [rows, counted] = await Promise.all([
       sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} ${where}
         ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db),
-      filtered
+      known !== undefined
+        ? { rows: [{ n: limit + 1, estimate: known }] }
+        : filtered
         ? sql<{ n: number; estimate: number }>`SELECT ${bounded}::int AS n, 0 AS estimate`.execute(db)
         : sql<{ n: number; estimate: number }>`SELECT CASE WHEN e.estimate > ${limit} THEN ${limit + 1} ELSE ${bounded} END::int AS n, e.estimate
             FROM (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0
@@ -363,6 +414,7 @@ export class ResourceRepository {
     ]);
     let total = counted.rows[0]!.n;
     const estimated = total > limit;
+    if (estimated && !filtered && known === undefined) estimates?.rememberEstimate(this.table, Number(counted.rows[0]!.estimate));
     if (estimated) {
       let estimate = Number(counted.rows[0]!.estimate);
       if (filtered) {
@@ -435,10 +487,11 @@ export class ResourceRepository {
   private async applyScopeOnWrite(db: Database, user: AuthUser, record: Record<string, unknown>, input: Record<string, unknown>, update = false): Promise<void> {
     const scope = this.def.resource.rowScope;
     if (!scope || (scope.unless && hasPermission(scope.unless, user))) return;
-    const mine = user.collaboratore_id;
+    const mine = scopeValueOf(scope, user);
     const wanted = input[scope.field];
     // Emptying the field would push the record out of its author's own sight.
-    if (wanted === null && update) throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
+    const refused = () => invalid({ [scope.field]: [this.scopeRefusal(scope)] });
+    if (wanted === null && update) throw refused();
     if (wanted === undefined || wanted === null) {
       record[scope.field] = mine;
       return;
@@ -448,7 +501,15 @@ export class ResourceRepository {
       const found = await sql`SELECT 1 FROM (${this.networkOf(mine, scope.network.parentField)}) n WHERE n.id = ${wanted}`.execute(db);
       if (found.rows.length) return;
     }
-    throw invalid({ [scope.field]: ['Non puoi assegnare il record a un altro collaboratore.'] });
+    throw refused();
+  }
+
+  /** Worded from the declaration: the resource the scope field points at ("Collaboratore"), else the field's own title. */
+  private scopeRefusal(scope: RowScope): string {
+    const field = this.byName.get(scope.field);
+    const target = field?.ref ? this.deps.definitions.resources.get(field.ref)?.resource : undefined;
+    const label = target?.singular ?? target?.title ?? field?.title ?? scope.field;
+    return `Valore di «${label}» non consentito: il record deve restare tra quelli che puoi vedere.`;
   }
 
   /** Conditional fields hidden by the record's values are emptied, computed ones filled (or a disagreeing value refused). */
@@ -487,28 +548,49 @@ export class ResourceRepository {
 
   async create(db: Database, user: AuthUser, body: unknown): Promise<WriteResult> {
     const record = await this.prepareCreate(db, user, body);
-    return translate('write', () => db.transaction().execute((trx) => this.insertPrepared(trx, user, record)));
+    return translate('write', () => db.transaction().execute(async (trx) => {
+      const { model, warnings } = await this.insertPrepared(trx, user, record);
+      return { model, warnings };
+    }));
   }
 
   /** The same create inside a transaction the caller owns (a domain writing two records at once, all or nothing). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async createWithin(trx: Transaction<any>, user: AuthUser, body: unknown): Promise<WriteResult> {
     const record = await this.prepareCreate(trx, user, body);
-    return translate('write', () => this.insertPrepared(trx, user, record));
+    return translate('write', async () => {
+      const { model, warnings } = await this.insertPrepared(trx, user, record);
+      return { model, warnings };
+    });
   }
 
   /**
    * A record the server creates from another one's data (a policy copied from the insurer's issue): read-only fields
-   * may be given, scope and references were checked on the source; the rules, validation and hooks still apply.
+   * may be given, scope and references were checked on the source; the rules and validation still apply, and the hooks
+   * unless `hooks: false` (a resource whose hooks refuse every write by hand, born only from the insurer's answer).
+   * `history` leaves the record's first row in workflow_history (from no status to its status).
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async createOwned(trx: Transaction<any>, user: AuthUser, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async createOwned(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    trx: Transaction<any>, user: AuthUser, values: Record<string, unknown>,
+    options: { hooks?: boolean; history?: { event: string; note?: string | null } } = {},
+  ): Promise<Record<string, unknown>> {
     const unknownField = Object.keys(values).find((k) => !this.byName.has(k));
     if (unknownField) throw new Error(`${this.def.name}: unknown field ${unknownField}`);
     const record = { ...this.defaults(), ...values };
     this.applyRules(record, record);
     this.validateRecord(record);
-    return translate('write', async () => (await this.insertPrepared(trx, user, record)).model);
+    return translate('write', async () => {
+      const { model, row } = await this.insertPrepared(trx, user, record, options.hooks !== false);
+      if (options.history) {
+        const status = this.workflow ? Number(row[this.workflow.statusField]) : null;
+        await trx.insertInto('workflow_history').values({
+          resource: this.def.name, record_id: Number(row.id), event: options.history.event, from_status: null, to_status: status,
+          user_id: user.id || null, user_name: user.name, note: options.history.note?.trim() || null,
+        }).execute();
+      }
+      return model;
+    });
   }
 
   private async prepareCreate(db: Database, user: AuthUser, body: unknown): Promise<Record<string, unknown>> {
@@ -525,13 +607,13 @@ export class ResourceRepository {
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private async insertPrepared(trx: Transaction<any>, user: AuthUser, record: Record<string, unknown>): Promise<WriteResult> {
-    const hooks = hooksFor(this.def.name);
+  private async insertPrepared(trx: Transaction<any>, user: AuthUser, record: Record<string, unknown>, withHooks = true): Promise<WriteResult & { row: Record<string, unknown> }> {
+    const hooks = withHooks ? this.deps.extensions.hooksFor(this.def.name) : {};
     await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
     const values = await this.columnValues(record);
     const inserted = await trx.insertInto(this.table).values(values).returningAll().executeTakeFirstOrThrow();
     await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
-    return { model: this.present(inserted, user), warnings: await runRecordChecks(this.def, inserted, trx, user) };
+    return { model: this.present(inserted, user), warnings: await runRecordChecks(this.deps.extensions.recordChecks(), this.def, inserted, trx, user), row: inserted };
   }
 
   private defaults(): Record<string, unknown> {
@@ -547,10 +629,10 @@ export class ResourceRepository {
       throw new HttpError(428, 'Indica la versione del record che stai modificando (campo version o intestazione If-Match).');
     }
     const input = this.cleanInput(body, user);
-    const hooks = hooksFor(this.def.name);
+    const hooks = this.deps.extensions.hooksFor(this.def.name);
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
-      if (before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before, user) });
+      if (before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before, user) }, 'STALE_VERSION');
       this.assertWorkflowAllows(user, before, 'update', input);
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
@@ -564,13 +646,13 @@ export class ResourceRepository {
       await hooks.beforeWrite?.('update', { trx, user, def: this.def, input, before, tokenId: user.tokenId });
       const updated = await this.writeRow(trx, id, await this.columnValues(input));
       await hooks.afterWrite?.('update', { trx, user, def: this.def, input, before, after: updated, tokenId: user.tokenId });
-      return { model: this.present(updated, user), warnings: await runRecordChecks(this.def, updated, trx, user) };
+      return { model: this.present(updated, user), warnings: await runRecordChecks(this.deps.extensions.recordChecks(), this.def, updated, trx, user) };
     }));
   }
 
   /** Every change of a stored row bumps its version, which is what optimistic locking compares. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private writeRow(trx: Transaction<any>, id: number, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private writeRow(trx: Kysely<any>, id: number, values: Record<string, unknown>): Promise<Record<string, unknown>> {
     return trx.updateTable(this.table)
       .set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
       .where('id', '=', id)
@@ -593,7 +675,7 @@ export class ResourceRepository {
     for (const [type, meta] of needed) {
       if (!this.workflow.can(status, user, record, { type })) {
         const nome = this.workflow.status(status).nome;
-        throw new HttpError(409, `Operazione non consentita nello stato "${nome}": ${meta.label.toLowerCase()}.`);
+        throw new HttpError(409, `Operazione non consentita nello stato "${nome}": ${meta.label.toLowerCase()}.`, undefined, undefined, 'WORKFLOW_REFUSED');
       }
     }
   }
@@ -625,10 +707,10 @@ export class ResourceRepository {
     if (Object.keys(userInput).length && version === undefined) {
       throw new HttpError(428, 'Indica la versione del record che stai modificando (campo version o intestazione If-Match).');
     }
-    const hooks = hooksFor(this.def.name);
+    const hooks = this.deps.extensions.hooksFor(this.def.name);
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
-      if (version !== undefined && before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before, user) });
+      if (version !== undefined && before.version !== version) throw new HttpError(409, STALE_MESSAGE, undefined, { current: this.present(before, user) }, 'STALE_VERSION');
       const stored: Record<string, unknown> = {};
       for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
       const computed = await compute({ ...stored, ...userInput }, trx);
@@ -645,18 +727,76 @@ export class ResourceRepository {
     }));
   }
 
-  /** Writes server-owned fields (computed premiums, ...) after the same scope, version and workflow checks as an edit. */
-  /** `changes` may be computed from the locked row, so a merge into a JSON field loses no concurrent edit. */
-  async updateOwned(db: Database, user: AuthUser, id: number, changesOrMerge: Record<string, unknown> | ((before: Record<string, unknown>) => Record<string, unknown>)): Promise<Record<string, unknown>> {
+  /**
+   * Writes server-owned fields (computed premiums, registry data, ...) after the same scope, version and workflow checks
+   * as an edit. `changes` may be computed from the locked row, so a merge into a JSON field loses no concurrent edit.
+   */
+  async updateOwned(
+    db: Database, user: AuthUser, id: number,
+    changesOrMerge: Record<string, unknown> | ((before: Record<string, unknown>) => Record<string, unknown>),
+    options: Omit<OnBehalfOptions, 'asEdit'> = {},
+  ): Promise<Record<string, unknown>> {
     return translate('write', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
       const changes = typeof changesOrMerge === 'function' ? changesOrMerge(before) : changesOrMerge;
-      this.assertWorkflowAllows(user, before, 'update', changes);
-      // Server-written values follow the definition's rules too (e.g. premium lines' x-computed total).
-      const written = { ...changes };
-      this.applyRules({ ...before, ...written }, written);
-      return this.present(await this.writeRow(trx, id, await this.columnValues(written)), user);
+      return this.present(await this.writeOnBehalf(trx, user, before, changes, { ...options, asEdit: true }), user);
     }));
+  }
+
+  /** Locks a row for a write on the user's behalf whose scope the caller checked on its source (the policy of a quotation). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async lockRow(trx: Kysely<any>, id: number): Promise<Record<string, unknown>> {
+    const row = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(this.table)} WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0];
+    if (!row) throw notFoundFor(this.def);
+    return row;
+  }
+
+  /**
+   * The one way the server changes a stored row on the user's behalf (workflow side effects, registry data, insurer
+   * answers), inside the caller's transaction on a row it locked: like a PUT, the version is checked when the request
+   * named one, the merged record passes the definition's rules and validation before anything is stored (an invalid one
+   * is refused with 422 and nothing written), the version is bumped, and `history` leaves a row in workflow_history.
+   * Answers the stored row.
+   */
+  async writeOnBehalf(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    trx: Kysely<any>, user: { id: number; name: string } & Partial<AuthUser>, before: Record<string, unknown>,
+    changes: Record<string, unknown>, options: OnBehalfOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const unknownField = Object.keys(changes).find((k) => !this.byName.has(k));
+    if (unknownField) throw new Error(`${this.def.name}: unknown field ${unknownField}`);
+    const id = Number(before.id);
+    if (options.version !== undefined && before.version !== options.version) {
+      throw new HttpError(409, STALE_MESSAGE, undefined, user.permissions ? { current: this.present(before, user as AuthUser) } : undefined, 'STALE_VERSION');
+    }
+    if (options.asEdit) this.assertWorkflowAllows(user as AuthUser, before, 'update', changes);
+    const stored: Record<string, unknown> = {};
+    for (const f of this.def.fields) if (!f.readOnly && !f.secret) stored[f.name] = before[f.name] ?? null;
+    for (const name of this.conditionFields) if (before[name] !== null && before[name] !== undefined) stored[name] = before[name];
+    const written = { ...changes };
+    const record = { ...stored, ...written };
+    // The definition's conditional and computed rules hold for the server's writes as for the user's.
+    this.applyRules(record, written);
+    // What the record's rules hide is emptied only among the changes: the stored values a side effect did not touch
+    // stay as the last edit (and its hooks) left them.
+    const hidden = hiddenProperties(this.def.schema, record);
+    for (const key of Object.keys(written)) if (!(key in changes) && hidden.has(key)) delete written[key];
+    this.validateRecord(record);
+    const statusField = this.workflow?.statusField;
+    const from = statusField ? Number(before[statusField]) : null;
+    const to = options.history?.to ?? from;
+    if (statusField && to !== from) written[statusField] = to;
+    // A transition bumps the version even when it stays in its status; a history note alone changes no row.
+    const updated = Object.keys(written).length || options.history?.to !== undefined
+      ? await this.writeRow(trx, id, await this.columnValues(written))
+      : before;
+    if (options.history) {
+      await trx.insertInto('workflow_history').values({
+        resource: this.def.name, record_id: id, event: options.history.event, from_status: from, to_status: to,
+        user_id: user.id || null, user_name: user.name, note: options.history.note?.trim() || null,
+      }).execute();
+    }
+    return updated;
   }
 
   /** Sends an event to the record's workflow: new status, history row and side effects commit together or not at all. */
@@ -680,8 +820,7 @@ export class ResourceRepository {
     const workflow = this.workflow!;
     const field = workflow.statusField;
     const meta = workflow.definition.meta.events[event.type];
-    const id = Number(before.id);
-    await hooksFor(this.def.name).beforeTransition?.(event.type, { trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
+    await this.deps.extensions.hooksFor(this.def.name).beforeTransition?.(event.type, { trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
     const from = Number(before[field]);
     const record = this.present(before, user);
     const result = workflow.apply(from, user, record, event);
@@ -689,23 +828,18 @@ export class ResourceRepository {
       if (meta?.note === 'required' && !event.nota?.trim() && workflow.can(from, user, record, { ...event, nota: 'x' })) {
         throw invalid({ [meta.noteField ?? 'nota']: ['Campo Obbligatorio.'] });
       }
-      throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`);
+      throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`, undefined, undefined, 'WORKFLOW_REFUSED');
     }
-    const updated = await this.writeRow(trx, id, { [field]: result.to.id });
-    await trx.insertInto('workflow_history').values({
-      resource: this.def.name, record_id: id, event: event.type, from_status: from, to_status: result.to.id,
-      user_id: user.id || null, user_name: user.name, note: event.nota?.trim() || null,
-    }).execute();
+    let current = await this.writeOnBehalf(trx, user, before, {}, { history: { event: event.type, note: event.nota, to: result.to.id } });
+    // Side effects change the record only through writeOnBehalf: validated, versioned, in this transaction.
+    const write = async (changes: Record<string, unknown>, history?: OnBehalfOptions['history']) => {
+      current = await this.writeOnBehalf(trx, user, current, changes, { history });
+      return current;
+    };
     for (const action of result.actions) {
-      await runAction(action, { trx, def: this.def, workflow: workflow.definition, record: updated, event: event.type, note: event.nota, user });
+      await runAction(this.deps.extensions.action(action.type), action, { trx, def: this.def, workflow: workflow.definition, record: current, event: event.type, note: event.nota, user, write });
     }
-    return this.present(updated, user);
-  }
-
-  /** Writes the given columns of a row the caller has locked in its own transaction (version bumped, JSON serialised). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async writeLocked(trx: Transaction<any>, id: number, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.writeRow(trx, id, await this.columnValues(changes));
+    return this.present(current, user);
   }
 
   async history(db: Database, user: AuthUser, id: number) {
@@ -733,7 +867,7 @@ export class ResourceRepository {
   }
 
   async remove(db: Database, user: AuthUser, id: number): Promise<void> {
-    const hooks = hooksFor(this.def.name);
+    const hooks = this.deps.extensions.hooksFor(this.def.name);
     await translate('delete', () => db.transaction().execute(async (trx) => {
       const before = await this.fetch(trx, user, id, true);
       this.assertWorkflowAllows(user, before, 'delete');

@@ -5,7 +5,9 @@ import { sql } from 'kysely';
 import type { Database } from '../db/connection.ts';
 import { loadAll } from '../bootstrap.ts';
 import { createAjv } from '../../shared/validation.ts';
-import { ResourceRepository } from '../resources/repository.ts';
+import { ResourceRepository, type RepositoryDeps } from '../resources/repository.ts';
+import { collectExtensions } from '../extensions.ts';
+import { domains } from '../domains/index.ts';
 import type { AuthUser } from '../auth/user.ts';
 import { SUPER_ADMIN } from '../../shared/permissions.ts';
 import { computeCodiceFiscale } from '../../shared/validators/codiceFiscale.ts';
@@ -15,9 +17,12 @@ import { seedFornitori } from '../domains/compagnia/demo.ts';
 import { seedQuotazioniRca } from '../domains/quotazioni_rca/demo.ts';
 import { seedPolizze } from '../domains/polizza/demo.ts';
 import { seedDocumenti } from './documenti.ts';
+import { createMediaStore, mediaSettings, type MediaSettings } from '../media/store.ts';
 import { calcola } from '../adapters/auto-storiche/calcolo.ts';
 import { Workflow, type WorkflowDefinition } from '../../shared/workflow/machine.ts';
+import { NAZIONE_ITALIA } from '../../shared/validators/nazione.ts';
 import { seedQuotazioniPerStato } from '../domains/polizza_auto_storica/demo.ts';
+import { QUOTAZIONE_GUARDS } from '../../shared/domains/quotazione/guards.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -50,10 +55,11 @@ const COLLABORATORI = [
 
 const SYSTEM_USER: AuthUser = { id: 0, email: 'seed', name: 'seed', collaboratore_id: null, tokenId: 0, roles: [SUPER_ADMIN], permissions: [] };
 
-export async function seedDemo(db: Database, log: (line: string) => void): Promise<void> {
+/** `media`: where the demo documents go, the server's own configuration (the bytes in PostgreSQL by default). */
+export async function seedDemo(db: Database, log: (line: string) => void, media: MediaSettings = mediaSettings({ MEDIA_STORAGE: 'postgres' })): Promise<void> {
   const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
-  const ajv = createAjv();
-  const repo = (name: string) => new ResourceRepository(definitions.resources.get(name)!, ajv);
+  const deps: RepositoryDeps = { ajv: createAjv(), definitions, extensions: await collectExtensions(definitions, domains) };
+  const repo = (name: string) => new ResourceRepository(definitions.resources.get(name)!, deps);
   const one = async (table: string, column: string, value: unknown) =>
     (await sql<{ id: number }>`SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${value} LIMIT 1`.execute(db)).rows[0]?.id;
 
@@ -96,7 +102,7 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
     await repo('cliente').create(db, SYSTEM_USER, {
       tipo: i % 9 === 0 ? 'PROFESSIONISTA' : 'RETAIL',
       sesso: female ? 'F' : 'M', nome, cognome, dataNascita, cf,
-      comune_nascita_id: comune.istat, nazioneNascita: 'ITALIA',
+      comune_nascita_id: comune.istat, nazioneNascita: NAZIONE_ITALIA,
       residenzaIndirizzo: VIE[i % VIE.length], residenzaCivico: String(1 + ((i * 13) % 120)),
       residenza_comune_id: residenza.istat, residenzaCap: residenza.cap, residenzaProv: residenza.prov,
       documentoTipo: i % 2 ? 'PASSAPORTO' : 'CARTA_IDENTITA', documentoNumero: `CA${String(10000 + i * 37).padStart(5, '0')}XY`,
@@ -114,12 +120,12 @@ export async function seedDemo(db: Database, log: (line: string) => void): Promi
 
   const fornitori = await seedFornitori(db, repo, SYSTEM_USER);
   const models = await seedModelli(db, repo);
-  const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, ajv, definitions, collaboratori.get('ROSSI')!)
-    + await seedQuotazioniPerStato(db, definitions, ajv, SYSTEM_USER, collaboratori.get('ROSSI')!);
+  const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, deps, definitions, collaboratori.get('ROSSI')!)
+    + await seedQuotazioniPerStato(db, definitions, deps, SYSTEM_USER, collaboratori.get('ROSSI')!);
   const polizze = await seedPolizze(db, repo, SYSTEM_USER);
 
-  const rca = await seedQuotazioniRca(db, definitions, ajv, collaboratori.get('ROSSI')!);
-  const documenti = await seedDocumenti(db);
+  const rca = await seedQuotazioniRca(db, definitions, deps, collaboratori.get('ROSSI')!);
+  const documenti = await seedDocumenti(db, createMediaStore(media));
 
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {
@@ -147,11 +153,11 @@ async function seedModelli(db: Database, repo: (name: string) => ResourceReposit
 }
 
 /** A few quotations of Mario Rossi in different statuses, moved there through the workflow like the app would. */
-async function seedQuotazioni(db: Database, machine: WorkflowDefinition, ajv: ReturnType<typeof createAjv>, definitions: Awaited<ReturnType<typeof loadAll>>['definitions'], collaboratore: number): Promise<number> {
+async function seedQuotazioni(db: Database, machine: WorkflowDefinition, deps: RepositoryDeps, definitions: Awaited<ReturnType<typeof loadAll>>['definitions'], collaboratore: number): Promise<number> {
   const existing = await sql<{ n: number }>`SELECT count(*)::int AS n FROM quotazione`.execute(db);
   if (existing.rows[0]!.n > 0) return 0;
-  const workflow = new Workflow(machine);
-  const repo = new ResourceRepository(definitions.resources.get('quotazione')!, ajv, undefined, workflow);
+  const workflow = new Workflow(machine, QUOTAZIONE_GUARDS);
+  const repo = new ResourceRepository(definitions.resources.get('quotazione')!, deps, undefined, workflow);
   const model = async (modello: string) => (await sql<{ id: number; marca: string; modello: string; anno_da: number | null; anno: number | null; tipologia: string | null }>`
     SELECT id, marca, modello, anno_da, anno, tipologia FROM autostoriche WHERE modello ILIKE ${modello + '%'} ORDER BY id LIMIT 1`.execute(db)).rows[0];
   const veicolo = async (modello: string, targa: string) => {

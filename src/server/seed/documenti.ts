@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Database } from '../db/connection.ts';
-import { storeDocument } from '../media/store.ts';
+import type { MediaStore } from '../media/store.ts';
 
 const MB = 1024 * 1024;
 
@@ -17,7 +17,7 @@ async function pdf(title: string): Promise<Uint8Array> {
 }
 
 /** Adds them where the owner has no file yet (idempotent); answers how many were stored. */
-export async function seedDocumenti(db: Database): Promise<number> {
+export async function seedDocumenti(db: Database, media: MediaStore): Promise<number> {
   let stored = 0;
   const quotazioni = await sql<{ id: number }>`
     SELECT q.id FROM quotazione q WHERE q.stato_quotazione_id IN (5, 6, 7, 8, 9, 10, 11)
@@ -29,13 +29,13 @@ export async function seedDocumenti(db: Database): Promise<number> {
   await db.transaction().execute(async (trx) => {
     for (const { id } of quotazioni.rows) {
       for (const [collection, title] of [['carta_identita', "Carta d'identità"], ['codice_fiscale', 'Codice fiscale']] as const) {
-        await storeDocument(trx, { owner: { resource: 'quotazione', id }, collection, fileName: `${collection}.pdf`, name: `${title} - quotazione ${id}.pdf`, source: await pdf(`${title} - quotazione ${id}`), types: ['pdf'], maxBytes: 25 * MB });
+        await media.storeDocument(trx, { owner: { resource: 'quotazione', id }, collection, fileName: `${collection}.pdf`, name: `${title} - quotazione ${id}.pdf`, source: await pdf(`${title} - quotazione ${id}`), types: ['pdf'], maxBytes: 25 * MB });
         stored++;
       }
     }
     for (const { id, nome } of prodotti.rows) {
       for (const [collection, title] of [['set_informativo', 'Set informativo'], ['dip_ipid', 'DIP-IPID'], ['privacy', 'Informativa privacy']] as const) {
-        await storeDocument(trx, {
+        await media.storeDocument(trx, {
           owner: { resource: 'categoria_prodotto', id }, collection, fileName: `${collection}.pdf`, name: `${title} ${nome}.pdf`,
           source: await pdf(`${title} - ${nome}`), types: ['pdf'], maxBytes: 25 * MB, meta: { versione: '1.0', valido_dal: '2026-01-01' },
         });

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../../shared/definitions/types.ts';
 import type { ActionRef, WorkflowDefinition } from '../../shared/workflow/machine.ts';
 import { invalid } from '../errors.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
+import { loadConfig } from '../config.ts';
 
 export interface ActionContext {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -15,7 +16,14 @@ export interface ActionContext {
   note?: string;
   /** Who sent the event (the system user for a provider's callback). */
   user?: { id: number; name: string };
+  /**
+   * Changes the record on the user's behalf, as a PUT would be checked (rules, validation, version bumped; optionally a
+   * history row): the only way an action writes its record. Answers the stored row.
+   */
+  write?(changes: Record<string, unknown>, history?: { event: string; note?: string | null }): Promise<Record<string, unknown>>;
 }
+
+const DEFAULT_APP_URL = loadConfig().APP_URL;
 
 function fill(template: string, values: Record<string, unknown>): string {
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
@@ -35,7 +43,10 @@ async function recipient(path: string, ctx: ActionContext): Promise<string | und
   return row.rows[0]?.v ?? undefined;
 }
 
-const actions: Record<string, (params: Record<string, unknown>, ctx: ActionContext) => Promise<void>> = {
+export type WorkflowAction = (params: Record<string, unknown>, ctx: ActionContext) => Promise<void>;
+
+/** The engine's own actions; domains add theirs (app.extensions.workflowAction). */
+export const BUILT_IN_ACTIONS: Record<string, WorkflowAction> = {
   async inviaEmail(params, ctx) {
     const template = ctx.workflow.meta.emails?.[String(params.template)];
     if (!template) throw new Error(`email template ${String(params.template)} missing`);
@@ -44,7 +55,8 @@ const actions: Record<string, (params: Record<string, unknown>, ctx: ActionConte
       // Refuse the whole transition: a status that promises an e-mail must not be reached without one.
       throw invalid({ [template.to.split('.')[0]!]: ['Serve un indirizzo email per inviare la comunicazione.'] });
     }
-    const values = { ...ctx.record, nota: ctx.note ?? '', APP_URL: process.env.APP_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}` };
+    // The app's workflows carry the configured APP_URL; a demo seed's own workflow takes the default.
+    const values = { ...ctx.record, nota: ctx.note ?? '', APP_URL: DEFAULT_APP_URL, ...ctx.workflow.meta.templateValues };
     await enqueueEmail(ctx.trx, {
       to,
       subject: fill(template.subject, values),
@@ -56,18 +68,7 @@ const actions: Record<string, (params: Record<string, unknown>, ctx: ActionConte
   },
 };
 
-/** Domain side effects (a generated document, an adapter call) register by name; the lint then knows them. */
-export function registerAction(name: string, run: (params: Record<string, unknown>, ctx: ActionContext) => Promise<void>): void {
-  if (actions[name]) throw new Error(`workflow action ${name} registered twice`);
-  actions[name] = run;
-}
-
-export function implementedActions(): string[] {
-  return Object.keys(actions);
-}
-
-export async function runAction(action: ActionRef, ctx: ActionContext): Promise<void> {
-  const run = actions[action.type];
+export async function runAction(run: WorkflowAction | undefined, action: ActionRef, ctx: ActionContext): Promise<void> {
   if (!run) throw new Error(`workflow action ${action.type} is not implemented`);
   await run(action.params ?? {}, ctx);
 }

@@ -229,6 +229,9 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
   for (const [i, name] of (schema.required ?? []).entries()) {
     if (!fieldNames.has(name)) throw new DefinitionError(`${dir}/entity.schema.json`, `/required/${i}`, `unknown property "${name}"`);
   }
+  for (const field of Object.keys(resource.media?.trackWhere ?? {})) {
+    if (!fieldNames.has(field)) throw new DefinitionError(rf, `/media/trackWhere/${field}`, `unknown property "${field}"`);
+  }
   def.fields.forEach((f) => {
     if (f.ref && !names.has(f.ref)) {
       throw new DefinitionError(`${dir}/entity.schema.json`, `/properties/${f.name}/x-ref`, `unknown resource "${f.ref}"`);
@@ -244,6 +247,9 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
   }
   if (resource.rowScope && !fieldNames.has(resource.rowScope.field)) {
     throw new DefinitionError(rf, '/rowScope/field', `unknown property "${resource.rowScope.field}"`);
+  }
+  if (resource.rowScope && def.fields.find((f) => f.name === resource.rowScope!.field)?.kind !== 'integer') {
+    throw new DefinitionError(rf, '/rowScope/field', `"${resource.rowScope.field}" must be an integer property (it holds the user's ${resource.rowScope.user})`);
   }
   if (resource.view) {
     const ops = resource.api.operations;
@@ -270,6 +276,18 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
         }
       });
     });
+  }
+}
+
+/** A row scope's network follows parentField on the resource its field points at (else on the resource itself). */
+function checkNetwork(def: ResourceDefinition, resources: Map<string, ResourceDefinition>): void {
+  const scope = def.resource.rowScope;
+  if (!scope?.network) return;
+  const ref = def.fields.find((f) => f.name === scope.field)?.ref;
+  const owner = ref ? resources.get(ref) : def;
+  if (!owner?.fields.some((f) => f.name === scope.network!.parentField && f.ref === owner.name)) {
+    throw new DefinitionError(`${def.name}/resource.json`, '/rowScope/network/parentField',
+      `"${scope.network.parentField}" is not a property of ${owner?.name ?? def.name} pointing at ${owner?.name ?? def.name} (x-ref)`);
   }
 }
 
@@ -301,6 +319,7 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
   const paths = new Map<string, string>();
   for (const [name, def] of resources) {
     checkCrossReferences(def, names, name);
+    checkNetwork(def, resources);
     for (const p of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
       if (paths.has(p)) throw new DefinitionError(`${name}/resource.json`, '/api/path', `path ${p} already used by ${paths.get(p)}`);
       paths.set(p, name);

@@ -1,4 +1,5 @@
 // Meta-schemas that resource.json and list.json must satisfy; checked at start-up.
+import { SCOPE_USER_ATTRIBUTES } from './types.ts';
 
 const permissionExpr = { type: 'string', minLength: 1 };
 const route = {
@@ -53,10 +54,12 @@ export const resourceMetaSchema = {
     },
     rowScope: {
       type: 'object',
-      required: ['field'],
+      required: ['field', 'user'],
       additionalProperties: false,
       properties: {
         field: { type: 'string' },
+        // The signed-in user's attribute the field must equal.
+        user: { enum: [...SCOPE_USER_ATTRIBUTES] },
         unless: permissionExpr,
         // Holders of `permission` also see the rows of the collaborators below them (through parentField).
         network: {
@@ -85,7 +88,7 @@ export const resourceMetaSchema = {
       },
     },
     activeField: { type: 'string' },
-    // Rows are a read-only SQL view its domain declares (registerView): no table, only the list and read routes.
+    // Rows are a read-only SQL view its domain registers (app.extensions.view): no table, only the list and read routes.
     view: { type: 'boolean' },
     headers: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
     // Files the records own: collections with their limits, the API paths, the workflow events that allow changes.
@@ -145,6 +148,12 @@ function mediaMetaSchema() {
       },
       // The statuses (ids) in which the documents desk follows a record's required documents; none = every status.
       trackStatuses: { type: 'array', items: { type: 'integer' } },
+      // Only records whose every listed field holds one of its values (null: empty) are followed, e.g. a policy that is
+      // not reversed and not a copy whose documents its quotation already holds.
+      trackWhere: {
+        type: 'object', minProperties: 1,
+        additionalProperties: { type: 'array', minItems: 1, items: { type: ['string', 'integer', 'boolean', 'null'] } },
+      },
       // Who may read the files: by default whoever may read the record.
       readPermission: permissionExpr,
     },

@@ -22,18 +22,35 @@ export interface ResourceConfig {
   routes?: { list?: RouteConfig; new?: RouteConfig; edit?: RouteConfig };
   menu?: { title: string; order?: number; icon?: string };
   permissions: Record<PermissionAction, string>;
-  /** Rows whose `field` equals the user's collaboratore_id, unless the user holds `unless`. */
-  rowScope?: { field: string; unless?: string; network?: { permission: string; parentField: string } };
+  /** Rows whose `field` equals the signed-in user's attribute `user`, unless the user holds `unless`. */
+  rowScope?: RowScope;
   /** Status workflow: the machine under workflows/ and where the per-status counts are served. */
   workflow?: { machine: string; countsPath?: string };
   search?: string[];
   /** An {id, label} picker at `path`; the label joins these fields, which also order it. */
   autocomplete?: { path: string; label: string[] };
   activeField?: string;
-  /** Rows are a read-only SQL view declared by the resource's domain (registerView), not a table. */
+  /** Rows are a read-only SQL view registered by the resource's domain (app.extensions.view), not a table. */
   view?: boolean;
   headers?: string;
   media?: MediaConfig;
+}
+
+/** The signed-in user's attributes a row scope may compare a record's field with. */
+export const SCOPE_USER_ATTRIBUTES = ['collaboratore_id'] as const;
+export type ScopeUserAttribute = (typeof SCOPE_USER_ATTRIBUTES)[number];
+
+/**
+ * Row scope (resource.json "rowScope"), applied by the repository to every read and write: a user sees the rows whose
+ * `field` holds their `user` attribute (a user without it sees none), every row with `unless`, and with
+ * `network.permission` also the rows of the records below theirs (following `network.parentField` of the resource
+ * `field` points at).
+ */
+export interface RowScope {
+  field: string;
+  user: ScopeUserAttribute;
+  unless?: string;
+  network?: { permission: string; parentField: string };
 }
 
 export type MediaType = 'pdf' | 'jpeg' | 'png';
@@ -64,6 +81,8 @@ export interface MediaConfig {
   paths?: { upload?: string[]; download?: string[]; list?: string[]; delete?: string[] };
   events?: { upload?: string; delete?: string; confirm?: string; revise?: string };
   trackStatuses?: number[];
+  /** field -> values (null: empty): the documents desk follows only the records matching every entry. */
+  trackWhere?: Record<string, Array<string | number | boolean | null>>;
   readPermission?: string;
 }
 
@@ -72,8 +91,8 @@ export interface ListColumn {
   headerName: string;
   sortable?: boolean;
   filter?: 'text' | 'number' | 'set' | 'boolean' | 'date';
-  /** An engine cell or the name of a cell a feature registered. */
-  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand' | 'ref' | (string & {});
+  /** An engine cell or the name of a cell a feature registered (an x-ref column needs none: it reads `<field>__label`). */
+  format?: 'date' | 'money' | 'boolean' | 'chip' | 'datetime' | 'expand' | (string & {});
   width?: number;
   /** Kept in view while the grid scrolls sideways. */
   pinned?: 'left' | 'right';

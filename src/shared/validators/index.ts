@@ -5,6 +5,7 @@ import { isPartitaIva, partitaIvaCheckDigit } from './partitaIva.ts';
 import { isIban } from './iban.ts';
 import { isTelefonoInternazionale, isTelefonoPubblico } from './telefono.ts';
 import { isCap } from './cap.ts';
+import { isNazioneId, NAZIONE_ESTERO, NAZIONE_ITALIA } from './nazione.ts';
 import { dataNascitaBounds, isDataNascitaValida } from './dataNascita.ts';
 
 export {
@@ -17,6 +18,9 @@ export {
   isTelefonoInternazionale,
   isTelefonoPubblico,
   isCap,
+  isNazioneId,
+  NAZIONE_ITALIA,
+  NAZIONE_ESTERO,
   dataNascitaBounds,
   isDataNascitaValida,
 };
@@ -37,6 +41,7 @@ export const italianFormats: Record<string, ItalianFormat> = {
   },
   'telefono-pubblico': { validate: isTelefonoPubblico, message: 'Formato telefono non valido' },
   cap: { validate: isCap, message: 'Il CAP deve essere di 5 cifre' },
+  nazione: { validate: isNazioneId, message: 'Nazione non valida: sceglila dall\'elenco' },
 };
 
 /** The upper bound moves every year, so the message is built from `today`. */

@@ -25,38 +25,37 @@ export interface GuardRef {
   params?: Record<string, unknown>;
 }
 
-type GuardArgs = { context: WorkflowContext; event: WorkflowEvent };
-type Guard = (args: GuardArgs, params: Record<string, unknown> | undefined) => boolean;
+export type GuardArgs = { context: WorkflowContext; event: WorkflowEvent };
+export type Guard = (args: GuardArgs, params: Record<string, unknown> | undefined) => boolean;
+/** A machine's own guards (e.g. the quotation's, beside its domain), added to the generic ones below. */
+export type GuardSet = Record<string, Guard>;
 
-const DEROGA_COLOURS = new Set(['g', 'r', 'giallo', 'rosso']);
-
-function derogaNecessaria({ context }: GuardArgs): boolean {
-  const colore = String(context.record.colore ?? '').toLowerCase();
-  return context.record.minoreAnni === true || DEROGA_COLOURS.has(colore);
-}
-
-export const workflowGuards: Record<string, Guard> = {
+/** Generic guards every machine may name; a machine's own come with it (new Workflow(definition, guards)). */
+const GENERIC: GuardSet = {
   hasPermission: ({ context }, params) => hasPermission(String(params?.permission), context.user),
   lacksPermission: ({ context }, params) => !hasPermission(String(params?.permission), context.user),
-  // Drivers under 25 or a yellow/red vehicle need an approver's derogation (spec 001 §4).
-  derogaNecessaria: (args) => derogaNecessaria(args),
-  derogaNonNecessaria: (args) => !derogaNecessaria(args),
-  // A quotation can be confirmed only with a calculated preview.
-  calcolata: ({ context }) => Array.isArray(context.record.preventivi) && context.record.preventivi.length > 0,
   notaPresente: ({ event }) => typeof event.nota === 'string' && event.nota.trim().length > 0,
   statoRichiesto: ({ event }, params) => Number(event.stato) === Number(params?.stato),
   statoSotto: ({ context }, params) => context.stato.id < Number(params?.stato),
   statoCodice: ({ context }, params) => context.stato.code === String(params?.code),
   attoreCliente: ({ context }) => context.user.kind === 'cliente',
-  senzaRinnovo: ({ context }) => !context.record.rinnovo_id,
-  // 'Policy issued successfully' is code above 8 and id not 11 (spec 001 §4).
-  polizzaEmessa: ({ context }) => Number(context.stato.code) > 8 && context.stato.id !== 11,
-  all: (args, params) => (params?.guards as GuardRef[]).every((g) => evaluateGuard(g, args)),
-  any: (args, params) => (params?.guards as GuardRef[]).some((g) => evaluateGuard(g, args)),
 };
 
-export function evaluateGuard(guard: GuardRef, args: GuardArgs): boolean {
-  const implementation = workflowGuards[guard.type];
+/** The generic guards, the machine's own, and all/any combining any of them. */
+export function guardsWith(own: GuardSet = {}): GuardSet {
+  const set: GuardSet = {
+    ...GENERIC,
+    ...own,
+    all: (args, params) => (params?.guards as GuardRef[]).every((g) => evaluateGuard(g, args, set)),
+    any: (args, params) => (params?.guards as GuardRef[]).some((g) => evaluateGuard(g, args, set)),
+  };
+  return set;
+}
+
+export const workflowGuards: GuardSet = guardsWith();
+
+export function evaluateGuard(guard: GuardRef, args: GuardArgs, guards: GuardSet = workflowGuards): boolean {
+  const implementation = guards[guard.type];
   if (!implementation) throw new Error(`guard "${guard.type}" is not implemented`);
   return implementation(args, guard.params);
 }

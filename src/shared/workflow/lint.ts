@@ -1,5 +1,5 @@
 // Checks a workflow definition: statuses reachable, guards and actions implemented, every event labelled in Italian.
-import { workflowGuards, type GuardRef } from './guards.ts';
+import type { GuardRef } from './guards.ts';
 import type { WorkflowDefinition } from './machine.ts';
 
 interface Transition {
@@ -18,8 +18,17 @@ function guardNames(guard: GuardRef | undefined): string[] {
   return [guard.type, ...nested.flatMap(guardNames)];
 }
 
-/** Problems found, as readable sentences; empty when the machine is sound. */
-export function lintWorkflow(definition: WorkflowDefinition, implementedActions: string[]): string[] {
+/** What the app implements for a machine: action names and guard names (generic and the machine's own). */
+export interface Implemented {
+  actions: string[];
+  guards: string[];
+}
+
+/**
+ * Problems found, as readable sentences; empty when the machine is sound. Actions and guards are checked when
+ * `implemented` is given (they come with the domains: the start-up checks them once the domains registered).
+ */
+export function lintWorkflow(definition: WorkflowDefinition, implemented?: Implemented): string[] {
   const problems: string[] = [];
   const events = definition.meta?.events ?? {};
   const states = Object.keys(definition.states);
@@ -37,9 +46,9 @@ export function lintWorkflow(definition: WorkflowDefinition, implementedActions:
     const meta = events[event];
     if (!meta) problems.push(`${state}: event ${event} has no meta (label)`);
     else if (!meta.label?.trim()) problems.push(`event ${event}: empty label`);
-    for (const name of guardNames(t.guard)) if (!workflowGuards[name]) problems.push(`${state} ${event}: guard "${name}" is not implemented`);
+    for (const name of guardNames(t.guard)) if (implemented && !implemented.guards.includes(name)) problems.push(`${state} ${event}: guard "${name}" is not implemented`);
     for (const action of t.actions ?? []) {
-      if (!implementedActions.includes(action.type)) problems.push(`${state} ${event}: action "${action.type}" is not implemented`);
+      if (implemented && !implemented.actions.includes(action.type)) problems.push(`${state} ${event}: action "${action.type}" is not implemented`);
       const template = action.params?.template;
       if (template !== undefined && !definition.meta.emails?.[String(template)]) problems.push(`${state} ${event}: email template "${String(template)}" missing`);
     }
@@ -51,7 +60,7 @@ export function lintWorkflow(definition: WorkflowDefinition, implementedActions:
     if (!meta.label?.trim()) problems.push(`event ${event}: empty label`);
   }
   for (const warning of definition.meta.warnings ?? []) {
-    for (const name of guardNames(warning.guard)) if (!workflowGuards[name]) problems.push(`warning "${warning.message}": guard "${name}" is not implemented`);
+    for (const name of guardNames(warning.guard)) if (implemented && !implemented.guards.includes(name)) problems.push(`warning "${warning.message}": guard "${name}" is not implemented`);
   }
   // Reachable through the ordinary events; the manual status change would make everything reachable trivially.
   const manual = new Set(Object.entries(events).filter(([, m]) => m.kind === 'manual').map(([e]) => e));

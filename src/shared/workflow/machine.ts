@@ -1,6 +1,6 @@
 // Builds an XState machine from a workflows/*.json definition and answers what a user may do at a given status.
 import { setup, transition, type AnyStateMachine } from 'xstate';
-import { evaluateGuard, workflowGuards, type GuardRef, type WorkflowContext, type WorkflowEvent, type WorkflowUser } from './guards.ts';
+import { evaluateGuard, guardsWith, type GuardRef, type GuardSet, type WorkflowContext, type WorkflowEvent, type WorkflowUser } from './guards.ts';
 
 export interface EventMeta {
   label: string;
@@ -44,6 +44,8 @@ export interface WorkflowDefinition {
     events: Record<string, EventMeta>;
     warnings?: Array<{ guard: GuardRef; message: string }>;
     emails?: Record<string, EmailTemplate>;
+    /** Values the server adds for the e-mail templates besides the record's ({APP_URL}), from its configuration. */
+    templateValues?: Record<string, string>;
   };
 }
 
@@ -64,9 +66,13 @@ export class Workflow {
   readonly statuses: Status[];
   private readonly byId: Map<number, Status>;
 
-  constructor(readonly definition: WorkflowDefinition) {
+  private readonly guards: GuardSet;
+
+  /** `own`: the machine's own guards (its domain's), beside the generic ones. */
+  constructor(readonly definition: WorkflowDefinition, own: GuardSet = {}) {
+    this.guards = guardsWith(own);
     // XState passes ({context, event}, params); the same functions serve client and server.
-    this.machine = setup({ guards: workflowGuards as never }).createMachine(definition as never) as unknown as AnyStateMachine;
+    this.machine = setup({ guards: this.guards as never }).createMachine(definition as never) as unknown as AnyStateMachine;
     this.statuses = Object.entries(definition.states).map(([key, s]) => ({ key, ...s.meta }));
     this.byId = new Map(this.statuses.map((s) => [s.id, s]));
   }
@@ -130,7 +136,7 @@ export class Workflow {
   warnings(statusId: number, user: WorkflowUser, record: Record<string, unknown>): string[] {
     const context = this.context(statusId, user, record);
     return (this.definition.meta.warnings ?? [])
-      .filter((w) => evaluateGuard(w.guard, { context, event: { type: '' } }))
+      .filter((w) => evaluateGuard(w.guard, { context, event: { type: '' } }, this.guards))
       .map((w) => w.message);
   }
 }

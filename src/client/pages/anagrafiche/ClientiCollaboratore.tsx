@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { ApiError, getOne } from '../../api/dataProvider.ts';
+import { isApiError, getOne } from '../../api/dataProvider.ts';
 import type { ListParams } from '../../api/dataProvider.ts';
 import { useGetList } from '../../api/hooks.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
@@ -54,11 +54,11 @@ export default function ClientiCollaboratore({ id }: CustomPageProps) {
       setRowErrors(({ [String(rowId)]: _, ...rest }) => rest);
     },
     onError: (rowId, err) => {
-      const message = err instanceof ApiError && err.status === 422 ? (err.errors.perc_provvigione_passiva?.[0] ?? err.message) : err instanceof Error ? err.message : msg.genericError;
+      const message = isApiError(err, 'VALIDATION') ? (err.errors.perc_provvigione_passiva?.[0] ?? err.message) : err instanceof Error ? err.message : msg.genericError;
       setRowErrors((all) => ({ ...all, [String(rowId)]: message }));
       notify('danger', message);
       // After a conflict the row shows what the server holds, with its new version.
-      if (err instanceof ApiError && err.status === 409 && clienti) {
+      if (isApiError(err, 'STALE_VERSION') && clienti) {
         getOne(clienti.resource, rowId)
           .then((fresh) => {
             saves.setVersion(rowId, fresh.version, { force: true });

@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
-import { api, ApiError, create, getList, getOne, savedRecord } from '../../api/dataProvider.ts';
+import { api, isApiError, create, getList, getOne, savedRecord } from '../../api/dataProvider.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { can } from '../../lib/access.ts';
 import { RowActions } from '../../lib/RowActions.tsx';
@@ -90,7 +90,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
       setErrors((all) => ({ ...all, [rowId]: Object.fromEntries(Object.entries(all[rowId] ?? {}).filter(([field]) => !(field in patch))) }));
     },
     onError: (rowId, error) => {
-      if (error instanceof ApiError && error.status === 422) {
+      if (isApiError(error, 'VALIDATION')) {
         setErrors((all) => ({ ...all, [rowId]: { ...all[rowId], ...Object.fromEntries(Object.entries(error.errors).map(([f, m]) => [f, m[0]])) } }));
         notify('danger', error.message);
         return;
@@ -162,7 +162,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
       setNewName('');
       notify('success', `Categoria «${nome}» aggiunta`);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) setNewError(Object.values(err.errors)[0]?.[0] ?? err.message);
+      if (isApiError(err, 'VALIDATION')) setNewError(Object.values(err.errors)[0]?.[0] ?? err.message);
       else notify('danger', err instanceof Error ? err.message : msg.genericError);
     } finally {
       setAdding(false);

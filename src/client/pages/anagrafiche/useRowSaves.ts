@@ -1,6 +1,6 @@
 // React side of RowSaves: one queue per table, flushed when the table unmounts (navigation) and when the page unloads.
 import { useEffect, useRef } from 'react';
-import { ApiError, update } from '../../api/dataProvider.ts';
+import { isApiError, update } from '../../api/dataProvider.ts';
 import type { ResourceConfig } from '../../types.ts';
 import { RowSaves } from './rowSaves.ts';
 import type { Patch, RowId, RowSavesOptions, SendResult } from './rowSaves.ts';
@@ -18,7 +18,7 @@ export function putPatch(resource: ResourceConfig) {
 }
 
 /** A refused value (422) leaves the record's version unchanged, so the row's later saves still apply. */
-const keepsVersion = (error: unknown) => error instanceof ApiError && error.status === 422;
+const keepsVersion = (error: unknown) => isApiError(error, 'VALIDATION');
 
 export function useRowSaves(options: Omit<RowSavesOptions, 'keepsVersion'>): RowSaves {
   // Callbacks change on every render; the queue keeps calling the latest ones.

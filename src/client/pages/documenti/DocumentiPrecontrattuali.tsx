@@ -1,7 +1,7 @@
 // Documents page (spec 001 §2): the insurer's downloads and pre-contract notices (set informativo, DIP/IPID, privacy)
 // of every mandate product, with version and validity date; staff upload them, every user reads them.
-import useSWR from 'swr';
-import { request } from '../../api/dataProvider.ts';
+import { routePath } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
 import { usePageMeta } from '../../lib/pageMeta.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 import { DocumentiPanel } from '../../widgets/documenti/DocumentiPanel.tsx';
@@ -21,9 +21,16 @@ interface Answer {
 
 export const TITOLO = 'Documenti precontrattuali';
 
+// The page's routes (spec 001 §2), named once: every user reads the notices, not every user has the product's definition.
+const ROUTES = {
+  elenco: '/api/documenti-precontrattuali',
+  documenti: '/api/categoria_prodotto/{id}/media',
+  carica: '/api/categoria_prodotto/upload',
+} as const;
+
 export default function DocumentiPrecontrattuali() {
   usePageMeta({ title: TITOLO, icon: 'file-earmark-text' });
-  const { data, error, mutate } = useSWR<Answer>('documenti-precontrattuali', () => request<Answer>('GET', '/api/documenti-precontrattuali'), { revalidateOnFocus: false });
+  const { data, error, mutate } = useRoute<Answer>(ROUTES.elenco, {});
   if (error) return <Notice variant="danger" role="alert">{error instanceof Error ? error.message : 'Errore'}</Notice>;
   if (!data) return <Spinner label="Caricamento…" />;
   if (!data.data.length) return <p className="text-body-secondary">Nessun documento precontrattuale disponibile.</p>;
@@ -37,8 +44,8 @@ export default function DocumentiPrecontrattuali() {
           <div className="card-body">
             <DocumentiPanel
               title={`${p.nome}${p.compagnia ? ` – ${p.compagnia}` : ''}`}
-              listPath={`/api/categoria_prodotto/${p.id}/media`}
-              uploadPath="/api/categoria_prodotto/upload"
+              listPath={routePath(ROUTES.documenti, { id: p.id })}
+              uploadPath={ROUTES.carica}
               ownerId={p.id}
               model="Prodotto"
               canUpload={data.can_upload}

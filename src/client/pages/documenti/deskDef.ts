@@ -1,7 +1,7 @@
 // The documents desks as definitions the generic list draws (desks.json), with the filter options taken from the
 // resources' declared media: the required collections, the owners and every collection.
 import type { DashboardCard, JsonSchema, ListConfig, ResourceDef } from '../../types.ts';
-import desks from './desks.json';
+import desks from '../../../shared/documenti/desks.json';
 
 type Option = { const: string; title: string };
 

@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
-import { ApiError, dataProvider } from '../../api/dataProvider.ts';
+import { isApiError, dataProvider } from '../../api/dataProvider.ts';
 import { useGetList, useMutation } from '../../api/hooks.ts';
 import { Icon } from '../../lib/Icon.tsx';
 import { formatDate, formatMoney, parseDecimal } from '../../lib/format.ts';
@@ -66,7 +66,7 @@ export default function RegistraIncasso({ def, onChanged }: CustomPageProps) {
       close();
       onChanged?.();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) setErrors(err.errors ?? {});
+      if (isApiError(err, 'VALIDATION')) setErrors(err.errors ?? {});
       else notify('danger', err instanceof Error ? err.message : 'Errore');
     }
   };
@@ -78,7 +78,7 @@ export default function RegistraIncasso({ def, onChanged }: CustomPageProps) {
         <Icon name="cash" size={16} /> Registra incasso
       </Button>
       <Modal show={open} onHide={close} size="lg" aria-labelledby="incasso-titolo">
-        <Modal.Header closeButton>
+        <Modal.Header closeButton closeLabel="Chiudi">
           <Modal.Title id="incasso-titolo">Registra incasso</Modal.Title>
         </Modal.Header>
         <Modal.Body>

@@ -90,7 +90,7 @@ function Riepilogo({ def, gruppo, stampe }: CustomPageProps & { gruppo: string; 
         <Icon name="receipt" size={16} /> Riepilogo
       </Button>
       <Modal show={open} onHide={() => setOpen(false)} size="xl" aria-labelledby="riepilogo-titolo">
-        <Modal.Header closeButton>
+        <Modal.Header closeButton closeLabel="Chiudi">
           <Modal.Title id="riepilogo-titolo">Riepilogo {def.resource.title}</Modal.Title>
         </Modal.Header>
         <Modal.Body>

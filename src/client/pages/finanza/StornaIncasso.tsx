@@ -50,7 +50,8 @@ export default function StornaIncasso({ def, onChanged }: CustomPageProps) {
         title="Storno del pagamento"
         text="Il pagamento stornato resta nello storico del titolo, che torna da incassare."
         confirmLabel="Storna"
-        busy={busy || !scelto}
+        busy={busy}
+        confirmDisabled={!scelto}
         onConfirm={() => void confirm()}
         onCancel={close}
       >

@@ -11,7 +11,8 @@ import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import { LeaveGuard } from '../../renderer/FormParts.tsx';
 import { ResourceFormBody } from '../../renderer/ResourceFormBody.tsx';
-import { useResourceForm } from '../../renderer/useResourceForm.ts';
+import { resourceFormSchemas, useResourceForm } from '../../renderer/useResourceForm.ts';
+import { WithFormValidators } from '../../renderer/WithFormValidators.tsx';
 import type { RecordData } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { PolizzaFormData } from './context.ts';
@@ -39,6 +40,15 @@ function useTitle(record: RecordData | undefined, mode: 'new' | 'edit'): string 
 }
 
 export default function PolizzaPage({ def, id }: CustomPageProps) {
+  const schemas = useMemo(() => resourceFormSchemas(def), [def]);
+  return (
+    <WithFormValidators schemas={schemas}>
+      <PolizzaPageBody def={def} id={id} />
+    </WithFormValidators>
+  );
+}
+
+function PolizzaPageBody({ def, id }: CustomPageProps) {
   const navigate = useNavigate();
   const { definitions } = useDefinitions();
   const titoloDef = findResource(definitions, 'titolo');

@@ -4,13 +4,13 @@ import useSWR from 'swr';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { ApiError, api, getList, request } from '../../api/dataProvider.ts';
+import { isApiError, api, getList, recordAction } from '../../api/dataProvider.ts';
 import { can } from '../../api/session.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatMoney, parseDecimal } from '../../lib/format.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
-import type { RecordData, ResourceDef } from '../../types.ts';
+import type { RecordData, ResourceConfig, ResourceDef } from '../../types.ts';
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
 
@@ -19,7 +19,7 @@ interface Tipo {
   label: string;
 }
 
-function PagamentoDialog({ titolo, base, onClose, onDone }: { titolo: RecordData; base: string; onClose: () => void; onDone: () => void }) {
+function PagamentoDialog({ titolo, resource, onClose, onDone }: { titolo: RecordData; resource: ResourceConfig; onClose: () => void; onDone: () => void }) {
   const notify = useNotify();
   const [data, setData] = useState(today());
   const [importo, setImporto] = useState(String(titolo.premio ?? '').replace('.', ','));
@@ -30,13 +30,11 @@ function PagamentoDialog({ titolo, base, onClose, onDone }: { titolo: RecordData
   const confirm = async () => {
     setBusy(true);
     try {
-      const answer = await request<{ message: string }>('POST', `${base}/${String(titolo.id)}/pagamento`, {
-        body: { data_pagamento: data, importo: parseDecimal(importo) ?? importo, tipo_pagamento: tipo },
-      });
-      notify('success', answer.message);
+      const answer = await recordAction(resource, String(titolo.id), 'pagamento', { data_pagamento: data, importo: parseDecimal(importo) ?? importo, tipo_pagamento: tipo });
+      notify('success', answer.message ?? 'Operazione completata.');
       onDone();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) setErrors(err.errors ?? {});
+      if (isApiError(err, 'VALIDATION')) setErrors(err.errors ?? {});
       else notify('danger', err instanceof Error ? err.message : 'Errore');
     } finally {
       setBusy(false);
@@ -79,7 +77,6 @@ export function TitoliPolizza({ titoloDef, polizzaId, refreshKey, onPaid }: { ti
   const [reversing, setReversing] = useState<RecordData | null>(null);
   const [nota, setNota] = useState('');
   const [busy, setBusy] = useState(false);
-  const base = titoloDef.resource.api.path;
   const { data, error, isLoading, mutate } = useSWR(['titoli-polizza', polizzaId, refreshKey], () =>
     getList(titoloDef.resource, { page: 1, perPage: -1, sort: 'numero_rata', filters: { polizza_id: polizzaId } }),
   );
@@ -94,8 +91,8 @@ export function TitoliPolizza({ titoloDef, polizzaId, refreshKey, onPaid }: { ti
     if (!reversing) return;
     setBusy(true);
     try {
-      const answer = await request<{ message: string }>('POST', `${base}/${String(reversing.id)}/storno`, { body: { nota } });
-      notify('success', answer.message);
+      const answer = await recordAction(titoloDef.resource, String(reversing.id), 'storno', { nota });
+      notify('success', answer.message ?? 'Operazione completata.');
       setNota('');
       done();
     } catch (err) {
@@ -162,7 +159,7 @@ export function TitoliPolizza({ titoloDef, polizzaId, refreshKey, onPaid }: { ti
           </tbody>
         </Table>
       )}
-      {paying && <PagamentoDialog titolo={paying} base={base} onClose={() => setPaying(null)} onDone={done} />}
+      {paying && <PagamentoDialog titolo={paying} resource={titoloDef.resource} onClose={() => setPaying(null)} onDone={done} />}
       <ConfirmDialog
         show={Boolean(reversing)}
         title="Storno del pagamento"

@@ -1,13 +1,14 @@
 // Tabs 'Inclusione' and 'Esclusione' of an issued policy (spec 001 §2 appendix screens): calculation into the server's draft,
 // preview and issue; the draft comes back from the server after a reload, the issued appendices are listed with their totals.
 import { useId, useRef, useState } from 'react';
-import useSWR from 'swr';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Col from 'react-bootstrap/Col';
 import Table from 'react-bootstrap/Table';
-import { ApiError, request } from '../../api/dataProvider.ts';
+import { ApiError, callRoute } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
+import { QUOTAZIONE_ROUTES } from './routes.ts';
 import { can } from '../../api/session.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatMoney, parseDecimal } from '../../lib/format.ts';
@@ -82,7 +83,7 @@ interface Props {
 }
 
 function useAppendici(id: unknown) {
-  return useSWR(['appendici', id], () => request<Elenco>('GET', `/api/quotazioni/${String(id)}/appendici`), { revalidateOnFocus: false });
+  return useRoute<Elenco>(QUOTAZIONE_ROUTES.appendici, { id }, { shouldRetryOnError: true });
 }
 
 function errori(err: unknown): string[] {
@@ -120,8 +121,8 @@ function useAppendiceCalls() {
     }
   };
   /** The insurer's preview: its remarks, or that it has none. */
-  const anteprima = (path: string, body: unknown) => call('preview', async () => {
-    const answer = await request<{ result: number; verti_response: string }>('POST', path, { body });
+  const anteprima = (route: string, params: Record<string, unknown>, body: unknown) => call('preview', async () => {
+    const answer = await callRoute<{ result: number; verti_response: string }>('POST', route, params, { body });
     notify(answer.result === 0 ? 'info' : 'warning', answer.verti_response);
   });
   return { busy, messaggi, call, anteprima };
@@ -212,7 +213,7 @@ export function InclusioneTab({ quotazione, item, onIssued }: Props) {
   });
 
   const calcola = () => call('calcola', async () => {
-    await request('POST', `/api/v1/goold/quotations/inclusion/calculate/${String(quotazione.id)}`, {
+    await callRoute('POST', QUOTAZIONE_ROUTES.calcolaInclusione, { id: quotazione.id }, {
       body: { date: dataEffetto, historic: { ...veicoloScelto }, competenze: fromCents(cents(competenzeTesto)) },
     });
     setData(undefined);
@@ -222,11 +223,11 @@ export function InclusioneTab({ quotazione, item, onIssued }: Props) {
     await mutate();
   });
 
-  const preview = () => anteprima('/api/preview_appendice_inclusione_polizza_autostoriche_verti', body());
+  const preview = () => anteprima(QUOTAZIONE_ROUTES.anteprimaInclusione, {}, body());
 
   const emetti = () => call('emetti', async () => {
     setConferma(false);
-    const answer = await request<{ message: string }>('POST', '/api/emissione_appendice_inclusione_polizza_autostoriche_verti', { body: body() });
+    const answer = await callRoute<{ message: string }>('POST', QUOTAZIONE_ROUTES.emettiInclusione, {}, { body: body() });
     notify('success', answer.message);
     setCompetenze(undefined);
     await mutate();
@@ -302,17 +303,17 @@ export function EsclusioneTab({ quotazione, onIssued }: Props) {
       setDataRichiesta(true);
       return;
     }
-    await request('POST', `/api/v1/goold/quotations/exclusion/calculate/${String(quotazione.id)}`, { body: { date: dataEffetto, targa } });
+    await callRoute('POST', QUOTAZIONE_ROUTES.calcolaEsclusione, { id: quotazione.id }, { body: { date: dataEffetto, targa } });
     setData(undefined);
     setImporto(undefined);
     await mutate();
   });
   const corpo = () => ({ data_effetto: dataEffetto, importo: fromCents(cents(importoTesto)) });
   const targa = bozza?.targa ?? '';
-  const preview = () => anteprima(`/api/preview_appendice_esclusione/${String(quotazione.id)}/${encodeURIComponent(targa)}`, corpo());
+  const preview = () => anteprima(QUOTAZIONE_ROUTES.anteprimaEsclusione, { id: quotazione.id, targa }, corpo());
   const emetti = () => call('emetti', async () => {
     setConferma(false);
-    const answer = await request<{ message: string }>('POST', `/api/emissione_appendice_esclusione/${String(quotazione.id)}/${encodeURIComponent(targa)}`, { body: corpo() });
+    const answer = await callRoute<{ message: string }>('POST', QUOTAZIONE_ROUTES.emettiEsclusione, { id: quotazione.id, targa }, { body: corpo() });
     notify('success', answer.message);
     await mutate();
     onIssued();

@@ -1,7 +1,7 @@
 // The customer's consent records (GDPR art. 7(1)): every answer given on the public link, with text version, time, address and browser.
-import useSWR from 'swr';
 import Table from 'react-bootstrap/Table';
-import { request } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
+import { QUOTAZIONE_ROUTES } from './routes.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 interface ConsentRow {
@@ -19,8 +19,8 @@ interface ConsentRow {
   origine: string | null;
 }
 
-export function ConsensiPanel({ base, id }: { base: string; id: string }) {
-  const { data } = useSWR(['consensi', base, id], () => request<{ data: ConsentRow[] }>('GET', `${base}/${encodeURIComponent(id)}/consensi`), { revalidateOnFocus: false });
+export function ConsensiPanel({ id }: { id: string }) {
+  const { data } = useRoute<{ data: ConsentRow[] }>(QUOTAZIONE_ROUTES.consensi, { id });
   const rows = data?.data;
   return (
     <section className="card mb-3" aria-labelledby="consensi-title">

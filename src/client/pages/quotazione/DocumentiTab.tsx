@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { can } from '../../api/session.ts';
-import { request } from '../../api/dataProvider.ts';
+import { callRoute, mediaPaths } from '../../api/dataProvider.ts';
+import { QUOTAZIONE_ROUTES } from './routes.ts';
 import { Notice } from '../../lib/ui.tsx';
 import type { RecordData, ResourceDef } from '../../types.ts';
 import { DocumentiPanel } from '../../widgets/documenti/DocumentiPanel.tsx';
@@ -20,7 +21,7 @@ export function DocumentiTab({ def, record, wf }: { def: ResourceDef; record: Re
   const rigenera = async () => {
     setBusy(true);
     try {
-      const res = await request<{ message: string }>('POST', `/api/v1/goold/emissione/${id}/rigenera-documenti-emissione`);
+      const res = await callRoute<{ message: string }>('POST', QUOTAZIONE_ROUTES.rigeneraDocumenti, { id });
       setEsito({ ok: true, text: res.message });
       setVersion((v) => v + 1);
     } catch (e) {
@@ -40,8 +41,8 @@ export function DocumentiTab({ def, record, wf }: { def: ResourceDef; record: Re
       )}
       {esito && <Notice variant={esito.ok ? 'success' : 'danger'} role={esito.ok ? 'status' : 'alert'}>{esito.text}</Notice>}
       <DocumentiPanel
-        listPath={`${def.resource.api.path}/${id}/media`}
-        uploadPath={`${def.resource.api.path}/upload`}
+        listPath={mediaPaths(def.resource, id).list}
+        uploadPath={mediaPaths(def.resource, id).upload}
         ownerId={id}
         model="Quotazione"
         canUpload={def.can.update && wf.allows('DOCUMENTO_CARICA')}

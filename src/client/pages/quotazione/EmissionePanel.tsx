@@ -1,11 +1,12 @@
 // Issue, renewal, reversal and Koala resend of a historic-car quotation (spec 001 §2, §4): the machine's dialog events as buttons and dialogs.
 import { useEffect, useId, useRef, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
-import useSWR from 'swr';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { ApiError, request } from '../../api/dataProvider.ts';
+import { ApiError, callRoute, isApiError } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
+import { QUOTAZIONE_ROUTES } from './routes.ts';
 import { can } from '../../api/session.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format.ts';
@@ -32,11 +33,6 @@ export function dialogEvents(events: AvailableEvent[]): AvailableEvent[] {
   return events.filter((e) => e.meta.dialog && e.meta.path && !e.meta.system);
 }
 
-/** '/api/storna_emissione/{id}/{verti_policy_number}' filled from the record. */
-export function fillPath(path: string, record: RecordData): string {
-  return path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => encodeURIComponent(String(record[name] ?? '')));
-}
-
 /** The date proposed to staff: the later of the customer's decorrenza and the payment receipt day (spec 001 §9). */
 export function decorrenzaProposta(record: RecordData): string {
   const incasso = typeof record.data_incasso === 'string' ? record.data_incasso : '';
@@ -55,8 +51,9 @@ function errorList(err: unknown): string[] {
 /** Header items of the issued policy and the renewal links (spec 001 §2 header). */
 export function usePolizzaHeader(record: RecordData): Array<[string, string]> {
   const polizzaId = typeof record.polizza_id === 'number' ? record.polizza_id : undefined;
-  const { data } = useSWR(polizzaId ? ['polizza_auto_storica', polizzaId, record.version] : null,
-    () => request<{ data: RecordData }>('GET', `/api/polizze_auto_storiche/${polizzaId}`).then((r) => r.data), { revalidateOnFocus: false, shouldRetryOnError: false });
+  // The record's version in the key: after a reversal the policy is read again.
+  const { data: answer } = useRoute<{ data: RecordData }>(QUOTAZIONE_ROUTES.polizza, polizzaId ? { id: polizzaId, version: record.version } : null);
+  const data = answer?.data;
   const items: Array<[string, string]> = [];
   if (record.verti_policy_number) {
     const stornata = data?.stornata ? ` (stornata da ${String(data.stornata_da ?? '')} il ${formatDateTime(data.stornata_il)})` : '';
@@ -82,13 +79,13 @@ function SalvaEmissioneDialog({ event, record, onClose, onSaved }: { event: Avai
   const save = async () => {
     setBusy(true);
     try {
-      const answer = await request<{ message: string; data: { model: RecordData } }>(event.meta.method ?? 'PUT', fillPath(event.meta.path!, record), {
+      const answer = await callRoute<{ message: string; data: { model: RecordData } }>(event.meta.method ?? 'PUT', event.meta.path!, record, {
         body: { data_incasso: dataIncasso || null, decorrenza: decorrenza || null, veicoli_storici: veicoli, version: record.version },
       });
       notify('success', answer.message);
       onSaved(answer.data.model);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) setErrors(err.errors);
+      if (isApiError(err, 'VALIDATION')) setErrors(err.errors);
       else setErrors({ _: errorList(err) });
     } finally {
       setBusy(false);
@@ -183,7 +180,7 @@ function EmissioneDialog({ event, record, onClose, onDone }: { event: AvailableE
     setBusy(true);
     setErrors({});
     try {
-      const answer = await request<Esito>('POST', fillPath(event.meta.path!, record), {
+      const answer = await callRoute<Esito>('POST', event.meta.path!, record, {
         query: { decorrenza: decorrenza || undefined },
         body: { options: { check_atrc_contract_expiration_date: controllo } },
       });
@@ -276,7 +273,7 @@ export function EmissionePanel({ ctl, wf, def }: { ctl: Ctl; wf: RecordWorkflow;
     setBusy(true);
     setErrors([]);
     try {
-      const answer = await request<{ message?: string; data?: { model?: RecordData } }>(event.meta.method ?? 'POST', fillPath(event.meta.path!, record), { body: {} });
+      const answer = await callRoute<{ message?: string; data?: { model?: RecordData } }>(event.meta.method ?? 'POST', event.meta.path!, record, { body: {} });
       notify('success', answer.message ?? event.meta.texts?.successo ?? event.meta.label);
       setOpen(null);
       if (event.meta.dialog === 'rinnova' && answer.data?.model?.id && editPath) navigate(generatePath(editPath, { id: String(answer.data.model.id) }));

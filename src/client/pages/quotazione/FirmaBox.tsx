@@ -2,10 +2,11 @@
 // what shows; at status 9 the mode choice and, for otp, 'Invia richiesta di firma'; for manual the contracts to print and
 // the upload of the copy signed on paper, which completes the request.
 import { useEffect, useId, useState } from 'react';
-import useSWR from 'swr';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { ApiError, request, upload } from '../../api/dataProvider.ts';
+import { ApiError, callRoute, routePath, upload } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
+import { QUOTAZIONE_ROUTES } from './routes.ts';
 import { useGetMedia } from '../../api/hooks.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { scaricaDocumento } from '../../widgets/documenti/DocumentiPanel.tsx';
@@ -56,10 +57,9 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
   const uid = useId();
   const id = Number(record.id);
   const statusId = Number(record.stato_quotazione_id);
-  const path = `/api/v1/policies/${id}/signature_request`;
   // Requests exist only from the issue on (status 7 and later, or a quotation moved back there).
-  const { data, mutate } = useSWR<Answer>(statusId >= 7 && statusId !== 12 && statusId !== 13 ? ['firma', id] : null, () => request<Answer>('GET', path), {
-    revalidateOnFocus: false,
+  const { data, mutate } = useRoute<Answer>(QUOTAZIONE_ROUTES.richiestaFirma, statusId >= 7 && statusId !== 12 && statusId !== 13 ? { id } : null, {
+    shouldRetryOnError: true,
     // While the signer has the documents, ask again: the provider's answer shows without reloading the page.
     refreshInterval: (latest) => (['ongoing', 'sending'].includes(latest?.data.last_signature_request?.status ?? '') ? 3000 : 0),
   });
@@ -88,13 +88,12 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
   const manualeVisibile = statusId === IN_ATTESA_DI_FIRMA && (modalita === 'manual' || (latest?.status === 'draft' && latest.modalita === 'manual'));
   const { data: media, mutate: mutateMedia } = useGetMedia(manualeVisibile ? findResource(definitions, 'quotazione')?.resource : undefined, id);
   const contratti = CONTRATTI.map((c) => (media?.data ?? []).filter((m) => m.collection_name === c).at(-1)).filter((m) => m !== undefined);
-  const caricaFirmato = async (file: File | undefined) => {
-    if (!file) return;
+  // Every call of the box: busy while it runs, its refusal shown with the fields' messages, onDone once it succeeded.
+  const attempt = async (run: () => Promise<unknown>) => {
     setBusy(true);
     setFailure(null);
     try {
-      await upload(`${path}/signed`, file);
-      await Promise.all([mutate(), mutateMedia()]);
+      await run();
       onDone();
     } catch (e) {
       const error = e instanceof ApiError ? e : new ApiError(0, String(e));
@@ -102,6 +101,13 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
     } finally {
       setBusy(false);
     }
+  };
+  const caricaFirmato = async (file: File | undefined) => {
+    if (!file) return;
+    await attempt(async () => {
+      await upload(routePath(QUOTAZIONE_ROUTES.firmatoAMano, { id }), file);
+      await Promise.all([mutate(), mutateMedia()]);
+    });
   };
   const manuale = manualeVisibile && (
     <div className="mt-2" data-testid="firma-manuale">
@@ -121,20 +127,11 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
     </div>
   );
 
-  const send = async (body: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST') => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await request(method, method === 'POST' ? `${path}/send` : path, { body });
+  const send = (body: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST') =>
+    attempt(async () => {
+      await callRoute(method, method === 'POST' ? QUOTAZIONE_ROUTES.inviaFirma : QUOTAZIONE_ROUTES.richiestaFirma, { id }, { body });
       await mutate();
-      onDone();
-    } catch (e) {
-      const error = e instanceof ApiError ? e : new ApiError(0, String(e));
-      setFailure({ message: error.message, errors: Object.values(error.errors).flat() });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   if (!data) return statusId > 8 ? <Spinner label="Caricamento firma…" /> : null;
   // No request and status 1 to 7 (or 8): hidden (spec 001 §4).

@@ -26,7 +26,8 @@ import { DocumentiTab } from './DocumentiTab.tsx';
 import { FirmaBox } from './FirmaBox.tsx';
 import { PreviewDrawer } from './PreviewDrawer.tsx';
 import { t, STATO_DIRETTA } from './texts.ts';
-import { useQuotazione } from './useQuotazione.ts';
+import { quotazioneForms, useQuotazione } from './useQuotazione.ts';
+import { WithFormValidators } from '../../renderer/WithFormValidators.tsx';
 import { EsclusioneTab, InclusioneTab, ta } from './AppendiciTabs.tsx';
 import { useRecordWorkflow } from './useRecordWorkflow.ts';
 import type { AvailableEvent } from './useRecordWorkflow.ts';
@@ -108,10 +109,23 @@ function formVariant(def: ResourceDef, name: string | undefined): ResourceDef {
 }
 
 export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps) {
-  const { pathname, search } = useLocation();
-  const { definitions } = useDefinitions();
+  const { pathname } = useLocation();
   const onDiretta = id !== undefined && pathname === generatePath(DIRETTA_PATH, { id });
   const def = useMemo(() => formVariant(resourceDef, onDiretta ? 'diretta' : undefined), [resourceDef, onDiretta]);
+  const schemas = useMemo(() => {
+    const { main, drawer } = quotazioneForms(def.schema, def.form);
+    return [main.schema, drawer.schema];
+  }, [def]);
+  return (
+    <WithFormValidators schemas={schemas}>
+      <QuotazioneForm def={def} id={id} onDiretta={onDiretta} />
+    </WithFormValidators>
+  );
+}
+
+function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string; onDiretta: boolean }) {
+  const { search } = useLocation();
+  const { definitions } = useDefinitions();
   const ctl = useQuotazione(def, id);
   // Page actions the vehicle widget calls (the registry refresh of a row), through the form's context.
   const widgetContext = useMemo(() => ({ actions: { aggiornaDatiAnia: ctl.refreshRegistry } }), [ctl.refreshRegistry]);
@@ -221,7 +235,7 @@ export default function QuotazionePage({ def: resourceDef, id }: CustomPageProps
                 <SavingOverlay show={ctl.busy === 'save'} />
               </div>
               {ctl.mode === 'edit' && <HistoryPanel rows={ctl.history} workflow={wf.workflow} />}
-              {ctl.mode === 'edit' && id !== undefined && <ConsensiPanel base={resource.api.path} id={id} />}
+              {ctl.mode === 'edit' && id !== undefined && <ConsensiPanel id={id} />}
             </Tab>
             {/* Spec 001 §2: documents show from code above 2, and on the direct screen (code 3.5). */}
             {mostraDocumenti && (

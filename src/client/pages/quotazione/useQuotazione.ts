@@ -4,7 +4,8 @@ import { generatePath, useNavigate } from 'react-router-dom';
 import type Form from '@rjsf/core';
 import { getDefaultFormState } from '@rjsf/utils';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import { ApiError, calcola, create, getOne, getWorkflow, request, savedRecord, transition, update } from '../../api/dataProvider.ts';
+import { isApiError, calcola, callRoute, create, getOne, getWorkflow, savedRecord, transition, update } from '../../api/dataProvider.ts';
+import { QUOTAZIONE_ROUTES } from './routes.ts';
 import type { Saved } from '../../api/dataProvider.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { msg } from '../../messages.ts';
@@ -77,6 +78,13 @@ interface Pending {
   cancel: () => void;
 }
 
+/** 'Raccolta dati' and the drawer's forms, as rjsf renders them (WithFormValidators loads their validators first). */
+export function quotazioneForms(schema: JsonSchema, form: FormUi) {
+  const mainSchema = subsetSchema(schema, mainFieldNames(form), true);
+  const drawerSchema = subsetSchema(schema, drawerFields(form), false);
+  return { mainSchema, drawerSchema, main: prepareForm(mainSchema, form), drawer: prepareForm(drawerSchema, {}) };
+}
+
 export function useQuotazione(def: ResourceDef, id: string | undefined) {
   const { resource, schema, form } = def;
   const notify = useNotify();
@@ -85,10 +93,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
   const workflow = workflowOf(def.workflow!);
 
   const drawerNames = useMemo(() => drawerFields(form), [form]);
-  const mainSchema = useMemo(() => subsetSchema(schema, mainFieldNames(form), true), [schema, form]);
-  const drawerSchema = useMemo(() => subsetSchema(schema, drawerNames, false), [schema, drawerNames]);
-  const main = useMemo(() => prepareForm(mainSchema, form), [mainSchema, form]);
-  const drawer = useMemo(() => prepareForm(drawerSchema, {}), [drawerSchema]);
+  const { mainSchema, drawerSchema, main, drawer } = useMemo(() => quotazioneForms(schema, form), [schema, form]);
   const fields = useMemo(() => [...main.fields, ...drawer.fields], [main, drawer]);
 
   const [record, setRecord] = useState<RecordData | undefined>(id ? undefined : {});
@@ -159,7 +164,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
       setHistory(answer.data.storico);
     } catch (err) {
       // A record that cannot be read says so once, where it is loaded.
-      if (err instanceof ApiError && err.status === 404) return;
+      if (isApiError(err, 'NOT_FOUND')) return;
       notify('danger', err instanceof Error ? err.message : msg.genericError);
     }
   }, [id, resource, notify]);
@@ -224,10 +229,10 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
 
   const fail = useCallback(
     (err: unknown) => {
-      if (err instanceof ApiError && err.status === 422) {
+      if (isApiError(err, 'VALIDATION')) {
         showFieldErrors(err.errors);
         notify('danger', err.message);
-      } else if (err instanceof ApiError && err.status === 409 && err.body.current) {
+      } else if (isApiError(err, 'STALE_VERSION') && err.body.current) {
         setConflict(true);
       } else {
         notify('danger', err instanceof Error ? err.message : msg.genericError);
@@ -320,7 +325,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
         }
         void loadHistory();
       } catch (err) {
-        if (err instanceof ApiError && err.status === 422) setCalcErrors(flatten(err.errors).length ? flatten(err.errors) : [err.message]);
+        if (isApiError(err, 'VALIDATION')) setCalcErrors(flatten(err.errors).length ? flatten(err.errors) : [err.message]);
         fail(err);
       } finally {
         setBusy(null);
@@ -335,8 +340,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
       const run = async () => {
         setBusy('registri');
         try {
-          const path = `/api/veicolo_update_dati_ania/${encodeURIComponent(vehicleId)}/${encodeURIComponent(targa.trim())}/${encodeURIComponent(tipologia)}`;
-          const answer = await request<{ result: number; Error?: Array<{ descError: string }>; model: RecordData }>('POST', path);
+          const answer = await callRoute<{ result: number; Error?: Array<{ descError: string }>; model: RecordData }>('POST', QUOTAZIONE_ROUTES.datiAnia, { veicolo: vehicleId, targa: targa.trim(), tipologia });
           setRecord(answer.model);
           show(answer.model);
           if (answer.result === 2) notify('danger', `${t.veicoli.erroreVerti}: ${answer.Error?.[0]?.descError ?? ''}`);
@@ -367,7 +371,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
             notify('success', answer.message || event.meta.label);
             resolve(undefined);
           } catch (err) {
-            const noteError = err instanceof ApiError && err.status === 422 ? (err.errors[noteField] ?? err.errors.nota)?.[0] : undefined;
+            const noteError = isApiError(err, 'VALIDATION') ? (err.errors[noteField] ?? err.errors.nota)?.[0] : undefined;
             if (noteError) resolve(noteError);
             else {
               fail(err);

@@ -1,4 +1,6 @@
 // The fast-quotation stepper (spec 002 §2.4, §4.1) at /new/quotazioni_rca and /modifica/quotazioni_rca/{id}.
+import { useMemo } from 'react';
+import type { RJSFSchema } from '@rjsf/utils';
 import Button from 'react-bootstrap/Button';
 import { usePageMeta } from '../../lib/pageMeta.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
@@ -10,9 +12,20 @@ import { StepDati } from './StepDati.tsx';
 import { StepGaranzie } from './StepGaranzie.tsx';
 import { STEPS, useQuotazioneRca } from './useQuotazioneRca.ts';
 import { TEXTS } from './texts.ts';
+import { WithFormValidators } from '../../renderer/WithFormValidators.tsx';
 import './rca.css';
 
 export default function QuotazioneRcaPage({ def, id }: CustomPageProps) {
+  // The request's own schema: step 2 checks it before anything is sent.
+  const schemas = useMemo(() => [def.schema.properties!.quotation_request! as RJSFSchema], [def]);
+  return (
+    <WithFormValidators schemas={schemas}>
+      <QuotazioneRca def={def} id={id} />
+    </WithFormValidators>
+  );
+}
+
+function QuotazioneRca({ def, id }: CustomPageProps) {
   const ctl = useQuotazioneRca(def, id);
   usePageMeta({ title: id ? `${TEXTS.title} n. ${id}` : TEXTS.title, icon: def.resource.icon });
   if (ctl.loadError) return <Notice variant="danger" role="alert">{ctl.loadError.message}</Notice>;

@@ -2,7 +2,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import useSWR from 'swr';
-import { ApiError, request as call } from '../../api/dataProvider.ts';
+import { ApiError, callRoute } from '../../api/dataProvider.ts';
+import { RCA_ROUTES } from './routes.ts';
+import type { CoverageQuote, SimulationResponse } from '../../../shared/rca/simulazione.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { formValidator } from '../../renderer/validator.ts';
 import type { RJSFSchema } from '@rjsf/utils';
@@ -12,24 +14,8 @@ import { formatTarga, padIstat, richiestaVuota, tipiIndirizzo, verificaRichiesta
 import { personaPulita, propertyPath, type Richiesta } from './forms.ts';
 import { TEXTS } from './texts.ts';
 
-export interface CoverageQuote {
-  code: string;
-  description: string;
-  price: number;
-  priceDelay: number;
-  priceBlackbox: number;
-  priceBlackboxDelay: number;
-  packCode: string | null;
-  packPrice: number | null;
-  packDescription: string | null;
-}
-
-export interface Simulation {
-  simulation: {
-    commonData: { simulationNumber: string; quotationType: string; validityDate: string; simulationEndDate: string };
-    quotation: { totalPrice: number | null; totalPriceDelay: number | null; quotationStatus: 'Quoted' | 'NotAvailable'; reason?: string; promoApplied?: boolean; coverages: CoverageQuote[] };
-  };
-}
+export type { CoverageQuote };
+export type Simulation = SimulationResponse;
 
 interface Stored {
   id: number;
@@ -97,7 +83,7 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
 
-  const loaded = useSWR(id ? ['quotazioni_rca', id] : null, () => call<{ data: Stored }>('GET', `/api/quixa/FastQuotationFlow/${id}`, { label: 'Quotazione' }), {
+  const loaded = useSWR(id ? ['quotazioni_rca', id] : null, () => callRoute<{ data: Stored }>('GET', RCA_ROUTES.quotazione, { id }, { label: 'Quotazione' }), {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
   });
@@ -159,7 +145,7 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
     (cliente: { cliente_id: number; nome?: unknown; cognome?: unknown }, veicoloId: string | undefined) =>
       exclusive(async () => {
         try {
-          const body = await call<{ data: { quotation_request: Richiesta } }>('POST', '/api/adapter/quixa/clienteVeicolo/FastQuotationFlow', {
+          const body = await callRoute<{ data: { quotation_request: Richiesta } }>('POST', RCA_ROUTES.clienteVeicolo, {}, {
             body: { cliente_id: cliente.cliente_id, ...(veicoloId ? { veicolo_id: veicoloId } : {}) },
           });
           setClienteId(cliente.cliente_id);
@@ -243,8 +229,8 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
         const updating = recordId !== undefined;
         try {
           const body = updating
-            ? await call<{ message: string; data: Stored }>('PUT', `/api/quixa/FastQuotationFlow/${recordId}`, { body: toSend(richiesta), query: { cliente_id: clienteId } })
-            : await call<{ message: string; data: Stored }>('POST', '/api/quixa/FastQuotationFlow', { body: toSend(richiesta), query: { cliente_id: clienteId } });
+            ? await callRoute<{ message: string; data: Stored }>('PUT', RCA_ROUTES.quotazione, { id: recordId }, { body: toSend(richiesta), query: { cliente_id: clienteId } })
+            : await callRoute<{ message: string; data: Stored }>('POST', RCA_ROUTES.nuovaQuotazione, {}, { body: toSend(richiesta), query: { cliente_id: clienteId } });
           setResponse(body.data.quotation_response);
           setErrors({});
           const status = body.data.quotation_response?.simulation.quotation.quotationStatus;
@@ -274,7 +260,7 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
         if (!quotationNumber) return;
         setServerError(null);
         try {
-          const body = await call<{ message: string; data: { proposalNumber: string; cliente_id: number } }>('POST', '/api/quixa/Proposal', {
+          const body = await callRoute<{ message: string; data: { proposalNumber: string; cliente_id: number } }>('POST', RCA_ROUTES.proposta, {}, {
             body: { proposalData: { quotationNumber, sendMailToClient } },
           });
           setProposal(body.data);

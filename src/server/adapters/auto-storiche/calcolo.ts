@@ -9,10 +9,8 @@ import type { AutoStoricheInsurer, VeicoloDaQuotare } from './types.ts';
 
 export { tariffa };
 
-/** The insurer adapter chosen by environment; only the sandbox exists until the insurer's API is reachable. */
+/** The insurer's pricing: only the sandbox exists until the insurer's API is reachable (AUTO_STORICHE_ADAPTER admits only 'sandbox'). */
 export function insurer(): AutoStoricheInsurer {
-  const mode = process.env.AUTO_STORICHE_ADAPTER ?? 'sandbox';
-  if (mode !== 'sandbox') throw new Error(`AUTO_STORICHE_ADAPTER=${mode} is not available: only 'sandbox' is implemented`);
   return new SandboxAutoStoriche(tariffa);
 }
 

@@ -1,5 +1,6 @@
 // Every request and response shape of the insurer's issue API, and the environment that configures it: one file to check against the insurer's documentation.
 import type { EsitoEmissione, EsitoRicerca, EsitoStorno, RichiestaEmissione } from './emissione-types.ts';
+import type { Config } from '../../config.ts';
 
 export interface ConfigurazioneHttp {
   /** AUTO_STORICHE_EMISSIONE_URL, e.g. https://api.compagnia.example/auto-storiche/v1 */
@@ -10,11 +11,11 @@ export interface ConfigurazioneHttp {
   timeoutMs: number;
 }
 
-export function configurazioneDaAmbiente(env: NodeJS.ProcessEnv = process.env): ConfigurazioneHttp {
-  const baseUrl = env.AUTO_STORICHE_EMISSIONE_URL;
-  const apiKey = env.AUTO_STORICHE_API_KEY;
-  if (!baseUrl || !apiKey) throw new Error('AUTO_STORICHE_EMISSIONE_ADAPTER=http needs AUTO_STORICHE_EMISSIONE_URL and AUTO_STORICHE_API_KEY');
-  return { baseUrl: baseUrl.replace(/\/$/, ''), apiKey, timeoutMs: Number(env.AUTO_STORICHE_TIMEOUT_MS ?? 30000) };
+export type ConfigAutoStoriche = Pick<Config, 'AUTO_STORICHE_EMISSIONE_ADAPTER' | 'AUTO_STORICHE_EMISSIONE_URL' | 'AUTO_STORICHE_API_KEY' | 'AUTO_STORICHE_TIMEOUT_MS'>;
+
+/** The HTTP client's settings from the configuration (loadConfig requires URL and key with http). */
+export function configurazioneHttp(config: ConfigAutoStoriche): ConfigurazioneHttp {
+  return { baseUrl: config.AUTO_STORICHE_EMISSIONE_URL!.replace(/\/$/, ''), apiKey: config.AUTO_STORICHE_API_KEY!, timeoutMs: config.AUTO_STORICHE_TIMEOUT_MS };
 }
 
 /** Endpoints, relative to baseUrl. Calls that create something carry the header Idempotency-Key. */

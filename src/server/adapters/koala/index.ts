@@ -1,12 +1,9 @@
-// Chooses Koala's implementation by environment (KOALA_ADAPTER: sandbox, the default, or http).
+// Chooses Koala's implementation by configuration (KOALA_ADAPTER: sandbox, the default, or http).
 import type { KoalaBroker } from './types.ts';
 import { SandboxKoala } from './sandbox.ts';
 import { HttpKoala } from './http.ts';
-import { configurazioneKoala } from './wire.ts';
+import { configurazioneKoala, type ConfigKoala } from './wire.ts';
 
-export function koalaBroker(): KoalaBroker {
-  const mode = process.env.KOALA_ADAPTER ?? 'sandbox';
-  if (mode === 'sandbox') return new SandboxKoala();
-  if (mode === 'http') return new HttpKoala(configurazioneKoala());
-  throw new Error(`KOALA_ADAPTER=${mode}: use 'sandbox' or 'http'`);
+export function koalaBroker(config: ConfigKoala): KoalaBroker {
+  return config.KOALA_ADAPTER === 'http' ? new HttpKoala(configurazioneKoala(config)) : new SandboxKoala();
 }

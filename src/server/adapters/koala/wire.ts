@@ -1,5 +1,6 @@
 // Koala's request and response shapes and the environment that configures the HTTP client (KOALA_ADAPTER=http).
 import type { DatiEmissioneKoala, EsitoKoala } from './types.ts';
+import type { Config } from '../../config.ts';
 
 export interface ConfigurazioneKoala {
   /** KOALA_URL, e.g. https://koala.broker.example/api */
@@ -10,9 +11,11 @@ export interface ConfigurazioneKoala {
   timeoutMs: number;
 }
 
-export function configurazioneKoala(env: NodeJS.ProcessEnv = process.env): ConfigurazioneKoala {
-  if (!env.KOALA_URL || !env.KOALA_TOKEN) throw new Error('KOALA_ADAPTER=http needs KOALA_URL and KOALA_TOKEN');
-  return { baseUrl: env.KOALA_URL.replace(/\/$/, ''), token: env.KOALA_TOKEN, timeoutMs: Number(env.KOALA_TIMEOUT_MS ?? 20000) };
+export type ConfigKoala = Pick<Config, 'KOALA_ADAPTER' | 'KOALA_URL' | 'KOALA_TOKEN' | 'KOALA_TIMEOUT_MS'>;
+
+/** The HTTP client's settings from the configuration (loadConfig requires URL and token with http). */
+export function configurazioneKoala(config: ConfigKoala): ConfigurazioneKoala {
+  return { baseUrl: config.KOALA_URL!.replace(/\/$/, ''), token: config.KOALA_TOKEN!, timeoutMs: config.KOALA_TIMEOUT_MS };
 }
 
 /** POST {KOALA_URL}/polizze/import with header Idempotency-Key. */

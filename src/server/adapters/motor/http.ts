@@ -1,8 +1,9 @@
-// The motor insurer over HTTP, configured by environment (MOTOR_INSURER_URL, MOTOR_INSURER_TOKEN, MOTOR_INSURER_TIMEOUT_MS).
+// The motor insurer over HTTP, configured by the configuration (MOTOR_INSURER_URL, MOTOR_INSURER_TOKEN, MOTOR_INSURER_TIMEOUT_MS).
 import {
   InsurerError, type CallContext, type FastQuotationRequest, type MotorInsurer, type ProposalRequest, type ProposalResponse,
   type SimulationResponse,
 } from './shapes.ts';
+import type { Config } from '../../config.ts';
 
 export interface HttpMotorConfig {
   baseUrl: string;
@@ -10,10 +11,11 @@ export interface HttpMotorConfig {
   timeoutMs: number;
 }
 
-export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpMotorConfig {
-  const baseUrl = env.MOTOR_INSURER_URL;
-  if (!baseUrl) throw new Error('MOTOR_INSURER_ADAPTER=http needs MOTOR_INSURER_URL');
-  return { baseUrl: baseUrl.replace(/\/$/, ''), token: env.MOTOR_INSURER_TOKEN, timeoutMs: Number(env.MOTOR_INSURER_TIMEOUT_MS ?? 15000) };
+export type MotorConfig = Pick<Config, 'MOTOR_INSURER_ADAPTER' | 'MOTOR_INSURER_URL' | 'MOTOR_INSURER_TOKEN' | 'MOTOR_INSURER_TIMEOUT_MS'>;
+
+/** The HTTP client's settings from the configuration (loadConfig requires the URL with http). */
+export function httpMotorConfig(config: MotorConfig): HttpMotorConfig {
+  return { baseUrl: config.MOTOR_INSURER_URL!.replace(/\/$/, ''), token: config.MOTOR_INSURER_TOKEN, timeoutMs: config.MOTOR_INSURER_TIMEOUT_MS };
 }
 
 export class HttpMotorInsurer implements MotorInsurer {

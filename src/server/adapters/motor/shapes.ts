@@ -1,5 +1,8 @@
 // Every request and response shape exchanged with the motor insurer of the fast quotation (spec 002 §3.5, §7.2), sandbox and HTTP alike.
 import type { CoverageSel, VehicleCategory } from '../../../shared/rca/garanzie.ts';
+import type { CoverageQuote, QuotationStatus, SimulationResponse } from '../../../shared/rca/simulazione.ts';
+
+export type { CoverageQuote, QuotationStatus, SimulationResponse };
 
 export type Gender = 'Male' | 'Female' | 'Juridic';
 export type AddressType = 'PermanentResidency' | 'OtherResidency' | 'CompanyHeadquarters' | 'CompanyOther' | 'SiviSivo';
@@ -46,39 +49,6 @@ export interface FastQuotationRequest {
   addresses: Address[];
   contacts?: Contact[];
   privacyData?: { question1?: boolean; question2?: boolean; question3?: boolean };
-}
-
-export interface CoverageQuote {
-  code: string;
-  description: string;
-  /** Euro with two decimals, as the insurer answers. */
-  price: number;
-  priceDelay: number;
-  priceBlackbox: number;
-  priceBlackboxDelay: number;
-  packCode: string | null;
-  packPrice: number | null;
-  packDescription: string | null;
-}
-
-/** 'Quoted' = priced; 'NotAvailable' = the tariff does not apply ('Quotazione non disponibile'). */
-export type QuotationStatus = 'Quoted' | 'NotAvailable';
-
-export interface SimulationResponse {
-  simulation: {
-    commonData: { simulationNumber: string; quotationType: string; validityDate: string; simulationEndDate: string };
-    quotation: {
-      totalPrice: number | null;
-      totalPriceDelay: number | null;
-      quotationStatus: QuotationStatus;
-      /** Why the tariff does not apply, when it does not. */
-      reason?: string;
-      /** The promotion asked for, and whether this quotation activated it (not all do). */
-      convention?: string;
-      promoApplied?: boolean;
-      coverages: CoverageQuote[];
-    };
-  };
 }
 
 export interface ProposalRequest {

@@ -2,13 +2,10 @@
 import { HttpRegistri } from './http.ts';
 import { SandboxRegistri } from './sandbox.ts';
 import type { RegistriAdapter } from './types.ts';
+import type { Config } from '../../config.ts';
 
-export function registriDaAmbiente(env: NodeJS.ProcessEnv = process.env): RegistriAdapter {
-  const mode = env.REGISTRY_MODE ?? 'sandbox';
-  if (mode === 'sandbox') return new SandboxRegistri();
-  if (mode === 'http') {
-    if (!env.REGISTRY_URL) throw new Error('REGISTRY_MODE=http richiede REGISTRY_URL');
-    return new HttpRegistri({ url: env.REGISTRY_URL, apiKey: env.REGISTRY_API_KEY, timeoutMs: Number(env.REGISTRY_TIMEOUT_MS ?? 10_000) });
-  }
-  throw new Error(`REGISTRY_MODE=${mode} non valido: usa 'sandbox' o 'http'`);
+/** loadConfig requires REGISTRY_URL with http. */
+export function registriAdapter(config: Pick<Config, 'REGISTRY_MODE' | 'REGISTRY_URL' | 'REGISTRY_API_KEY' | 'REGISTRY_TIMEOUT_MS'>): RegistriAdapter {
+  if (config.REGISTRY_MODE === 'http') return new HttpRegistri({ url: config.REGISTRY_URL!, apiKey: config.REGISTRY_API_KEY, timeoutMs: config.REGISTRY_TIMEOUT_MS });
+  return new SandboxRegistri();
 }

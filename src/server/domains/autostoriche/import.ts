@@ -18,7 +18,7 @@ export interface Rejection {
 export interface ParsedModels {
   /** Columns to insert, in the order of `columns`. */
   fields: FieldDefinition[];
-  /** One array of column values per field; only filled while every row so far is valid. */
+  /** One array of column values per field: the valid rows not yet handed to a BatchSink (all of them without one). */
   columns: unknown[][];
   count: number;
   invalidRows: number;
@@ -38,6 +38,11 @@ export interface ImportSpec {
   choices: Map<string, Map<string, unknown>>;
   validate: (data: unknown) => FieldErrors | null;
 }
+
+/** Takes valid rows while the file is still being read, one array per column in the order of `fields`. */
+export type BatchSink = (fields: FieldDefinition[], columns: unknown[][]) => Promise<void>;
+/** Valid rows held before they go to the sink: the import's memory no longer grows with the file. */
+export const BATCH_ROWS = 5000;
 
 const MAX_REJECTED = 1000;
 // Far above a real price list (some thousand models), low enough that one upload cannot exhaust the server's memory.
@@ -143,6 +148,7 @@ export class ModelCollector {
   private insertFields: FieldDefinition[] = [];
   private columns: unknown[][] = [];
   private count = 0;
+  private held = 0;
   private invalidRows = 0;
   private rejected: Rejection[] = [];
   private rejectedTotal = 0;
@@ -211,6 +217,20 @@ export class ModelCollector {
     this.count++;
     if (this.invalidRows) return; // the import is refused anyway: keep memory for the remaining checks
     this.insertFields.forEach((f, i) => this.columns[i]!.push(record[f.name] ?? null));
+    this.held++;
+  }
+
+  /** Valid rows kept since the last take; none once a row was invalid (the import will be refused). */
+  get pending(): number {
+    return this.invalidRows ? 0 : this.held;
+  }
+
+  /** Hands over the rows kept so far and starts a new batch. */
+  take(): { fields: FieldDefinition[]; columns: unknown[][] } {
+    const taken = { fields: this.insertFields, columns: this.columns };
+    this.columns = this.insertFields.map(() => []);
+    this.held = 0;
+    return taken;
   }
 
   result(): ParsedModels {
@@ -340,12 +360,15 @@ const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
 const XLS_MESSAGE = 'Il formato XLS non è supportato: salva il file come XLSX o CSV.';
 
-/** Reads the whole upload; refuses at once (422 on file) what cannot be read, and reports bad rows in the result. */
 /** Rows read and valid so far; may throw to stop reading (a cancelled import). */
 export type ImportProgress = (read: number, valid: number) => void;
 const PROGRESS_EVERY = 250;
 
-export async function readModels(spec: ImportSpec, filename: string, source: Readable, onProgress?: ImportProgress): Promise<ParsedModels> {
+/**
+ * Reads the whole upload; refuses at once (422 on file) what cannot be read, and reports bad rows in the result.
+ * With a sink, valid rows go to it in batches while every row so far is valid; the caller undoes them if one is not.
+ */
+export async function readModels(spec: ImportSpec, filename: string, source: Readable, onProgress?: ImportProgress, sink?: BatchSink): Promise<ParsedModels> {
   const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
   if (extension === 'xls') throw fileError(XLS_MESSAGE);
   if (extension && !['csv', 'txt', 'xlsx'].includes(extension)) {
@@ -368,9 +391,18 @@ export async function readModels(spec: ImportSpec, filename: string, source: Rea
     } else {
       collector.row(cells, row);
       if (++read % PROGRESS_EVERY === 0) onProgress?.(read, collector.result().count);
+      // Awaited inside the loop: the upload is read no faster than the batches are stored.
+      if (sink && collector.pending >= BATCH_ROWS) {
+        const batch = collector.take();
+        await sink(batch.fields, batch.columns);
+      }
     }
   }
   if (!collector.hasHeader) throw fileError('Il file è vuoto.');
+  if (sink && collector.pending) {
+    const batch = collector.take();
+    await sink(batch.fields, batch.columns);
+  }
   const result = collector.result();
   onProgress?.(read, result.count);
   return result;

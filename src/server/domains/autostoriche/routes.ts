@@ -2,20 +2,19 @@
 import { PassThrough } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
-import type { FieldKind, ResourceDefinition } from '../../../shared/definitions/types.ts';
-import { registerDomainRoutes } from '../registry.ts';
+import { sql, type ControlledTransaction, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { FieldDefinition, FieldKind, ResourceDefinition } from '../../../shared/definitions/types.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, fromDatabaseError, invalid } from '../../errors.ts';
-import { NO_FILE, fileError, importSpec, readModels, type ImportProgress, type ImportSpec, type ParsedModels } from './import.ts';
+import { NO_FILE, fileError, importSpec, readModels, type BatchSink, type ImportProgress, type ImportSpec, type ParsedModels } from './import.ts';
 import { RESOURCE, presentModel } from './rules.ts';
 
 const IMPORT_PERMISSION = 'gestione_auto_storiche';
 const LOOKUP_PERMISSION = 'show_auto_storiche';
 const MAX_FILE_MB = 20;
 const SEARCH_LIMIT = 50;
-// Rows per INSERT ... SELECT FROM unnest(...): one statement per batch, one array parameter per column.
-const BATCH_ROWS = 5000;
+// Per connection and dropped at commit: two imports at once each have their own.
+const STAGE = 'import_autostoriche_righe';
 
 const ARRAY_TYPES: Record<FieldKind, string> = {
   text: 'text[]',
@@ -48,7 +47,7 @@ function parseCancella(raw: string | undefined): boolean {
 }
 
 /** The uploaded file, read and checked, and the cancella option, whichever order the parts arrive in. */
-async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgress?: ImportProgress): Promise<{ parsed: ParsedModels; cancella: boolean }> {
+async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgress?: ImportProgress, sink?: BatchSink): Promise<{ parsed: ParsedModels; cancella: boolean }> {
   if (!request.isMultipart()) throw fileError(NO_FILE);
   let parsed: ParsedModels | undefined;
   let cancellaRaw: string | undefined;
@@ -66,7 +65,7 @@ async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgre
       // Stop reading at the limit instead of parsing the rest of a file that will be refused anyway.
       part.file.once('limit', () => part.file.destroy(tooLarge));
       try {
-        parsed = await readModels(spec, part.filename ?? '', part.file, onProgress);
+        parsed = await readModels(spec, part.filename ?? '', part.file, onProgress, sink);
       } catch (error) {
         if (part.file.truncated) throw tooLarge;
         part.file.destroy();
@@ -81,16 +80,58 @@ async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgre
   return { parsed, cancella: parseCancella(cancellaRaw) };
 }
 
+/** One INSERT ... SELECT FROM unnest(...) for a batch: one array parameter per column. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function insertModels(trx: Transaction<any>, parsed: ParsedModels): Promise<void> {
-  const columns = sql.join(parsed.fields.map((f) => sql.ref(f.name)));
-  for (let start = 0; start < parsed.count; start += BATCH_ROWS) {
-    const arrays = parsed.fields.map((f, i) => {
-      const values = parsed.columns[i]!.slice(start, start + BATCH_ROWS);
-      const stored = f.kind === 'json' ? values.map((v) => (v === null ? null : JSON.stringify(v))) : values;
-      return sql`${stored}::${sql.raw(ARRAY_TYPES[f.kind])}`;
-    });
-    await sql`INSERT INTO ${sql.table(RESOURCE)} (${columns}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(trx);
+async function insertColumns(trx: Transaction<any>, table: string, fields: FieldDefinition[], columns: unknown[][]): Promise<void> {
+  const arrays = fields.map((f, i) => {
+    const values = columns[i]!;
+    const stored = f.kind === 'json' ? values.map((v) => (v === null ? null : JSON.stringify(v))) : values;
+    return sql`${stored}::${sql.raw(ARRAY_TYPES[f.kind])}`;
+  });
+  await sql`INSERT INTO ${sql.table(table)} (${sql.join(fields.map((f) => sql.ref(f.name)))}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(trx);
+}
+
+/**
+ * Valid rows staged in a temporary table while the upload is still read, so the server never holds the whole file's rows.
+ * The transaction opens with the first batch (the upload's parts may bring cancella after the file) and ends in publish or discard.
+ */
+class Staging {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private trx: ControlledTransaction<any> | undefined;
+  private fields: FieldDefinition[] = [];
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  constructor(private readonly db: Kysely<any>) {}
+
+  readonly add: BatchSink = async (fields, columns) => {
+    if (!this.trx) {
+      this.trx = await this.db.startTransaction().execute();
+      this.fields = fields;
+      const list = sql.join(fields.map((f) => sql.ref(f.name)));
+      await sql`CREATE TEMP TABLE ${sql.table(STAGE)} ON COMMIT DROP AS SELECT ${list} FROM ${sql.table(RESOURCE)} WITH NO DATA`.execute(this.trx);
+    }
+    await insertColumns(this.trx, STAGE, fields, columns);
+  };
+
+  /** Empties the table first if asked, moves the staged rows in and commits unless `cancelled` says otherwise; the number deleted. */
+  async publish(cancella: boolean, cancelled: () => boolean): Promise<number> {
+    const trx = this.trx!;
+    // Two imports at once would each wipe only what was committed before them, then both insert.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`import:${RESOURCE}`}))`.execute(trx);
+    const deleted = cancella ? Number((await trx.deleteFrom(RESOURCE).executeTakeFirst()).numDeletedRows) : 0;
+    const list = sql.join(this.fields.map((f) => sql.ref(f.name)));
+    await sql`INSERT INTO ${sql.table(RESOURCE)} (${list}) SELECT ${list} FROM ${sql.table(STAGE)}`.execute(trx);
+    // A client that went away before the commit cancelled the import: roll back, nothing changes.
+    if (cancelled()) throw new ImportCancelled();
+    await trx.commit().execute();
+    this.trx = undefined;
+    return deleted;
+  }
+
+  async discard(): Promise<void> {
+    const trx = this.trx;
+    this.trx = undefined;
+    if (trx) await trx.rollback().execute();
   }
 }
 
@@ -113,105 +154,106 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
-  const def = app.ctx.definitions.resources.get(RESOURCE);
-  // Definitions without this resource (tests on trimmed copies of schemas/) simply get no such routes.
-  if (!def) return;
-  const spec = importSpec(def);
-  const titleOf = (table: string) => app.ctx.definitions.resources.get(table)?.resource.title ?? table;
-  const columns = sql.join(readableColumns(def).map((c) => sql.ref(c)));
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_MB * 1024 * 1024, files: 1, fields: 10, parts: 20 } });
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.routes(RESOURCE, async (app: FastifyInstance) => {
+    const def = app.ctx.definitions.resources.get(RESOURCE);
+    // Definitions without this resource (tests on trimmed copies of schemas/) simply get no such routes.
+    if (!def) return;
+    const spec = importSpec(def);
+    const titleOf = (table: string) => app.ctx.definitions.resources.get(table)?.resource.title ?? table;
+    const columns = sql.join(readableColumns(def).map((c) => sql.ref(c)));
+    await app.register(multipart, { limits: { fileSize: MAX_FILE_MB * 1024 * 1024, files: 1, fields: 10, parts: 20 } });
 
-  for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
-    /** The import itself; `onProgress` hears the rows read and valid, `cancelled` is asked before anything is kept. */
-    const runImport = async (request: FastifyRequest, onProgress?: ImportProgress, cancelled: () => boolean = () => false) => {
-      const { parsed, cancella } = await receiveUpload(request, spec, onProgress);
-      if (parsed.invalidRows) {
-        const message = parsed.invalidRows === 1
-          ? 'Importazione annullata: 1 riga non valida. Nessun modello importato.'
-          : `Importazione annullata: ${parsed.invalidRows} righe non valide. Nessun modello importato.`;
-        const errors: Record<string, string[]> = { file: [message] };
-        for (const r of parsed.rejected) (errors[`${r.row}.${r.field}`] ??= []).push(r.message);
-        throw new HttpError(422, message, errors, {
-          rejected: parsed.rejected,
-          ...(parsed.rejectedTotal > parsed.rejected.length ? { rejected_total: parsed.rejectedTotal } : {}),
-        });
-      }
-      // A header without rows would turn "cancella" into a plain wipe: refuse it.
-      if (parsed.count === 0) throw fileError('Il file non contiene modelli da importare.');
-      let deleted = 0;
-      try {
-        await app.ctx.db.transaction().execute(async (trx) => {
-          // Two imports at once would each wipe only what was committed before them, then both insert.
-          await sql`SELECT pg_advisory_xact_lock(hashtext(${`import:${RESOURCE}`}))`.execute(trx);
-          if (cancella) deleted = Number((await trx.deleteFrom(RESOURCE).executeTakeFirst()).numDeletedRows);
-          await insertModels(trx, parsed);
-          // A client that went away before the commit cancelled the import: roll back, nothing changes.
-          if (cancelled()) throw new ImportCancelled();
-        });
-      } catch (error) {
-        throw fromDatabaseError(error, cancella ? 'delete' : 'write', titleOf) ?? error;
-      }
-      const message = parsed.count === 1 ? 'Importato 1 modello.' : `Importati ${parsed.count} modelli.`;
-      return { message, imported: parsed.count, deleted };
-    };
-
-    app.post(`${base}/import`, {
-      preHandler: requirePermission(IMPORT_PERMISSION),
-      schema: {
-        tags: [RESOURCE], summary: 'Importa modelli (CSV o XLSX, tutto o niente)',
-        querystring: { type: 'object', properties: { progress: { type: 'string', enum: ['0', '1'], description: "1 = risposta NDJSON con l'avanzamento" } } },
-        response: { 200: { description: 'Esito, oppure righe NDJSON {letti, validi} e infine {fine, status, message, ...}', type: 'object', additionalProperties: true } },
-      },
-    }, async (request, reply) => {
-      if ((request.query as { progress?: string }).progress !== '1') return runImport(request);
-      // Progress: one JSON line per step as the rows are read, then the outcome; closing the connection cancels.
-      const out = new PassThrough();
-      let closed = false;
-      reply.raw.on('close', () => (closed = !reply.raw.writableFinished || closed));
-      const line = (value: unknown) => !out.destroyed && out.write(`${JSON.stringify(value)}\n`);
-      const progress: ImportProgress = (letti, validi) => {
-        if (closed) throw new ImportCancelled();
-        line({ letti, validi });
+    for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
+      /** The import itself; `onProgress` hears the rows read and valid, `cancelled` is asked before anything is kept. */
+      const runImport = async (request: FastifyRequest, onProgress?: ImportProgress, cancelled: () => boolean = () => false) => {
+        const staging = new Staging(app.ctx.db);
+        try {
+          const { parsed, cancella } = await receiveUpload(request, spec, onProgress, staging.add);
+          if (parsed.invalidRows) {
+            const message = parsed.invalidRows === 1
+              ? 'Importazione annullata: 1 riga non valida. Nessun modello importato.'
+              : `Importazione annullata: ${parsed.invalidRows} righe non valide. Nessun modello importato.`;
+            const errors: Record<string, string[]> = { file: [message] };
+            for (const r of parsed.rejected) (errors[`${r.row}.${r.field}`] ??= []).push(r.message);
+            throw new HttpError(422, message, errors, {
+              rejected: parsed.rejected,
+              ...(parsed.rejectedTotal > parsed.rejected.length ? { rejected_total: parsed.rejectedTotal } : {}),
+            });
+          }
+          // A header without rows would turn "cancella" into a plain wipe: refuse it.
+          if (parsed.count === 0) throw fileError('Il file non contiene modelli da importare.');
+          let deleted: number;
+          try {
+            deleted = await staging.publish(cancella, cancelled);
+          } catch (error) {
+            throw fromDatabaseError(error, cancella ? 'delete' : 'write', titleOf) ?? error;
+          }
+          const message = parsed.count === 1 ? 'Importato 1 modello.' : `Importati ${parsed.count} modelli.`;
+          return { message, imported: parsed.count, deleted };
+        } finally {
+          await staging.discard().catch((error: unknown) => request.log.error(error));
+        }
       };
-      void runImport(request, progress, () => closed).then(
-        (result) => (line({ fine: true, status: 200, ...result }), out.end()),
-        (error: unknown) => {
-          const status = error instanceof HttpError ? error.statusCode : error instanceof ImportCancelled ? 499 : 500;
-          if (status === 500) request.log.error(error);
-          const body = error instanceof HttpError ? error.body() : { message: error instanceof ImportCancelled ? error.message : 'Errore interno' };
-          line({ fine: true, status, ...body });
-          out.end();
+
+      app.post(`${base}/import`, {
+        preHandler: requirePermission(IMPORT_PERMISSION),
+        schema: {
+          tags: [RESOURCE], summary: 'Importa modelli (CSV o XLSX, tutto o niente)',
+          querystring: { type: 'object', properties: { progress: { type: 'string', enum: ['0', '1'], description: "1 = risposta NDJSON con l'avanzamento" } } },
+          response: { 200: { description: 'Esito, oppure righe NDJSON {letti, validi} e infine {fine, status, message, ...}', type: 'object', additionalProperties: true } },
         },
-      );
-      return reply.type('application/x-ndjson; charset=utf-8').header('cache-control', 'no-store').send(out);
-    });
+      }, async (request, reply) => {
+        if ((request.query as { progress?: string }).progress !== '1') return runImport(request);
+        // Progress: one JSON line per step as the rows are read, then the outcome; closing the connection cancels.
+        const out = new PassThrough();
+        let closed = false;
+        reply.raw.on('close', () => (closed = !reply.raw.writableFinished || closed));
+        const line = (value: unknown) => !out.destroyed && out.write(`${JSON.stringify(value)}\n`);
+        const progress: ImportProgress = (letti, validi) => {
+          if (closed) throw new ImportCancelled();
+          line({ letti, validi });
+        };
+        void runImport(request, progress, () => closed).then(
+          (result) => (line({ fine: true, status: 200, ...result }), out.end()),
+          (error: unknown) => {
+            const status = error instanceof HttpError ? error.statusCode : error instanceof ImportCancelled ? 499 : 500;
+            if (status === 500) request.log.error(error);
+            const body = error instanceof HttpError ? error.body() : { message: error instanceof ImportCancelled ? error.message : 'Errore interno' };
+            line({ fine: true, status, ...body });
+            out.end();
+          },
+        );
+        return reply.type('application/x-ndjson; charset=utf-8').header('cache-control', 'no-store').send(out);
+      });
 
-    app.get(`${base}/marche`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (_request, reply) => {
-      const rows = await sql<{ marca: string }>`
-        SELECT DISTINCT marca FROM ${sql.table(RESOURCE)} WHERE marca IS NOT NULL ORDER BY marca`.execute(app.ctx.db);
-      reply.header('cache-control', 'no-store');
-      return { data: rows.rows.map((r) => r.marca) };
-    });
+      app.get(`${base}/marche`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (_request, reply) => {
+        const rows = await sql<{ marca: string }>`
+          SELECT DISTINCT marca FROM ${sql.table(RESOURCE)} WHERE marca IS NOT NULL ORDER BY marca`.execute(app.ctx.db);
+        reply.header('cache-control', 'no-store');
+        return { data: rows.rows.map((r) => r.marca) };
+      });
 
-    app.get(`${base}/search`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const conditions: Expression<SqlBool>[] = [];
-      const marca = (firstString(query['filter[marca]']) ?? firstString(query.marca))?.trim();
-      // Makes are stored upper-cased (x-uppercase), so an exact match can use the index.
-      if (marca) conditions.push(sql<SqlBool>`marca = ${marca.toUpperCase()}`);
-      const text = firstString(query.search) ?? firstString(query['filter[search]']) ?? '';
-      for (const word of text.trim().split(/\s+/).filter(Boolean).slice(0, 5)) {
-        // Upper-cased in JS like the stored values: ILIKE would not fold accented letters (ë, é) under the C locale.
-        const pattern = `%${escapeLike(word.toUpperCase())}%`;
-        conditions.push(sql<SqlBool>`(modello LIKE ${pattern} OR marca LIKE ${pattern})`);
-      }
-      const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
-      const rows = await sql<Record<string, unknown>>`
-        SELECT ${columns} FROM ${sql.table(RESOURCE)} ${where}
-        ORDER BY marca, modello, coalesce(anno_da, anno), id LIMIT ${SEARCH_LIMIT}`.execute(app.ctx.db);
-      reply.header('cache-control', 'no-store');
-      return { data: rows.rows.map((r) => presentModel(r, request.user)) };
-    });
-  }
-});
+      app.get(`${base}/search`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (request, reply) => {
+        const query = request.query as Record<string, unknown>;
+        const conditions: Expression<SqlBool>[] = [];
+        const marca = (firstString(query['filter[marca]']) ?? firstString(query.marca))?.trim();
+        // Makes are stored upper-cased (x-uppercase), so an exact match can use the index.
+        if (marca) conditions.push(sql<SqlBool>`marca = ${marca.toUpperCase()}`);
+        const text = firstString(query.search) ?? firstString(query['filter[search]']) ?? '';
+        for (const word of text.trim().split(/\s+/).filter(Boolean).slice(0, 5)) {
+          // Upper-cased in JS like the stored values: ILIKE would not fold accented letters (ë, é) under the C locale.
+          const pattern = `%${escapeLike(word.toUpperCase())}%`;
+          conditions.push(sql<SqlBool>`(modello LIKE ${pattern} OR marca LIKE ${pattern})`);
+        }
+        const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+        const rows = await sql<Record<string, unknown>>`
+          SELECT ${columns} FROM ${sql.table(RESOURCE)} ${where}
+          ORDER BY marca, modello, coalesce(anno_da, anno), id LIMIT ${SEARCH_LIMIT}`.execute(app.ctx.db);
+        reply.header('cache-control', 'no-store');
+        return { data: rows.rows.map((r) => presentModel(r, request.user)) };
+      });
+    }
+  });
+}

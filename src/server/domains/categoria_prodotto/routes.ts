@@ -1,6 +1,6 @@
 // /api/prodotto_assicurativo: the spec's product calls with the nested mandato{...} body and filter[prodotto.*], mapped onto the generic repository.
+import type { FastifyInstance } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, invalid, notFound } from '../../errors.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
@@ -97,52 +97,55 @@ function mapFilters(query: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-registerDomainRoutes('categoria_prodotto', async (app) => {
-  const def = app.ctx.definitions.resources.get(RESOURCE);
-  if (!def) return;
-  const repo = new ResourceRepository(def, app.ctx.ajv, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table);
-  const { permissions } = def.resource;
-  const what = def.resource.singular ?? 'Prodotto';
-  const etag = (reply: FastifyReply, record: Body) => reply.header('etag', `"${String(record.version)}"`);
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.routes('categoria_prodotto', async (app) => {
+    const def = app.ctx.definitions.resources.get(RESOURCE);
+    if (!def) return;
+    const repo = new ResourceRepository(def, app.ctx, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table);
+    const { permissions } = def.resource;
+    const what = def.resource.singular ?? 'Prodotto';
+    const etag = (reply: FastifyReply, record: Body) => reply.header('etag', `"${String(record.version)}"`);
 
-  app.get(PATH, { preHandler: requirePermission(permissions.list) }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const result = await repo.list(app.ctx.db, request.user, parseListQuery(def, mapFilters(request.query as Record<string, unknown>)));
-    return { ...result, data: result.data.map(withMandato) };
-  });
+    app.get(PATH, { preHandler: requirePermission(permissions.list) }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const result = await repo.list(app.ctx.db, request.user, parseListQuery(def, mapFilters(request.query as Record<string, unknown>)));
+      return { ...result, data: result.data.map(withMandato) };
+    });
 
-  // Spec 000 §7: "GET search on /api/categoria_prodotto" with filter[...] parameters (a company's categories).
-  app.get(`${def.resource.api.path}/search`, { preHandler: requirePermission(permissions.list) }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return repo.list(app.ctx.db, request.user, parseListQuery(def, mapFilters(request.query as Record<string, unknown>)));
-  });
+    // Spec 000 §7: "GET search on /api/categoria_prodotto" with filter[...] parameters (a company's categories).
+    app.get(`${def.resource.api.path}/search`, { preHandler: requirePermission(permissions.list) }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return repo.list(app.ctx.db, request.user, parseListQuery(def, mapFilters(request.query as Record<string, unknown>)));
+    });
 
-  app.get(`${PATH}/:id`, { preHandler: requirePermission(permissions.read) }, async (request, reply) => {
-    const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, what));
-    etag(reply, record);
-    reply.header('cache-control', 'no-store');
-    return { data: withMandato(record) };
-  });
+    app.get(`${PATH}/:id`, { preHandler: requirePermission(permissions.read) }, async (request, reply) => {
+      const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, what));
+      etag(reply, record);
+      reply.header('cache-control', 'no-store');
+      return { data: withMandato(record) };
+    });
 
-  app.post(PATH, { preHandler: requirePermission(permissions.create) }, async (request, reply) => {
-    const { flat, nested } = flatten(request.body);
-    const { model, warnings } = await answeringNested(nested, () => repo.create(app.ctx.db, request.user, flat));
-    etag(reply, model);
-    reply.code(201);
-    return { message: `${what} creato con successo.`, data: { model: withMandato(model) }, ...(Object.keys(warnings).length ? { warnings } : {}) };
-  });
+    app.post(PATH, { preHandler: requirePermission(permissions.create) }, async (request, reply) => {
+      const { flat, nested } = flatten(request.body);
+      const { model, warnings } = await answeringNested(nested, () => repo.create(app.ctx.db, request.user, flat));
+      etag(reply, model);
+      reply.code(201);
+      return { message: `${what} creato con successo.`, data: { model: withMandato(model) }, ...(Object.keys(warnings).length ? { warnings } : {}) };
+    });
 
-  app.put(`${PATH}/:id`, { preHandler: requirePermission(permissions.update) }, async (request, reply) => {
-    const id = parseId((request.params as { id: string }).id, what);
-    const { flat, nested } = flatten(request.body);
-    const version = versionFrom(request, flat);
-    const { model, warnings } = await answeringNested(nested, () => repo.update(app.ctx.db, request.user, id, flat, version));
-    etag(reply, model);
-    return { message: `${what} aggiornato con successo.`, data: { model: withMandato(model) }, ...(Object.keys(warnings).length ? { warnings } : {}) };
-  });
+    app.put(`${PATH}/:id`, { preHandler: requirePermission(permissions.update) }, async (request, reply) => {
+      const id = parseId((request.params as { id: string }).id, what);
+      const { flat, nested } = flatten(request.body);
+      const version = versionFrom(request, flat);
+      const { model, warnings } = await answeringNested(nested, () => repo.update(app.ctx.db, request.user, id, flat, version));
+      etag(reply, model);
+      return { message: `${what} aggiornato con successo.`, data: { model: withMandato(model) }, ...(Object.keys(warnings).length ? { warnings } : {}) };
+    });
 
-  app.delete(`${PATH}/:id`, { preHandler: requirePermission(permissions.delete) }, async (request) => {
-    await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, what));
-    return { message: `${what} eliminato con successo.` };
+    app.delete(`${PATH}/:id`, { preHandler: requirePermission(permissions.delete) }, async (request) => {
+      await repo.remove(app.ctx.db, request.user, parseId((request.params as { id: string }).id, what));
+      return { message: `${what} eliminato con successo.` };
+    });
   });
-});
+}

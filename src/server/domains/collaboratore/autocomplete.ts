@@ -1,7 +1,6 @@
 // Collaborator pickers (spec 000 §7): /api/autocomplete/collaboratore(i) and the superior sales points a collaborator may take.
 import type { FastifyInstance } from 'fastify';
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { notFound } from '../../errors.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
@@ -45,32 +44,35 @@ async function activeCollaborators(app: FastifyInstance, conditions: Expression<
   return { data: rows.rows };
 }
 
-registerDomainRoutes('collaboratore/autocomplete', async (app: FastifyInstance) => {
-  const pickers = { preHandler: requirePermission('show_collaboratori|show_suoi_clienti') };
-  for (const path of ['/api/autocomplete/collaboratore', '/api/autocomplete/collaboratori']) {
-    app.get(path, pickers, async (request) => {
-      if (tooShort(request.query)) return { data: [] };
-      const scope = scopeCondition(request.user);
-      return activeCollaborators(app, [...(scope ? [scope] : []), ...wordsCondition(searchWords(request.query))], MAX_ITEMS);
-    });
-  }
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.routes('collaboratore/autocomplete', async (app: FastifyInstance) => {
+    const pickers = { preHandler: requirePermission('show_collaboratori|show_suoi_clienti') };
+    for (const path of ['/api/autocomplete/collaboratore', '/api/autocomplete/collaboratori']) {
+      app.get(path, pickers, async (request) => {
+        if (tooShort(request.query)) return { data: [] };
+        const scope = scopeCondition(request.user);
+        return activeCollaborators(app, [...(scope ? [scope] : []), ...wordsCondition(searchWords(request.query))], MAX_ITEMS);
+      });
+    }
 
-  // The collaborator form's selector: without an id (a collaborator not saved yet) every active one qualifies.
-  const superiors = { preHandler: requirePermission('show_collaboratori|gestione_collaboratori') };
-  app.get('/api/autocomplete/punto_vendita_superiore', superiors, async (request) =>
-    (tooShort(request.query) ? { data: [] } : activeCollaborators(app, wordsCondition(searchWords(request.query)))));
-  app.get('/api/autocomplete/punto_vendita_superiore/:id', superiors, async (request) => {
-    const raw = (request.params as { id: string }).id;
-    if (!/^\d{1,9}$/.test(raw)) throw notFound('Collaboratore');
-    const id = Number(raw);
-    const exists = await sql`SELECT 1 FROM collaboratore WHERE id = ${id}`.execute(app.ctx.db);
-    if (!exists.rows.length) throw notFound('Collaboratore');
-    if (tooShort(request.query)) return { data: [] };
-    // Neither itself nor anyone below it: choosing one of those would close a cycle.
-    return activeCollaborators(app, [
-      sql<SqlBool>`id <> ${id}`,
-      sql<SqlBool>`id NOT IN (${subNetworkIds(id)})`,
-      ...wordsCondition(searchWords(request.query)),
-    ]);
+    // The collaborator form's selector: without an id (a collaborator not saved yet) every active one qualifies.
+    const superiors = { preHandler: requirePermission('show_collaboratori|gestione_collaboratori') };
+    app.get('/api/autocomplete/punto_vendita_superiore', superiors, async (request) =>
+      (tooShort(request.query) ? { data: [] } : activeCollaborators(app, wordsCondition(searchWords(request.query)))));
+    app.get('/api/autocomplete/punto_vendita_superiore/:id', superiors, async (request) => {
+      const raw = (request.params as { id: string }).id;
+      if (!/^\d{1,9}$/.test(raw)) throw notFound('Collaboratore');
+      const id = Number(raw);
+      const exists = await sql`SELECT 1 FROM collaboratore WHERE id = ${id}`.execute(app.ctx.db);
+      if (!exists.rows.length) throw notFound('Collaboratore');
+      if (tooShort(request.query)) return { data: [] };
+      // Neither itself nor anyone below it: choosing one of those would close a cycle.
+      return activeCollaborators(app, [
+        sql<SqlBool>`id <> ${id}`,
+        sql<SqlBool>`id NOT IN (${subNetworkIds(id)})`,
+        ...wordsCondition(searchWords(request.query)),
+      ]);
+    });
   });
-});
+}

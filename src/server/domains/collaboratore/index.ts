@@ -1,3 +1,9 @@
 // Collaborator domain: the hierarchy hook and the collaborator pickers.
-import './hooks.ts';
-import './autocomplete.ts';
+import { defineDomain } from '../../extensions.ts';
+import { register as hooks } from './hooks.ts';
+import { register as autocomplete } from './autocomplete.ts';
+
+export default defineDomain('collaboratore', (app) => {
+  hooks(app);
+  autocomplete(app);
+});

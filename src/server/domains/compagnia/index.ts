@@ -1,3 +1,9 @@
-// Suppliers (issue 4); the contractual companies, mandate rows and assigned products load from domains/index.ts.
-import './hooks.ts';
-import './routes.ts';
+// Suppliers (issue 4): hooks and routes.
+import { defineDomain } from '../../extensions.ts';
+import { register as hooks } from './hooks.ts';
+import { register as routes } from './routes.ts';
+
+export default defineDomain('compagnia', (app) => {
+  hooks(app);
+  routes(app);
+});

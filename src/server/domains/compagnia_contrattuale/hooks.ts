@@ -1,5 +1,5 @@
 // Contractual companies: deleted only when no mandate row (or, later, policy) still refers to them.
-import { registerHooks } from '../../resources/hooks.ts';
+import type { FastifyInstance } from 'fastify';
 import { countDependants, describeDependants } from '../../resources/dependants.ts';
 import { HttpError } from '../../errors.ts';
 
@@ -8,13 +8,16 @@ const DEPENDANT_NOUNS: Record<string, [string, string]> = {
   polizza: ['polizza', 'polizze'],
 };
 
-registerHooks('compagnia_contrattuale', {
-  async beforeDelete({ trx, def, before }) {
-    const dependants = await countDependants(trx, def.name, before!.id as number);
-    if (dependants.length) {
-      throw new HttpError(409, `Impossibile eliminare la compagnia contrattuale: ha ancora ${describeDependants(dependants, DEPENDANT_NOUNS)}.`, undefined, {
-        dependants: Object.fromEntries(dependants.map((d) => [d.table, d.count])),
-      });
-    }
-  },
-});
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.resourceHooks('compagnia_contrattuale', {
+    async beforeDelete({ trx, def, before }) {
+      const dependants = await countDependants(trx, def.name, before!.id as number);
+      if (dependants.length) {
+        throw new HttpError(409, `Impossibile eliminare la compagnia contrattuale: ha ancora ${describeDependants(dependants, DEPENDANT_NOUNS)}.`, undefined, {
+          dependants: Object.fromEntries(dependants.map((d) => [d.table, d.count])),
+        }, 'IN_USE');
+      }
+    },
+  });
+}

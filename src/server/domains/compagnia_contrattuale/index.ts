@@ -1,2 +1,7 @@
 // The compagnia_contrattuale domain: hooks.
-import './hooks.ts';
+import { defineDomain } from '../../extensions.ts';
+import { register as hooks } from './hooks.ts';
+
+export default defineDomain('compagnia_contrattuale', (app) => {
+  hooks(app);
+});

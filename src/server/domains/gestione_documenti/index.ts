@@ -1,21 +1,25 @@
 // The dashboard's two documents desks (issue 18): /api/track_gestione_documenti (required documents per record, with
 // the workflow's confirm and revision events offered) and /api/gestione_documenti (every file the user may see).
-// Both answer the generic list shape (data, current_page, last_page, per_page, total) with the row scope of the owners.
-import type { FastifyInstance } from 'fastify';
+// Both answer the generic list shape (data, current_page, last_page, per_page, total) with the row scope of the owners,
+// and export it (<path>/export?format=csv|xlsx) through the lists' export writer, with the screen's columns (desks.json).
+import { defineDomain } from '../../extensions.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { invalid } from '../../errors.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { collectionsOf, downloadPattern, presentMedia } from '../../media/routes.ts';
 import { fillTitle, STATI_DOCUMENTI, trackedResources, trackedRows, visibleOwners, type TrackedResource } from '../../media/track.ts';
 import type { MediaRecord } from '../../media/store.ts';
-import type { ResourceDefinition } from '../../../shared/definitions/types.ts';
+import { exportColumns, schemaSources, sendExport, type ExportFormat } from '../../resources/export.ts';
+import desks from '../../../shared/documenti/desks.json' with { type: 'json' };
+import type { JsonSchema, ListColumn, ResourceDefinition } from '../../../shared/definitions/types.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Database } from '../../db/connection.ts';
 
 const MAX_PER_PAGE = 500;
+const EXPORT_BATCH = 500;
 
 const listQuery = {
   type: 'object',
@@ -29,6 +33,22 @@ const listQuery = {
   // filter[field] and filter[field][from|to] keys, checked by the handler.
   additionalProperties: { type: 'string', maxLength: 200 },
 } as const;
+
+/** The export of a desk: the list's query (no page), the format and the columns shown. */
+const exportQuery = {
+  ...listQuery,
+  required: ['format'],
+  properties: {
+    ...listQuery.properties,
+    format: { type: 'string', enum: ['csv', 'xlsx'] },
+    columns: { type: 'string', maxLength: 2000, description: 'campi delle colonne, separati da virgola' },
+  },
+} as const;
+
+const fileResponse = {
+  200: { description: 'Il file, trasmesso man mano (X-Total-Count: le righe)', type: 'string', format: 'binary' },
+  ...errorResponses(401, 403, 422),
+};
 
 const page = (row: Record<string, unknown>) => ({
   200: {
@@ -149,28 +169,22 @@ function eventsOf(workflow: Workflow | undefined, def: ResourceDefinition, user:
     .map((e) => ({ type: e.type, label: e.meta.label, route: e.meta.route!, confirm: e.meta.confirm ?? null, note: e.meta.note ?? null, noteField: e.meta.noteField ?? 'nota' }));
 }
 
-registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
+type Page<T> = { data: T[]; total: number };
+
+function register(app: FastifyInstance): void {
+  app.extensions.routes('gestione_documenti', async (app: FastifyInstance) => {
   const db = app.ctx.db;
   const defs = app.ctx.definitions.resources;
   const tracked = trackedResources(defs.values(), app.ctx.workflows as Map<string, Workflow>);
   const trackedBy = new Map(tracked.map((t) => [t.def.name, t]));
 
-  app.get('/api/track_gestione_documenti', {
-    preHandler: requirePermission('show_track_documenti'),
-    schema: {
-      tags: ['documenti'], summary: 'Documenti richiesti per quotazione e polizza: mancanti, caricati, da rivedere, confermati, firmati',
-      querystring: listQuery,
-      response: page({
-        id: str, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, stato: nullableStr, stato_documenti: { enum: [...STATI_DOCUMENTI] },
-        mancanti: { type: 'array', items: str }, caricati: int, da_rivedere: int, confermati: int, firmato: { type: 'boolean' },
-        documenti: { type: 'array', items: { type: 'object' } }, azioni: { type: 'array', items: { type: 'object' } }, updated_at: str, link: nullableStr,
-      }),
-    },
-  }, async (request, reply) => {
-    const input = readList(request.query as Record<string, unknown>, ['updated_at', 'owner_id', 'caricati'], '-updated_at', ['mancante', 'stato_documenti', 'owner_resource']);
-    const rows = await trackedRows(db, request.user, tracked);
-    reply.header('cache-control', 'no-store');
-    if (!rows) return pageOf([], input, 0);
+  const readTrack = (query: Record<string, unknown>) =>
+    readList(query, ['updated_at', 'owner_id', 'caricati'], '-updated_at', ['mancante', 'stato_documenti', 'owner_resource']);
+
+  /** One page of the tracking desk (every row with per_page -1). */
+  async function trackPage(db: Database, user: AuthUser, input: ListInput): Promise<Page<Record<string, unknown>>> {
+    const rows = await trackedRows(db, user, tracked);
+    if (!rows) return { data: [], total: 0 };
     const where: Expression<SqlBool>[] = [sql<SqlBool>`true`];
     const { mancante, stato_documenti: stato, owner_resource: owner } = input.filters;
     // "What is missing": one collection, or any ('*'): both mean still missing, so signed records are out.
@@ -208,30 +222,21 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
         mancanti: r.mancanti.map((c) => titles.get(c) ?? c),
         caricati: r.caricati, da_rivedere: r.da_rivedere, confermati: r.confermati, firmato: r.firmato,
         documenti: documentsOf(t, record, mine),
-        azioni: eventsOf(t.workflow, t.def, request.user, record),
+        azioni: eventsOf(t.workflow, t.def, user, record),
         updated_at: new Date(r.updated_at).toISOString(),
         link: linkOf(t.def, Number(r.owner_id), '?tab=documenti'),
       };
     });
-    return pageOf(data, input, total);
-  });
+    return { data, total };
+  }
 
-  app.get('/api/gestione_documenti', {
-    preHandler: requirePermission('show_gestione_documenti'),
-    schema: {
-      tags: ['documenti'], summary: 'Ogni documento archiviato che l\'utente può vedere, per proprietario, categoria e data',
-      querystring: listQuery,
-      response: page({
-        id: int, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, collection_name: str, collection: str,
-        name: str, file_name: str, mime_type: str, size: int, created_at: str, created_by_name: nullableStr, url: str, link: nullableStr,
-      }),
-    },
-  }, async (request, reply) => {
-    const input = readList(request.query as Record<string, unknown>, ['created_at', 'name', 'size', 'owner_id', 'collection_name', 'owner_resource'], '-created_at',
-      ['owner_resource', 'collection_name', 'owner_id', 'created_at']);
-    reply.header('cache-control', 'no-store');
-    const owners = await visibleOwners(db, request.user, defs.values());
-    if (!owners) return pageOf([], input, 0);
+  const readArchive = (query: Record<string, unknown>) =>
+    readList(query, ['created_at', 'name', 'size', 'owner_id', 'collection_name', 'owner_resource'], '-created_at', ['owner_resource', 'collection_name', 'owner_id', 'created_at']);
+
+  /** One page of the archive (every row with per_page -1). */
+  async function archivePage(db: Database, user: AuthUser, input: ListInput): Promise<Page<Record<string, unknown>>> {
+    const owners = await visibleOwners(db, user, defs.values());
+    if (!owners) return { data: [], total: 0 };
     const where: Expression<SqlBool>[] = [owners];
     const f = input.filters;
     if (f.owner_resource) where.push(sql<SqlBool>`m.owner_resource = ${f.owner_resource}`);
@@ -251,7 +256,6 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
       SELECT m.id, m.owner_resource, m.owner_id, m.item_model, m.item_id, m.collection_name, m.name, m.file_name, m.mime_type, m.size, m.sha256,
         m.meta, m.created_by_name, m.created_at, count(*) OVER ()::int AS total
       FROM media m WHERE ${sql.join(where, sql` AND `)} ORDER BY ${order} ${pageWindow(input)}`.execute(db);
-    const total = found.rows[0]?.total ?? 0;
     const records = await ownersOf(db, defs, found.rows);
     const data = found.rows.map((m) => {
       const def = defs.get(m.owner_resource)!;
@@ -267,6 +271,80 @@ registerDomainRoutes('gestione_documenti', async (app: FastifyInstance) => {
         link: linkOf(def, Number(m.owner_id)),
       };
     });
+    return { data, total: found.rows[0]?.total ?? 0 };
+  }
+
+  /**
+   * A desk's export: the rows of its current filter, read in pages of one read-only snapshot (the rows are built in
+   * TypeScript, so no cursor), written by the lists' export writer with the desk's columns and labels.
+   */
+  const exportDesk = (
+    desk: { schema: unknown; list: unknown }, name: string, readInput: (q: Record<string, unknown>) => ListInput,
+    pageOf: (db: Database, user: AuthUser, input: ListInput) => Promise<Page<Record<string, unknown>>>,
+  ) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const raw = request.query as Record<string, unknown>;
+    const columns = exportColumns((desk.list as { columns: ListColumn[] }).columns, typeof raw.columns === 'string' ? raw.columns : undefined);
+    const input = { ...readInput(raw), page: 1, perPage: EXPORT_BATCH };
+    // The first page answers a bad filter with 422 before the file starts, and gives the total.
+    const first = await pageOf(db, request.user, input);
+    // The sheet is named as the dashboard card that opens the desk.
+    const title = app.ctx.definitions.dashboard.find((c) => c.route === `/${name}`)?.title ?? name;
+    return sendExport(reply, raw.format as ExportFormat, {
+      name, title, columns, sources: schemaSources(desk.schema as JsonSchema, columns), total: first.total,
+      read: (each) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
+        for (let page = 1; ; page++) {
+          const { data } = await pageOf(trx, request.user, { ...input, page });
+          if (!(await each(data)) || data.length < EXPORT_BATCH) break;
+        }
+      }),
+    });
+  };
+
+  app.get('/api/track_gestione_documenti', {
+    preHandler: requirePermission('show_track_documenti'),
+    schema: {
+      tags: ['documenti'], summary: 'Documenti richiesti per quotazione e polizza: mancanti, caricati, da rivedere, confermati, firmati',
+      querystring: listQuery,
+      response: page({
+        id: str, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, stato: nullableStr, stato_documenti: { enum: [...STATI_DOCUMENTI] },
+        mancanti: { type: 'array', items: str }, caricati: int, da_rivedere: int, confermati: int, firmato: { type: 'boolean' },
+        documenti: { type: 'array', items: { type: 'object' } }, azioni: { type: 'array', items: { type: 'object' } }, updated_at: str, link: nullableStr,
+      }),
+    },
+  }, async (request, reply) => {
+    const input = readTrack(request.query as Record<string, unknown>);
+    reply.header('cache-control', 'no-store');
+    const { data, total } = await trackPage(db, request.user, input);
     return pageOf(data, input, total);
   });
+
+  app.get('/api/track_gestione_documenti/export', {
+    preHandler: requirePermission('show_track_documenti'),
+    schema: { tags: ['documenti'], summary: 'Esporta i documenti richiesti (CSV o XLSX, i filtri dell\'elenco)', querystring: exportQuery, response: fileResponse },
+  }, exportDesk(desks.track, 'track_gestione_documenti', readTrack, trackPage));
+
+  app.get('/api/gestione_documenti', {
+    preHandler: requirePermission('show_gestione_documenti'),
+    schema: {
+      tags: ['documenti'], summary: 'Ogni documento archiviato che l\'utente può vedere, per proprietario, categoria e data',
+      querystring: listQuery,
+      response: page({
+        id: int, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, collection_name: str, collection: str,
+        name: str, file_name: str, mime_type: str, size: int, created_at: str, created_by_name: nullableStr, url: str, link: nullableStr,
+      }),
+    },
+  }, async (request, reply) => {
+    const input = readArchive(request.query as Record<string, unknown>);
+    reply.header('cache-control', 'no-store');
+    const { data, total } = await archivePage(db, request.user, input);
+    return pageOf(data, input, total);
+  });
+
+  app.get('/api/gestione_documenti/export', {
+    preHandler: requirePermission('show_gestione_documenti'),
+    schema: { tags: ['documenti'], summary: 'Esporta i documenti archiviati (CSV o XLSX, i filtri dell\'elenco)', querystring: exportQuery, response: fileResponse },
+  }, exportDesk(desks.archivio, 'gestione_documenti', readArchive, archivePage));
 });
+}
+
+export default defineDomain('gestione_documenti', register);

@@ -41,7 +41,7 @@ export async function seedPolizze(db: Database, repoFor: (resource: string) => R
     for (const [k, t] of due.entries()) {
       if (i % 2 === 1 && k === due.length - 1) break;
       const premio = (await sql<{ premio: number; data_inizio: string }>`SELECT premio, data_inizio FROM titolo WHERE id = ${t.id}`.execute(db)).rows[0]!;
-      await db.transaction().execute((trx) => registraPagamento(trx, titoli, user, t.id, { data_pagamento: premio.data_inizio, importo: premio.premio, tipo_pagamento: TIPI[(i + k) % TIPI.length] }));
+      await db.transaction().execute((trx) => registraPagamento(trx, { titoli, polizze }, user, t.id, { data_pagamento: premio.data_inizio, importo: premio.premio, tipo_pagamento: TIPI[(i + k) % TIPI.length] }));
     }
   }
   return created;

@@ -2,14 +2,14 @@
 import { sql } from 'kysely';
 import type { AuthUser } from '../../auth/user.ts';
 import { HttpError, invalid, notFound } from '../../errors.ts';
-import type { ResourceRepository } from '../../resources/repository.ts';
 import { formatEuro } from '../../../shared/money.ts';
 import { centesimi, euro } from '../../../shared/premi.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
-import { aggiornaStatoPolizza, oggi, type Trx } from './titoli.ts';
+import { aggiornaStatoPolizza, oggi, type Archivi, type Trx } from './titoli.ts';
 
 /** Runs inside the caller's transaction; `titoli` applies the row scope (a title one may not see answers 404). */
-export async function registraPagamento(trx: Trx, titoli: ResourceRepository, user: AuthUser, id: number, body: Record<string, unknown>): Promise<void> {
+export async function registraPagamento(trx: Trx, repos: Archivi, user: AuthUser, id: number, body: Record<string, unknown>): Promise<void> {
+  const { titoli } = repos;
   const visible = await titoli.get(trx, user, id);
   // The policy row first: an edit of the policy and a payment of its titles never interleave.
   await sql`SELECT id FROM polizza WHERE id = ${visible.polizza_id as number} FOR UPDATE`.execute(trx);
@@ -32,8 +32,9 @@ export async function registraPagamento(trx: Trx, titoli: ResourceRepository, us
   if (Object.keys(errors).length) throw invalid(errors);
   await sql`INSERT INTO titolo_movimento (titolo_id, tipo, data, importo, tipo_pagamento, user_id, user_name)
     VALUES (${id}, 'PAGAMENTO', ${data as string}, ${euro(importo)}, ${tipo as string}, ${user.id || null}, ${user.name})`.execute(trx);
-  await sql`UPDATE titolo SET saldato = true, stato = 'PAGATO', data_ultimo_stato = ${today}, data_pagamento = ${data as string},
-    importo_pagato = ${euro(importo)}, tipo_pagamento = ${tipo as string}, pagato_da = ${user.name}, version = version + 1, updated_at = now()
-    WHERE id = ${id}`.execute(trx);
-  await aggiornaStatoPolizza(trx, Number(titolo.polizza_id));
+  await titoli.writeOnBehalf(trx, user, titolo, {
+    saldato: true, stato: 'PAGATO', data_ultimo_stato: today, data_pagamento: data as string,
+    importo_pagato: euro(importo), tipo_pagamento: tipo as string, pagato_da: user.name,
+  });
+  await aggiornaStatoPolizza(trx, repos.polizze, user, Number(titolo.polizza_id));
 }

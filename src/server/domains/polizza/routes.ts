@@ -1,7 +1,6 @@
 // Policy routes beyond CRUD: the product search of the form, its pickers, the commission parameters, title payment and reversal.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, forbidden, invalid, notFound } from '../../errors.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
@@ -44,142 +43,146 @@ interface ProdottoRow {
   ramo: string | null;
 }
 
-registerDomainRoutes('polizza', async (app: FastifyInstance) => {
-  const db = app.ctx.db;
-  const polizzaDef = app.ctx.definitions.resources.get('polizza')!;
-  const titoloDef = app.ctx.definitions.resources.get('titolo')!;
-  const titoli = new ResourceRepository(titoloDef, app.ctx.ajv);
-  const canUse = requirePermission(polizzaDef.resource.permissions.create);
-  const canRead = requirePermission(titoloDef.resource.permissions.read);
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.routes('polizza', async (app: FastifyInstance) => {
+    const db = app.ctx.db;
+    const polizzaDef = app.ctx.definitions.resources.get('polizza')!;
+    const titoloDef = app.ctx.definitions.resources.get('titolo')!;
+    const titoli = new ResourceRepository(titoloDef, app.ctx);
+    const archivi = { titoli, polizze: new ResourceRepository(polizzaDef, app.ctx) };
+    const canUse = requirePermission(polizzaDef.resource.permissions.create);
+    const canRead = requirePermission(titoloDef.resource.permissions.read);
 
-  // Spec 002 §3.4, §7.1: the mandate products of a supplier under a contractual company (and branch), active mandates only.
-  app.get('/api/mandato_prodotto_in_polizza/search', { preHandler: canUse, schema: { querystring: looseQuery } }, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const errors: FieldErrors = {};
-    const fornitore = optionalId(query, ['compagnia_fornitore_id', 'fornitore_id'], errors, 'compagnia_fornitore_id');
-    const compagnia = optionalId(query, ['prodotto[compagnia_contrattuale_id]', 'prodotto.compagnia_contrattuale_id', 'compagnia_contrattuale_id'], errors, 'prodotto.compagnia_contrattuale_id');
-    const ramo = optionalId(query, ['ramo_id', 'prodotto[ramo_id]', 'prodotto.ramo_id'], errors, 'ramo_id');
-    if (Object.keys(errors).length) throw invalid(errors);
-    const conditions: Expression<SqlBool>[] = [sql<SqlBool>`p.attivo`, sql<SqlBool>`p.mandato_attivo`];
-    if (fornitore) conditions.push(sql<SqlBool>`p.compagnia_fornitore_id = ${fornitore}`);
-    if (compagnia) conditions.push(sql<SqlBool>`p.compagnia_contrattuale_id = ${compagnia}`);
-    if (ramo) conditions.push(sql<SqlBool>`p.ramo_id = ${ramo}`);
-    const rows = await sql<ProdottoRow>`
-      SELECT p.id, p.nome, p.attivo, p.mandato_attivo, p.percentuale_provvigione_attiva, p.data_inizio_mandato,
-             p.compagnia_fornitore_id, p.compagnia_contrattuale_id, p.mandatabile_type, p.ramo_id, p.settore_id,
-             f."ragioneSociale" AS fornitore, c.nome AS compagnia, r.codice AS ramo
-      FROM categoria_prodotto p
-      JOIN compagnia f ON f.id = p.compagnia_fornitore_id AND f.attivo
-      JOIN compagnia_contrattuale c ON c.id = p.compagnia_contrattuale_id
-      LEFT JOIN ref_ramo r ON r.id = p.ramo_id
-      WHERE ${sql.join(conditions, sql` AND `)}
-      ORDER BY p.nome, p.id LIMIT 500`.execute(db);
-    reply.header('cache-control', 'no-store');
-    return {
-      data: rows.rows.map((p) => ({
-        id: p.id,
-        nome: p.nome,
-        label: `${p.nome}${p.ramo ? ` (${p.ramo})` : ''}`,
-        mandato: {
-          attivo: p.mandato_attivo,
-          percentuale_provvigione_attiva: String(p.percentuale_provvigione_attiva ?? 0),
-          data_inizio_mandato: p.data_inizio_mandato,
-          compagnia_fornitore_id: p.compagnia_fornitore_id,
-        },
-        mandatabile_type: p.mandatabile_type,
-        ramo_id: p.ramo_id,
-        settore_id: p.settore_id,
-        compagnia_contrattuale_id: p.compagnia_contrattuale_id,
-        compagnia_contrattuale: { id: p.compagnia_contrattuale_id, label: p.compagnia },
-        fornitore: { id: p.compagnia_fornitore_id, label: p.fornitore },
-      })),
-    };
-  });
-
-  // Pickers of the policy form: suppliers and contractual companies that hold at least one active mandate product.
-  const picker = (kind: 'fornitore' | 'compagnia_contrattuale') => async (request: FastifyRequest) => {
-    const query = request.query as Record<string, unknown>;
-    const search = typeof query.search === 'string' ? query.search.trim() : '';
-    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const errors: FieldErrors = {};
-    const fornitore = kind === 'compagnia_contrattuale' ? optionalId(query, ['fornitore_id', 'compagnia_fornitore_id'], errors, 'fornitore_id') : undefined;
-    if (Object.keys(errors).length) throw invalid(errors);
-    const rows = kind === 'fornitore'
-      ? await sql<{ id: number; label: string }>`
-          SELECT f.id, f."ragioneSociale" AS label FROM compagnia f
-          WHERE f.attivo AND EXISTS (SELECT 1 FROM categoria_prodotto p WHERE p.compagnia_fornitore_id = f.id AND p.attivo AND p.mandato_attivo)
-            ${search ? sql`AND f."ragioneSociale" ILIKE ${like}` : sql``}
-          ORDER BY 2, 1 LIMIT 50`.execute(db)
-      : await sql<{ id: number; label: string }>`
-          SELECT c.id, c.nome AS label FROM compagnia_contrattuale c
-          WHERE EXISTS (SELECT 1 FROM categoria_prodotto p WHERE p.compagnia_contrattuale_id = c.id AND p.attivo AND p.mandato_attivo
-                        ${fornitore ? sql`AND p.compagnia_fornitore_id = ${fornitore}` : sql``})
-            ${search ? sql`AND c.nome ILIKE ${like}` : sql``}
-          ORDER BY 2, 1 LIMIT 50`.execute(db);
-    return { data: rows.rows };
-  };
-  app.get('/api/polizza/autocomplete/fornitore', { preHandler: canUse, schema: { querystring: looseQuery } }, picker('fornitore'));
-  app.get('/api/polizza/autocomplete/compagnia_contrattuale', { preHandler: canUse, schema: { querystring: looseQuery } }, picker('compagnia_contrattuale'));
-
-  // The percentages the commission panel applies, so the form computes it as the user types with src/shared/premi.ts.
-  app.get('/api/polizza/parametri_provvigioni', { preHandler: canUse, schema: { querystring: looseQuery } }, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const errors: FieldErrors = {};
-    const prodotto = optionalId(query, ['mandato_prodotto_id'], errors, 'mandato_prodotto_id');
-    const collaboratore = optionalId(query, ['collaboratore_id'], errors, 'collaboratore_id');
-    if (Object.keys(errors).length) throw invalid(errors);
-    // Another collaborator's commission is theirs to know: outside one's own record it takes who sees all customers.
-    const user = request.user;
-    if (collaboratore && collaboratore !== user.collaboratore_id && !hasPermission('show_tutti_clienti|show_collaboratori', user)) throw forbidden();
-    return { data: await parametriProvvigioni(db, prodotto ?? null, collaboratore ?? null) };
-  });
-
-  for (const base of [titoloDef.resource.api.path, ...(titoloDef.resource.api.aliases ?? [])]) {
-    // Payment of a title: date, amount (the title's premium), payment type and who, in one transaction with the policy's status.
-    app.post(`${base}/:id/pagamento`, {
-      preHandler: canRead,
-      schema: { params: idParam, body: { type: 'object', additionalProperties: true } },
-    }, async (request) => {
-      const id = Number((request.params as { id: string }).id);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const user = request.user;
-      return db.transaction().execute(async (trx) => {
-        await registraPagamento(trx, titoli, user, id, body);
-        return { message: 'Pagamento registrato.', data: { model: await titoli.get(trx, user, id) } };
-      });
+    // Spec 002 §3.4, §7.1: the mandate products of a supplier under a contractual company (and branch), active mandates only.
+    app.get('/api/mandato_prodotto_in_polizza/search', { preHandler: canUse, schema: { querystring: looseQuery } }, async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const errors: FieldErrors = {};
+      const fornitore = optionalId(query, ['compagnia_fornitore_id', 'fornitore_id'], errors, 'compagnia_fornitore_id');
+      const compagnia = optionalId(query, ['prodotto[compagnia_contrattuale_id]', 'prodotto.compagnia_contrattuale_id', 'compagnia_contrattuale_id'], errors, 'prodotto.compagnia_contrattuale_id');
+      const ramo = optionalId(query, ['ramo_id', 'prodotto[ramo_id]', 'prodotto.ramo_id'], errors, 'ramo_id');
+      if (Object.keys(errors).length) throw invalid(errors);
+      const conditions: Expression<SqlBool>[] = [sql<SqlBool>`p.attivo`, sql<SqlBool>`p.mandato_attivo`];
+      if (fornitore) conditions.push(sql<SqlBool>`p.compagnia_fornitore_id = ${fornitore}`);
+      if (compagnia) conditions.push(sql<SqlBool>`p.compagnia_contrattuale_id = ${compagnia}`);
+      if (ramo) conditions.push(sql<SqlBool>`p.ramo_id = ${ramo}`);
+      const rows = await sql<ProdottoRow>`
+        SELECT p.id, p.nome, p.attivo, p.mandato_attivo, p.percentuale_provvigione_attiva, p.data_inizio_mandato,
+               p.compagnia_fornitore_id, p.compagnia_contrattuale_id, p.mandatabile_type, p.ramo_id, p.settore_id,
+               f."ragioneSociale" AS fornitore, c.nome AS compagnia, r.codice AS ramo
+        FROM categoria_prodotto p
+        JOIN compagnia f ON f.id = p.compagnia_fornitore_id AND f.attivo
+        JOIN compagnia_contrattuale c ON c.id = p.compagnia_contrattuale_id
+        LEFT JOIN ref_ramo r ON r.id = p.ramo_id
+        WHERE ${sql.join(conditions, sql` AND `)}
+        ORDER BY p.nome, p.id LIMIT 500`.execute(db);
+      reply.header('cache-control', 'no-store');
+      return {
+        data: rows.rows.map((p) => ({
+          id: p.id,
+          nome: p.nome,
+          label: `${p.nome}${p.ramo ? ` (${p.ramo})` : ''}`,
+          mandato: {
+            attivo: p.mandato_attivo,
+            percentuale_provvigione_attiva: String(p.percentuale_provvigione_attiva ?? 0),
+            data_inizio_mandato: p.data_inizio_mandato,
+            compagnia_fornitore_id: p.compagnia_fornitore_id,
+          },
+          mandatabile_type: p.mandatabile_type,
+          ramo_id: p.ramo_id,
+          settore_id: p.settore_id,
+          compagnia_contrattuale_id: p.compagnia_contrattuale_id,
+          compagnia_contrattuale: { id: p.compagnia_contrattuale_id, label: p.compagnia },
+          fornitore: { id: p.compagnia_fornitore_id, label: p.fornitore },
+        })),
+      };
     });
 
-    // Reversal of a payment: only for holders of the permission; the payment stays in the history with its reversal.
-    app.post(`${base}/:id/storno`, {
-      preHandler: requirePermission('storna_pagamenti_titoli'),
-      schema: { params: idParam, body: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] } },
-    }, async (request) => {
-      const id = Number((request.params as { id: string }).id);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const user = request.user;
-      return db.transaction().execute(async (trx) => {
-        const visible = await titoli.get(trx, user, id);
-        await sql`SELECT id FROM polizza WHERE id = ${visible.polizza_id as number} FOR UPDATE`.execute(trx);
-        const titolo = (await sql<Record<string, unknown>>`SELECT * FROM titolo WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0];
-        if (!titolo) throw notFound('Titolo', false);
-        if (!titolo.saldato) throw new HttpError(409, 'Il titolo non è pagato: non c\'è nulla da stornare.');
-        const nota = typeof body.nota === 'string' ? body.nota.trim().slice(0, 1000) : '';
-        await sql`INSERT INTO titolo_movimento (titolo_id, tipo, data, importo, tipo_pagamento, nota, user_id, user_name)
-          VALUES (${id}, 'STORNO', ${oggi()}, ${titolo.importo_pagato as number}, ${titolo.tipo_pagamento as string}, ${nota || null}, ${user.id || null}, ${user.name})`.execute(trx);
-        await sql`UPDATE titolo SET saldato = false, stato = 'GIACENZA', data_ultimo_stato = ${oggi()}, data_pagamento = NULL,
-          importo_pagato = NULL, tipo_pagamento = NULL, pagato_da = NULL, version = version + 1, updated_at = now()
-          WHERE id = ${id}`.execute(trx);
-        await aggiornaStatoPolizza(trx, Number(titolo.polizza_id));
-        return { message: 'Pagamento stornato.', data: { model: await titoli.get(trx, user, id) } };
-      });
-    });
-
-    app.get(`${base}/:id/movimenti`, { preHandler: canRead, schema: { params: idParam } }, async (request) => {
-      const id = Number((request.params as { id: string }).id);
-      await titoli.get(db, request.user, id);
-      const rows = await sql`SELECT id, tipo, data, importo, tipo_pagamento, nota, user_name, at FROM titolo_movimento
-        WHERE titolo_id = ${id} ORDER BY id`.execute(db);
+    // Pickers of the policy form: suppliers and contractual companies that hold at least one active mandate product.
+    const picker = (kind: 'fornitore' | 'compagnia_contrattuale') => async (request: FastifyRequest) => {
+      const query = request.query as Record<string, unknown>;
+      const search = typeof query.search === 'string' ? query.search.trim() : '';
+      const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const errors: FieldErrors = {};
+      const fornitore = kind === 'compagnia_contrattuale' ? optionalId(query, ['fornitore_id', 'compagnia_fornitore_id'], errors, 'fornitore_id') : undefined;
+      if (Object.keys(errors).length) throw invalid(errors);
+      const rows = kind === 'fornitore'
+        ? await sql<{ id: number; label: string }>`
+            SELECT f.id, f."ragioneSociale" AS label FROM compagnia f
+            WHERE f.attivo AND EXISTS (SELECT 1 FROM categoria_prodotto p WHERE p.compagnia_fornitore_id = f.id AND p.attivo AND p.mandato_attivo)
+              ${search ? sql`AND f."ragioneSociale" ILIKE ${like}` : sql``}
+            ORDER BY 2, 1 LIMIT 50`.execute(db)
+        : await sql<{ id: number; label: string }>`
+            SELECT c.id, c.nome AS label FROM compagnia_contrattuale c
+            WHERE EXISTS (SELECT 1 FROM categoria_prodotto p WHERE p.compagnia_contrattuale_id = c.id AND p.attivo AND p.mandato_attivo
+                          ${fornitore ? sql`AND p.compagnia_fornitore_id = ${fornitore}` : sql``})
+              ${search ? sql`AND c.nome ILIKE ${like}` : sql``}
+            ORDER BY 2, 1 LIMIT 50`.execute(db);
       return { data: rows.rows };
+    };
+    app.get('/api/polizza/autocomplete/fornitore', { preHandler: canUse, schema: { querystring: looseQuery } }, picker('fornitore'));
+    app.get('/api/polizza/autocomplete/compagnia_contrattuale', { preHandler: canUse, schema: { querystring: looseQuery } }, picker('compagnia_contrattuale'));
+
+    // The percentages the commission panel applies, so the form computes it as the user types with src/shared/premi.ts.
+    app.get('/api/polizza/parametri_provvigioni', { preHandler: canUse, schema: { querystring: looseQuery } }, async (request) => {
+      const query = request.query as Record<string, unknown>;
+      const errors: FieldErrors = {};
+      const prodotto = optionalId(query, ['mandato_prodotto_id'], errors, 'mandato_prodotto_id');
+      const collaboratore = optionalId(query, ['collaboratore_id'], errors, 'collaboratore_id');
+      if (Object.keys(errors).length) throw invalid(errors);
+      // Another collaborator's commission is theirs to know: outside one's own record it takes who sees all customers.
+      const user = request.user;
+      if (collaboratore && collaboratore !== user.collaboratore_id && !hasPermission('show_tutti_clienti|show_collaboratori', user)) throw forbidden();
+      return { data: await parametriProvvigioni(db, prodotto ?? null, collaboratore ?? null) };
     });
-  }
-});
+
+    for (const base of [titoloDef.resource.api.path, ...(titoloDef.resource.api.aliases ?? [])]) {
+      // Payment of a title: date, amount (the title's premium), payment type and who, in one transaction with the policy's status.
+      app.post(`${base}/:id/pagamento`, {
+        preHandler: canRead,
+        schema: { params: idParam, body: { type: 'object', additionalProperties: true } },
+      }, async (request) => {
+        const id = Number((request.params as { id: string }).id);
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const user = request.user;
+        return db.transaction().execute(async (trx) => {
+          await registraPagamento(trx, archivi, user, id, body);
+          return { message: 'Pagamento registrato.', data: { model: await titoli.get(trx, user, id) } };
+        });
+      });
+
+      // Reversal of a payment: only for holders of the permission; the payment stays in the history with its reversal.
+      app.post(`${base}/:id/storno`, {
+        preHandler: requirePermission('storna_pagamenti_titoli'),
+        schema: { params: idParam, body: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] } },
+      }, async (request) => {
+        const id = Number((request.params as { id: string }).id);
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const user = request.user;
+        return db.transaction().execute(async (trx) => {
+          const visible = await titoli.get(trx, user, id);
+          await sql`SELECT id FROM polizza WHERE id = ${visible.polizza_id as number} FOR UPDATE`.execute(trx);
+          const titolo = (await sql<Record<string, unknown>>`SELECT * FROM titolo WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0];
+          if (!titolo) throw notFound('Titolo', false);
+          if (!titolo.saldato) throw new HttpError(409, 'Il titolo non è pagato: non c\'è nulla da stornare.');
+          const nota = typeof body.nota === 'string' ? body.nota.trim().slice(0, 1000) : '';
+          await sql`INSERT INTO titolo_movimento (titolo_id, tipo, data, importo, tipo_pagamento, nota, user_id, user_name)
+            VALUES (${id}, 'STORNO', ${oggi()}, ${titolo.importo_pagato as number}, ${titolo.tipo_pagamento as string}, ${nota || null}, ${user.id || null}, ${user.name})`.execute(trx);
+          await titoli.writeOnBehalf(trx, user, titolo, {
+            saldato: false, stato: 'GIACENZA', data_ultimo_stato: oggi(), data_pagamento: null, importo_pagato: null, tipo_pagamento: null, pagato_da: null,
+          });
+          await aggiornaStatoPolizza(trx, archivi.polizze, user, Number(titolo.polizza_id));
+          return { message: 'Pagamento stornato.', data: { model: await titoli.get(trx, user, id) } };
+        });
+      });
+
+      app.get(`${base}/:id/movimenti`, { preHandler: canRead, schema: { params: idParam } }, async (request) => {
+        const id = Number((request.params as { id: string }).id);
+        await titoli.get(db, request.user, id);
+        const rows = await sql`SELECT id, tipo, data, importo, tipo_pagamento, nota, user_name, at FROM titolo_movimento
+          WHERE titolo_id = ${id} ORDER BY id`.execute(db);
+        return { data: rows.rows };
+      });
+    }
+  });
+}

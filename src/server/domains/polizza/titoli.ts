@@ -1,5 +1,13 @@
 // Titles (premium instalments) of a policy: generation from the policy's dates, frazionamento and amounts, and the policy's paid status.
 import { sql, type Kysely } from 'kysely';
+import type { AuthUser } from '../../auth/user.ts';
+import type { ResourceRepository } from '../../resources/repository.ts';
+
+/** The repositories a payment writes through: the title and its policy's status. */
+export interface Archivi {
+  titoli: ResourceRepository;
+  polizze: ResourceRepository;
+}
 import {
   centesimi, euro, periodi, provvigioniRata, rate, PARAMETRI_VUOTI,
   type ParametriProvvigioni, type TipoProvvigione,
@@ -127,15 +135,15 @@ export async function titoliPagati(trx: Trx, polizzaId: number): Promise<number>
 }
 
 /** The policy's stato and saldato follow its titles: GIACENZA (none paid), IN_PAGAMENTO, SALDATA (all paid). */
-export async function aggiornaStatoPolizza(trx: Trx, polizzaId: number): Promise<void> {
+export async function aggiornaStatoPolizza(trx: Trx, polizze: ResourceRepository, user: AuthUser, polizzaId: number): Promise<void> {
   const counts = (await sql<{ tot: number; pagati: number }>`
     SELECT count(*)::int AS tot, count(*) FILTER (WHERE saldato)::int AS pagati FROM titolo WHERE polizza_id = ${polizzaId}`.execute(trx)).rows[0]!;
   const stato = counts.pagati === 0 ? 'GIACENZA' : counts.pagati < counts.tot ? 'IN_PAGAMENTO' : 'SALDATA';
   const saldato = counts.tot > 0 && counts.pagati === counts.tot;
-  await sql`UPDATE polizza SET
-      data_ultimo_stato = CASE WHEN stato IS DISTINCT FROM ${stato} THEN ${oggi()}::date ELSE data_ultimo_stato END,
-      stato = ${stato}, saldato = ${saldato}, version = version + 1, updated_at = now()
-    WHERE id = ${polizzaId}`.execute(trx);
+  const polizza = await polizze.lockRow(trx, polizzaId);
+  await polizze.writeOnBehalf(trx, user, polizza, {
+    stato, saldato, ...(polizza.stato !== stato ? { data_ultimo_stato: oggi() } : {}),
+  });
 }
 
 export function importoCents(value: unknown): number {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import type { AuthUser } from '../../auth/user.ts';
+import type { ResourceRepository } from '../../resources/repository.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 import { fromCents, toCents } from '../../../shared/money.ts';
 import { dataNelPeriodo, SPESE_EMISSIONE_PREDEFINITE_CENTESIMI, totaleInclusione } from '../../../shared/appendici.ts';
@@ -30,6 +31,8 @@ export const MESSAGGI_APPENDICI = {
 
 export interface ServizioAppendici extends Servizio {
   appendici: AutoStoricheAppendici;
+  /** The appendix resource: drafts and issued appendices are written through it, validated, never by hand. */
+  appendiciRepo: ResourceRepository;
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
@@ -91,14 +94,11 @@ async function bozza(trx: Trx | Database, quotazioneId: number, operazione: Oper
 }
 
 /** One draft per quotation and operation: a new calculation replaces the previous one. */
-async function salvaBozza(trx: Trx, values: Row): Promise<Row> {
+async function salvaBozza(s: ServizioAppendici, trx: Trx, user: AuthUser, values: Row): Promise<Row> {
   const existing = await bozza(trx, Number(values.quotazione_id), values.operazione as Operazione);
-  const json = (v: Row) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x !== null && typeof x === 'object' && !(x instanceof Date) ? JSON.stringify(x) : x]));
-  if (existing) {
-    return (await trx.updateTable(APPENDICE).set({ ...json(values), version: sql`version + 1`, updated_at: sql`now()` })
-      .where('id', '=', Number(existing.id)).returningAll().executeTakeFirstOrThrow()) as Row;
-  }
-  return (await trx.insertInto(APPENDICE).values({ ...json(values), stato: 'bozza' }).returningAll().executeTakeFirstOrThrow()) as Row;
+  if (existing) return s.appendiciRepo.writeOnBehalf(trx, user, await s.appendiciRepo.lockRow(trx, Number(existing.id)), values);
+  // The appendix's hooks refuse hand-made records: this one is the calculation's.
+  return s.appendiciRepo.createOwned(trx, user, { ...values, stato: 'bozza' }, { hooks: false });
 }
 
 const IMPORTI = ['premio_verti', 'spese_emissione', 'competenze', 'premio_annuale', 'appendice_totale', 'importo'];
@@ -165,7 +165,7 @@ export async function calcolaInclusione(s: ServizioAppendici, user: AuthUser, qu
   const spese = SPESE_EMISSIONE_PREDEFINITE_CENTESIMI;
   const premioAnnuo = toCents(Number(polizza.premio_verti ?? 0)) + esito.premio_annuo_veicolo_centesimi;
   const totale = totaleInclusione({ competenze_centesimi: competenze, spese_emissione_centesimi: spese, premio_verti_centesimi: esito.premio_centesimi });
-  const draft = await s.db.transaction().execute((trx) => salvaBozza(trx, {
+  const draft = await s.db.transaction().execute((trx) => salvaBozza(s, trx, user, {
     quotazione_id: quotazioneId, polizza_id: polizza.id, numero_polizza: polizza.numero_polizza, collaboratore_id: row.collaboratore_id ?? null,
     operazione: 'inclusione', veicolo_id: null, auto_storica_id: veicolo.auto_storica_id, targa: veicolo.targa, marca: veicolo.marca,
     modello: veicolo.modello, anno: veicolo.anno, veicolo, data_effetto: data, premio_verti: fromCents(esito.premio_centesimi),
@@ -278,7 +278,7 @@ async function rispostaAppendice(s: Servizio, trx: Trx, user: AuthUser, chiamata
 }
 
 /** Records a confirmed answer: the appendix issued, the vehicle included or excluded, a history row with the insurer's answer. */
-async function registraAppendice(s: Servizio, trx: Trx, esito: EsitoAppendice, chiamata: ChiamataEsterna): Promise<RispostaAppendice> {
+async function registraAppendice(s: ServizioAppendici, trx: Trx, esito: EsitoAppendice, chiamata: ChiamataEsterna): Promise<RispostaAppendice> {
   const user = utenteDa(chiamata.utente);
   const r = chiamata.richiesta as RichiestaAppendice & { appendice_id: number; veicolo_id?: string; importi: Row };
   const row = await riga(trx, chiamata.record_id);
@@ -292,24 +292,21 @@ async function registraAppendice(s: Servizio, trx: Trx, esito: EsitoAppendice, c
       veicoli = [...veicoli, {
         id: veicoloId, auto_storica_id: v.auto_storica_id, marca: v.marca, modello: v.modello, anno: v.anno, valore: fromCents(v.valore_centesimi),
         furto: v.furto, targa: v.targa, tipologia_ania: v.tipologia_ania, ...(v.tipologia_targa ? { tipologia_targa: v.tipologia_targa } : {}),
-        operazione: 'inclusione', verti_policy_number: r.numero_polizza,
+        operazione: 'inclusione',
       }];
     } else {
       veicoli = veicoli.map((v) => (v.id === veicoloId ? { ...v, operazione: 'esclusione' } : v));
     }
-    await trx.updateTable(APPENDICE).set({
+    await s.appendiciRepo.writeOnBehalf(trx, user, await s.appendiciRepo.lockRow(trx, r.appendice_id), {
       ...r.importi, stato: 'emessa', veicolo_id: veicoloId ?? null, numero_appendice: esito.numero_appendice ?? null,
-      risposta_compagnia: JSON.stringify(esito), emessa_da: user.name, emessa_il: sql`now()`, version: sql`version + 1`, updated_at: sql`now()`,
-    }).where('id', '=', r.appendice_id).execute();
+      risposta_compagnia: esito, emessa_da: user.name, emessa_il: new Date().toISOString(),
+    });
     const nota = `${nomeOp} del veicolo ${r.veicolo.targa} dal ${dataItaliana(r.data_effetto)}: appendice ${esito.numero_appendice ?? ''}, importo ${fromCents(r.importo_centesimi).toFixed(2)} €. Risposta compagnia (result 0).`;
-    await transizione(s, trx, user, row, 'APPENDICE', { veicoli_storici: JSON.stringify(veicoli) }, nota);
+    await transizione(s, trx, user, row, 'APPENDICE', { veicoli_storici: veicoli }, nota);
   } else {
     // Nothing was issued: the draft stays for a corrected attempt, the history keeps the insurer's answer.
     const nota = `${nomeOp} del veicolo ${r.veicolo.targa} non emessa: risposta compagnia (result ${esito.result}) ${esito.Error.map((e) => e.descError).join(' ')}`;
-    await trx.insertInto('workflow_history').values({
-      resource: QUOTAZIONE, record_id: chiamata.record_id, event: 'APPENDICE', from_status: Number(row[s.workflow.statusField]),
-      to_status: Number(row[s.workflow.statusField]), user_id: user.id || null, user_name: user.name, note: nota,
-    }).execute();
+    await s.repo.writeOnBehalf(trx, user, row, {}, { history: { event: 'APPENDICE', note: nota } });
   }
   return rispostaAppendice(s, trx, user, chiamata, esito);
 }
@@ -331,6 +328,7 @@ export async function emettiInclusione(s: ServizioAppendici, user: AuthUser, bod
   const quotazioneId = quotazioneDi(body);
   await contesto(s, s.db, user, quotazioneId);
   return eseguiUnaVolta(s.db, {
+    leaseMs: s.leaseMs,
     ...operazioneAppendice(s, 'appendice_inclusione'), recordId: quotazioneId, user,
     async prepara(trx) {
       const { row, polizza } = await contesto(s, trx, user, quotazioneId);
@@ -381,7 +379,7 @@ export async function calcolaEsclusione(s: ServizioAppendici, user: AuthUser, qu
     tipologia_ania: (v.tipologia_ania as string | undefined) ?? 'A', valore_centesimi: await valoreModello(s.db, v), furto: v.furto === true,
   };
   const esito = await calcolo(s, 'esclusione', { ...p, data_effetto: data, veicolo });
-  const draft = await s.db.transaction().execute((trx) => salvaBozza(trx, {
+  const draft = await s.db.transaction().execute((trx) => salvaBozza(s, trx, user, {
     quotazione_id: quotazioneId, polizza_id: polizza.id, numero_polizza: polizza.numero_polizza, collaboratore_id: row.collaboratore_id ?? null,
     operazione: 'esclusione', veicolo_id: v.id ?? null, auto_storica_id: v.auto_storica_id ?? null, targa: veicolo.targa, marca: veicolo.marca,
     modello: veicolo.modello, anno: veicolo.anno, veicolo, data_effetto: data, premio_verti: fromCents(esito.premio_centesimi),
@@ -415,6 +413,7 @@ export async function anteprimaEsclusione(s: ServizioAppendici, user: AuthUser, 
 export async function emettiEsclusione(s: ServizioAppendici, user: AuthUser, quotazioneId: number, targa: string, body: Row) {
   await contesto(s, s.db, user, quotazioneId);
   return eseguiUnaVolta(s.db, {
+    leaseMs: s.leaseMs,
     ...operazioneAppendice(s, 'appendice_esclusione'), recordId: quotazioneId, user,
     async prepara(trx) {
       const { row, polizza } = await contesto(s, trx, user, quotazioneId);

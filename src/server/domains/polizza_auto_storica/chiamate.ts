@@ -6,9 +6,9 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import { HttpError } from '../../errors.ts';
-import { registerDomainMigration } from '../../db/domain-migrations.ts';
+import type { MigrationStatement } from '../../extensions.ts';
 
-registerDomainMigration('chiamata_esterna', [
+export const CHIAMATE_TABLES: MigrationStatement[] = [
   `CREATE TABLE IF NOT EXISTS chiamata_esterna (
      id bigserial PRIMARY KEY,
      chiave uuid NOT NULL UNIQUE,
@@ -27,7 +27,7 @@ registerDomainMigration('chiamata_esterna', [
   // At most one call in flight or of unknown outcome per record: the database itself refuses a second one.
   `CREATE UNIQUE INDEX IF NOT EXISTS chiamata_esterna_aperta ON chiamata_esterna (resource, record_id) WHERE stato IN ('in_corso', 'incerta')`,
   `CREATE INDEX IF NOT EXISTS chiamata_esterna_record ON chiamata_esterna (resource, record_id, created_at)`,
-]);
+];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Trx = Transaction<any>;
@@ -160,13 +160,13 @@ async function dubbia<T>(db: Database, chiamata: ChiamataEsterna, run: () => Pro
 /** Runs one outside operation exactly once; see the file's first comment. */
 export async function eseguiUnaVolta<R, Out>(db: Database, op: Operazione<R, Out>): Promise<Out> {
   // Longer than the slowest call (timeout × attempts, plus lookups): a live request is never taken for an abandoned one.
-  const lease = op.leaseMs ?? Number(process.env.CHIAMATE_ESTERNE_LEASE_MS ?? 300000);
+  const lease = op.leaseMs ?? 300_000;
   for (let round = 0; round < 3; round++) {
     const start = await db.transaction().execute(async (trx): Promise<{ riconcilia: ChiamataEsterna } | { nuova: ChiamataEsterna }> => {
       await lockRecord(trx, op.resource, op.recordId);
       const open = await aperta(trx, op.resource, op.recordId, lease);
       if (open) {
-        if (open.stato === 'in_corso' && !open.scaduta) throw new HttpError(409, IN_CORSO);
+        if (open.stato === 'in_corso' && !open.scaduta) throw new HttpError(409, IN_CORSO, undefined, undefined, 'IN_PROGRESS');
         return { riconcilia: open };
       }
       const richiesta = await op.prepara(trx);
@@ -208,7 +208,7 @@ export async function eseguiUnaVolta<R, Out>(db: Database, op: Operazione<R, Out
       }
     }
   }
-  throw new HttpError(409, IN_CORSO);
+  throw new HttpError(409, IN_CORSO, undefined, undefined, 'IN_PROGRESS');
 }
 
 /** The calls made for a record, newest first (the log of resends and attempts). */

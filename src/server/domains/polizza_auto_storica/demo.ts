@@ -1,17 +1,18 @@
 // Demo quotations in every status of the machine (spec 001 §4), moved there by its events; issued ones through the insurer's sandbox.
 import { sql } from 'kysely';
-import type { Ajv } from 'ajv';
 import type { Database } from '../../db/connection.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Definitions } from '../../../shared/definitions/types.ts';
 import { Workflow, type WorkflowDefinition } from '../../../shared/workflow/machine.ts';
-import { ResourceRepository } from '../../resources/repository.ts';
+import { ResourceRepository, type RepositoryDeps } from '../../resources/repository.ts';
 import { calcola } from '../../adapters/auto-storiche/calcolo.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
-import { registriDaAmbiente } from '../../adapters/registri/index.ts';
+import { registriAdapter } from '../../adapters/registri/index.ts';
+import { loadConfig } from '../../config.ts';
 import { emetti, rinnova, storna, type Servizio } from './servizio.ts';
 import { oggiIso } from './decorrenza.ts';
+import { QUOTAZIONE_GUARDS } from '../../../shared/domains/quotazione/guards.ts';
 
 const DOMINIO = '@stati.esempio.it';
 
@@ -42,22 +43,25 @@ const PIANI: Piano[] = [
   { nome: 'Rita', cognome: 'Seconda', targa: 'DM114AA', stato: 7, passi: ['emetti'] },
 ];
 
-export async function seedQuotazioniPerStato(db: Database, definitions: Definitions, ajv: Ajv, user: AuthUser, collaboratore: number): Promise<number> {
+/** Demo data goes through the third parties' sandboxes (the defaults), whatever the configuration. */
+const SANDBOXES = loadConfig();
+
+export async function seedQuotazioniPerStato(db: Database, definitions: Definitions, deps: RepositoryDeps, user: AuthUser, collaboratore: number): Promise<number> {
   const existing = await sql<{ n: number }>`SELECT count(*)::int AS n FROM quotazione WHERE email LIKE ${`%${DOMINIO}`}`.execute(db);
   if (existing.rows[0]!.n > 0) return 0;
   const def = definitions.resources.get('quotazione')!;
-  const workflow = new Workflow(definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition);
-  const repo = new ResourceRepository(def, ajv, undefined, workflow);
+  const workflow = new Workflow(definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, QUOTAZIONE_GUARDS);
+  const repo = new ResourceRepository(def, deps, undefined, workflow);
   // The historic-car product of the demo's mandates sells the quotations' product: issued policies join the policies list with it.
-  const prodotti = new ResourceRepository(definitions.resources.get('categoria_prodotto')!, ajv);
+  const prodotti = new ResourceRepository(definitions.resources.get('categoria_prodotto')!, deps);
   const configurato = await sql`SELECT 1 FROM categoria_prodotto WHERE mandatabile_type = 'auto_storica_itas'`.execute(db);
   const rcStoriche = (await sql<{ id: number; version: number }>`
     SELECT id, version FROM categoria_prodotto WHERE nome = 'RC Auto Storiche' AND attivo AND mandato_attivo ORDER BY id LIMIT 1`.execute(db)).rows[0];
   if (!configurato.rows.length && rcStoriche) await prodotti.update(db, user, rcStoriche.id, { mandatabile_type: 'auto_storica_itas' }, rcStoriche.version);
   const s: Servizio = {
-    db, def, workflow, repo, polizze: new ResourceRepository(definitions.resources.get('polizza_auto_storica')!, ajv),
-    elenco: new ResourceRepository(definitions.resources.get('polizza')!, ajv),
-    compagnia: emissioneAutoStoriche(), koala: koalaBroker(), registri: registriDaAmbiente(),
+    db, def, workflow, repo, polizze: new ResourceRepository(definitions.resources.get('polizza_auto_storica')!, deps),
+    elenco: new ResourceRepository(definitions.resources.get('polizza')!, deps),
+    compagnia: emissioneAutoStoriche(SANDBOXES), koala: koalaBroker(SANDBOXES), registri: registriAdapter(SANDBOXES),
   };
   const modello = (await sql<{ id: number; marca: string; modello: string; anno: number | null; anno_da: number | null }>`
     SELECT id, marca, modello, anno, anno_da FROM autostoriche WHERE modello ILIKE '500%' ORDER BY id LIMIT 1`.execute(db)).rows[0];

@@ -81,9 +81,9 @@ export async function registraInElenco(elenco: ResourceRepository, trx: Trx, use
 }
 
 /** The reversal at the insurer shows in the policies list too. */
-export async function stornaInElenco(elenco: ResourceRepository, trx: Trx, polizzaAutoStoricaId: number): Promise<void> {
-  const row = (await sql<{ id: number }>`SELECT id FROM polizza WHERE polizza_auto_storica_id = ${polizzaAutoStoricaId} FOR UPDATE`.execute(trx)).rows[0];
-  if (row) await elenco.writeLocked(trx, Number(row.id), { stato: 'STORNATA', saldato: false, data_ultimo_stato: oggi() });
+export async function stornaInElenco(elenco: ResourceRepository, trx: Trx, user: AuthUser, polizzaAutoStoricaId: number): Promise<void> {
+  const row = (await sql<Row>`SELECT * FROM polizza WHERE polizza_auto_storica_id = ${polizzaAutoStoricaId} FOR UPDATE`.execute(trx)).rows[0];
+  if (row) await elenco.writeOnBehalf(trx, user, row, { stato: 'STORNATA', saldato: false, data_ultimo_stato: oggi() });
 }
 
 /** Catch-up: issued policies without their copy (issued before this existed, or before their product was configured). */

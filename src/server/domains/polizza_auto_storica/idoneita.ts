@@ -6,13 +6,24 @@ import { HttpError, invalid } from '../../errors.ts';
 import { campiRegistro, contraenteDi, idoneitaRegistro, type DatiRegistro } from '../../../shared/registri.ts';
 import { RegistroNonDisponibile, type RegistriAdapter } from '../../adapters/registri/types.ts';
 import type { Database } from '../../db/connection.ts';
+import type { AuthUser } from '../../auth/user.ts';
+import type { ResourceRepository } from '../../resources/repository.ts';
 
 type Row = Record<string, unknown>;
 
+/** The history event of registry data stored on the user's behalf (not a machine event: the status does not change). */
+export const EVENTO_DATI_REGISTRI = 'DATI_REGISTRI';
+
 const assicurati = (row: Row) => ((row.veicoli_storici ?? []) as Row[]).filter((v) => v.operazione !== 'esclusione');
 
-/** Asks the registries for vehicles that have no registry data yet and stores the answers (version bumped, other edits kept). */
-export async function completaRegistri(db: Database, registri: RegistriAdapter, quotazioneId: number): Promise<void> {
+/**
+ * Asks the registries for vehicles that have no registry data yet and stores the answers on the user's behalf (validated
+ * like a PUT, version bumped, other edits kept, a DATI_REGISTRI row in the history).
+ */
+export async function completaRegistri(
+  s: { db: Database; registri: RegistriAdapter; repo: ResourceRepository }, user: AuthUser, quotazioneId: number,
+): Promise<void> {
+  const { db, registri } = s;
   const row = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${quotazioneId}`.execute(db)).rows[0];
   if (!row) return;
   const chiave = (v: Row) => `${String(v.targa ?? '').trim().toUpperCase()}|${String(v.tipologia_ania ?? 'A')}`;
@@ -29,6 +40,8 @@ export async function completaRegistri(db: Database, registri: RegistriAdapter, 
   }
   await db.transaction().execute(async (trx) => {
     const locked = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${quotazioneId} FOR UPDATE`.execute(trx)).rows[0]!;
+    // A concurrent call (a second click on Emetti) completed the same vehicles first: nothing left to store.
+    if (!assicurati(locked).some((v) => !v.json && risposte.has(chiave(v)))) return;
     const veicoli = ((locked.veicoli_storici ?? []) as Row[]).map((v) => {
       const dati = v.operazione === 'esclusione' ? undefined : risposte.get(chiave(v));
       if (!dati || v.json) return v;
@@ -37,7 +50,12 @@ export async function completaRegistri(db: Database, registri: RegistriAdapter, 
       for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined && x !== '') campi[k] = x;
       return { id: randomUUID(), ...v, ...campi };
     });
-    await sql`UPDATE quotazione SET veicoli_storici = ${JSON.stringify(veicoli)}::jsonb, version = version + 1, updated_at = now() WHERE id = ${quotazioneId}`.execute(trx);
+    const targhe = mancanti.map((v) => String(v.targa).trim().toUpperCase()).join(', ');
+    // The answers were asked for the record as read above: an edit made meanwhile answers 409, as a PUT would.
+    await s.repo.writeOnBehalf(trx, user, locked, { veicoli_storici: veicoli }, {
+      version: Number(row.version),
+      history: { event: EVENTO_DATI_REGISTRI, note: `Dati dei registri (ANIA/ATRC) acquisiti per ${targhe}.` },
+    });
   });
 }
 

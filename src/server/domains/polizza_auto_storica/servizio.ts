@@ -40,6 +40,8 @@ export interface Servizio {
   /** The policies list (resource polizza) where issued policies are copied (elenco.ts); absent, nothing is copied. */
   elenco?: ResourceRepository;
   log?: (message: string) => void;
+  /** CHIAMATE_ESTERNE_LEASE_MS: an outside call in progress longer than this is taken as abandoned. */
+  leaseMs?: number;
 }
 
 type Row = Record<string, unknown>;
@@ -58,7 +60,7 @@ function statoDi(s: Servizio, row: Row): number {
 export function consenti(s: Servizio, user: AuthUser, row: Row, type: string): void {
   if (!s.workflow.can(statoDi(s, row), user, row, { type })) {
     const label = s.workflow.definition.meta.events[type]?.label ?? type;
-    throw new HttpError(409, `Azione "${label}" non consentita nello stato "${s.workflow.status(statoDi(s, row)).nome}".`);
+    throw new HttpError(409, `Azione "${label}" non consentita nello stato "${s.workflow.status(statoDi(s, row)).nome}".`, undefined, undefined, 'WORKFLOW_REFUSED');
   }
 }
 
@@ -67,19 +69,14 @@ export function consenti(s: Servizio, user: AuthUser, row: Row, type: string): v
  * A confirmed answer of the insurer is never dropped: if the status changed meanwhile (by hand), the data are kept
  * and the history says so.
  */
-export async function transizione(s: Servizio, trx: Trx, user: AuthUser, row: Row, type: string, changes: Row, nota: string): Promise<Row> {
+export async function transizione(s: Servizio, trx: Trx, user: AuthUser, given: Row, type: string, changes: Row, nota: string): Promise<Row> {
+  // Written on the user's behalf through the repository: the merged record validated, the version bumped, the history row.
+  const row = await s.repo.lockRow(trx, Number(given.id));
   const from = statoDi(s, row);
   const result = s.workflow.apply(from, user, row, { type });
   const to = result?.to.id ?? from;
-  const values: Row = { ...changes, [s.workflow.statusField]: to };
-  const updated = (await trx.updateTable(QUOTAZIONE).set({ ...values, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', Number(row.id)).returningAll().executeTakeFirstOrThrow()) as Row;
-  await trx.insertInto('workflow_history').values({
-    resource: QUOTAZIONE, record_id: Number(row.id), event: type, from_status: from, to_status: to,
-    user_id: user.id || null, user_name: user.name,
-    note: result ? nota : `${nota} (stato non modificato: l'azione non era più consentita nello stato "${s.workflow.status(from).nome}")`,
-  }).execute();
-  return updated;
+  const note = result ? nota : `${nota} (stato non modificato: l'azione non era più consentita nello stato "${s.workflow.status(from).nome}")`;
+  return s.repo.writeOnBehalf(trx, user, row, changes, { history: { event: type, note, to } });
 }
 
 function contraente(row: Row): string {
@@ -197,14 +194,14 @@ async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, c
   const nota = notaEmissione(esito, richiesta);
   if (esito.result === 0 && esito.verti_policy_number) {
     const premio = premioDi(row);
-    const polizza = (await trx.insertInto(POLIZZA).values({
+    const polizza = await s.polizze.createOwned(trx, user, {
       numero_polizza: esito.verti_policy_number, infodrive_id: esito.infodrive_id ?? null, quotazione_id: chiamata.record_id,
       collaboratore_id: row.collaboratore_id ?? null, cliente_id: row.cliente_id ?? null, contraente: contraente(row), targhe: targhe(row),
       data_incasso: richiesta.data_incasso, decorrenza: richiesta.decorrenza, scadenza: richiesta.scadenza,
       premio, premio_verti: row.premio_verti ?? null, competenze: row.competenze ?? null,
-      documenti: JSON.stringify(esito.documenti ?? []), risposta_compagnia: JSON.stringify(esito), emessa_da: user.name,
+      documenti: esito.documenti ?? [], risposta_compagnia: esito, emessa_da: user.name,
       stornata: false, koala_invii: 0,
-    }).returningAll().executeTakeFirstOrThrow()) as Row;
+    }, { hooks: false });
     if (s.elenco) await registraInElenco(s.elenco, trx, user, polizza, row, s.log ?? (() => undefined));
     await transizione(s, trx, user, row, 'EMETTI', {
       verti_policy_number: esito.verti_policy_number, infodrive_id: esito.infodrive_id ?? null, polizza_id: polizza.id, decorrenza: richiesta.decorrenza,
@@ -236,8 +233,9 @@ export async function emetti(s: Servizio, user: AuthUser, id: number, decorrenza
   await s.repo.get(s.db, user, id);
   const check = controlloAtrc(body, user);
   consenti(s, user, await riga(s.db, id), 'EMETTI');
-  await completaRegistri(s.db, s.registri, id);
+  await completaRegistri(s, user, id);
   return eseguiUnaVolta(s.db, {
+    leaseMs: s.leaseMs,
     sistema: 'auto_storiche', operazione: 'emissione', recordId: id, user,
     ...operazioneEmissione(s, user),
     async prepara(trx) {
@@ -259,7 +257,7 @@ export async function emetti(s: Servizio, user: AuthUser, id: number, decorrenza
 export async function anteprima(s: Servizio, user: AuthUser, id: number, decorrenzaRichiesta: unknown, body: unknown) {
   consenti(s, user, await riga(s.db, (await s.repo.get(s.db, user, id)).id as number), 'ANTEPRIMA_EMISSIONE');
   const check = controlloAtrc(body, user);
-  await completaRegistri(s.db, s.registri, id);
+  await completaRegistri(s, user, id);
   const row = await riga(s.db, id);
   verificaIdoneita(row, check);
   const decorrenza = calcolaDecorrenza(row, decorrenzaRichiesta);
@@ -280,6 +278,7 @@ export async function anteprima(s: Servizio, user: AuthUser, id: number, decorre
 export async function storna(s: Servizio, user: AuthUser, id: number, numero: string) {
   await s.repo.get(s.db, user, id);
   const out = await eseguiUnaVolta(s.db, {
+    leaseMs: s.leaseMs,
     sistema: 'auto_storiche', operazione: 'storno', resource: QUOTAZIONE, recordId: id, user,
     async prepara(trx) {
       const row = await riga(trx, id);
@@ -299,9 +298,8 @@ export async function storna(s: Servizio, user: AuthUser, id: number, numero: st
       const u = utenteDa(chiamata.utente);
       const { polizza_id } = chiamata.richiesta as { polizza_id: number };
       if (esito.result === 0) {
-        await sql`UPDATE polizza_auto_storica SET stornata = true, stornata_da = ${u.name}, stornata_il = now(), version = version + 1, updated_at = now()
-          WHERE id = ${polizza_id}`.execute(trx);
-        if (s.elenco) await stornaInElenco(s.elenco, trx, polizza_id);
+        await s.polizze.writeOnBehalf(trx, u, await s.polizze.lockRow(trx, polizza_id), { stornata: true, stornata_da: u.name, stornata_il: new Date().toISOString() });
+        if (s.elenco) await stornaInElenco(s.elenco, trx, u, polizza_id);
         await transizione(s, trx, u, await riga(trx, id), 'STORNA', {}, `Risposta compagnia (result 0): polizza ${numero} stornata.`);
       }
       return { esito, model: await s.repo.get(trx as unknown as Database, user, id) };
@@ -322,6 +320,7 @@ export async function storna(s: Servizio, user: AuthUser, id: number, numero: st
 export async function reinviaKoala(s: Servizio, user: AuthUser, id: number) {
   await s.repo.get(s.db, user, id);
   const out = await eseguiUnaVolta(s.db, {
+    leaseMs: s.leaseMs,
     sistema: 'koala', operazione: 'reimporta_emissione', resource: QUOTAZIONE, recordId: id, user, tentativi: 1,
     async prepara(trx) {
       const row = await riga(trx, id);
@@ -344,7 +343,8 @@ export async function reinviaKoala(s: Servizio, user: AuthUser, id: number) {
       const u = utenteDa(chiamata.utente);
       const { polizza_id, numero_polizza } = chiamata.richiesta as { polizza_id: number; numero_polizza: string };
       if (esito.ok) {
-        await sql`UPDATE polizza_auto_storica SET koala_invii = coalesce(koala_invii, 0) + 1, version = version + 1, updated_at = now() WHERE id = ${polizza_id}`.execute(trx);
+        const polizza = await s.polizze.lockRow(trx, polizza_id);
+        await s.polizze.writeOnBehalf(trx, u, polizza, { koala_invii: Number(polizza.koala_invii ?? 0) + 1 });
         await transizione(s, trx, u, await riga(trx, id), 'REINVIA_KOALA', {}, `Koala: dati della polizza ${numero_polizza} reinviati (importazione ${esito.id_importazione}).`);
       }
       return esito;
@@ -371,8 +371,7 @@ export async function rigeneraDocumenti(s: Servizio, user: AuthUser, id: number)
   }
   return s.db.transaction().execute(async (trx) => {
     const locked = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0]!;
-    await sql`UPDATE polizza_auto_storica SET documenti = ${JSON.stringify(answer.esito.documenti ?? [])}::jsonb, version = version + 1, updated_at = now()
-      WHERE id = ${polizza.id}`.execute(trx);
+    await s.polizze.writeOnBehalf(trx, user, await s.polizze.lockRow(trx, Number(polizza.id)), { documenti: answer.esito.documenti ?? [] });
     await transizione(s, trx, user, locked, 'RIGENERA_DOCUMENTI', {}, `Risposta compagnia (result 0): ${answer.esito.documenti?.length ?? 0} documenti rigenerati.`);
     return { message: 'Documenti rigenerati', data: { documenti: answer.esito.documenti ?? [], model: await s.repo.get(trx as unknown as Database, user, id) } };
   });
@@ -393,21 +392,18 @@ export async function rinnova(s: Servizio, user: AuthUser, id: number) {
     const copia: Row = {};
     for (const f of s.def.fields) {
       if (NON_COPIATI.has(f.name) || f.readOnly || row[f.name] === undefined || row[f.name] === null) continue;
-      copia[f.name] = f.kind === 'json' ? JSON.stringify(row[f.name]) : row[f.name];
+      copia[f.name] = row[f.name];
     }
     const rinnovoDella = {
       numero_polizza: String(polizza.numero_polizza), quotazione_id: id,
       premio: premioDi(row), premio_forzato: row.premio_forzato ?? null, competenze: row.competenze ?? null,
     };
-    const nuova = (await trx.insertInto(QUOTAZIONE).values({
-      ...copia, uuid: randomUUID(), [s.workflow.statusField]: 13, rinnovo_della_polizza: JSON.stringify(rinnovoDella),
-      decorrenza: polizza.scadenza ?? null, preventivi: JSON.stringify([]),
-    }).returningAll().executeTakeFirstOrThrow()) as Row;
+    // The renewal is created like any record (rules, validation, hooks), with its first history row.
+    const nuova = await s.repo.createOwned(trx, user, {
+      ...copia, uuid: randomUUID(), [s.workflow.statusField]: 13, rinnovo_della_polizza: rinnovoDella,
+      decorrenza: polizza.scadenza ?? null, preventivi: [],
+    }, { history: { event: 'RINNOVA', note: `Rinnovo della polizza ${rinnovoDella.numero_polizza} (quotazione n. ${id}).` } });
     await transizione(s, trx, user, row, 'RINNOVA', { rinnovo_id: nuova.id }, `Creata la quotazione di rinnovo n. ${String(nuova.id)} della polizza ${rinnovoDella.numero_polizza}.`);
-    await trx.insertInto('workflow_history').values({
-      resource: QUOTAZIONE, record_id: Number(nuova.id), event: 'RINNOVA', from_status: null, to_status: 13,
-      user_id: user.id || null, user_name: user.name, note: `Rinnovo della polizza ${rinnovoDella.numero_polizza} (quotazione n. ${id}).`,
-    }).execute();
     const model = await s.repo.get(trx as unknown as Database, user, Number(nuova.id));
     return {
       message: 'Quotazione di rinnovo creata',
@@ -442,7 +438,7 @@ export async function salvaEmissione(
   return s.db.transaction().execute(async (trx) => {
     const before = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0]!;
     if (version !== undefined && before.version !== version) {
-      throw new HttpError(409, 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.', undefined, { current: await s.repo.get(trx as unknown as Database, user, id) });
+      throw new HttpError(409, 'Il record è stato modificato da un altro utente. Ricarica per vedere la versione aggiornata.', undefined, { current: await s.repo.get(trx as unknown as Database, user, id) }, 'STALE_VERSION');
     }
     consenti(s, user, before, 'SALVA_EMISSIONE');
     const stored: Row = {};
@@ -465,11 +461,8 @@ export async function salvaEmissione(
       });
       ricalcolato = true;
     }
-    const values: Row = {};
-    for (const [key, value] of Object.entries(clean)) values[key] = byName.get(key)!.kind === 'json' && value !== null ? JSON.stringify(value) : value;
-    if (Object.keys(values).length) {
-      await trx.updateTable(QUOTAZIONE).set({ ...values, version: sql`version + 1`, updated_at: sql`now()` }).where('id', '=', id).execute();
-    }
+    // Stored through the repository like every write on the user's behalf: the merged record validated once more.
+    await s.repo.writeOnBehalf(trx, user, before, clean, { version });
     const message = ricalcolato ? "Dati per l'emissione salvati; premio ricalcolato per i veicoli modificati" : "Dati per l'emissione salvati";
     return { message, ricalcolato, data: { model: await s.repo.get(trx as unknown as Database, user, id) } };
   });

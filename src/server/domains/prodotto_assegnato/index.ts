@@ -1,2 +1,7 @@
 // The prodotto_assegnato domain: hooks.
-import './hooks.ts';
+import { defineDomain } from '../../extensions.ts';
+import { register as hooks } from './hooks.ts';
+
+export default defineDomain('prodotto_assegnato', (app) => {
+  hooks(app);
+});

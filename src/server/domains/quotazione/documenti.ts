@@ -3,15 +3,13 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import multipart from '@fastify/multipart';
-import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
-import { registerAction } from '../../workflow/actions.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
-import { listDocuments, mediaTransaction, storeDocument } from '../../media/store.ts';
+import { listDocuments, mediaTransaction, type MediaStore } from '../../media/store.ts';
 import { generaContratto, type QuotazionePerContratto } from '../../adapters/auto-storiche/contratto.ts';
 import {
-  checkModalita, completeManualSignature, latestRequest, updateDraft, presentRequest, refreshRequest, registerSignatureOwner, requestHistory, sendSignatureRequest,
+  checkModalita, completeManualSignature, latestRequest, updateDraft, presentRequest, refreshRequest, requestHistory, sendSignatureRequest,
 } from '../../firma/service.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
@@ -33,36 +31,21 @@ const SERVIZIO_FIRMA: AuthUser = {
 type Trx = Transaction<any>;
 
 /** A new version of the contract in contratto_itas; earlier versions stay. */
-async function storeContratto(trx: Trx, record: Record<string, unknown>, user?: { id: number; name: string }): Promise<void> {
+async function storeContratto(media: MediaStore, trx: Trx, record: Record<string, unknown>, user?: { id: number; name: string }): Promise<void> {
   const id = Number(record.id);
   const versione = (await listDocuments(trx, { resource: RESOURCE, id }, { collection: CONTRATTO })).length + 1;
   const pdf = await generaContratto(record as unknown as QuotazionePerContratto, versione);
-  await storeDocument(trx, {
+  await media.storeDocument(trx, {
     owner: { resource: RESOURCE, id }, collection: CONTRATTO,
     name: `Contratto quotazione ${id} v${versione}.pdf`, fileName: `contratto-${id}-v${versione}.pdf`,
     source: pdf, types: ['pdf'], maxBytes: 50 * 1024 * 1024, user: user ?? { id: 0, name: 'Sistema' }, meta: { versione, generato: true },
   });
 }
 
-// At the request to issue, the insurer (its sandbox here) returns the contract, stored with the new status.
-registerAction('documentiEmissione', async (_params, ctx) => {
-  await storeContratto(ctx.trx, ctx.record, ctx.user);
-});
-
-// confermaDoc and revisioneDoc judge the uploaded documents: each is marked, and there must be some to confirm.
-registerAction('esitoDocumenti', async (params, ctx) => {
-  const id = Number(ctx.record.id);
-  const esito = params.esito === 'confermati' ? 'confermato' : 'da_rivedere';
-  const caricati = (await listDocuments(ctx.trx, { resource: RESOURCE, id })).filter((m) => !m.meta?.generato && !m.collection_name.startsWith('contratto'));
-  if (esito === 'confermato' && !caricati.length) throw invalid({ documenti: ['Nessun documento caricato: non ci sono documenti da confermare.'] });
-  const stamp = { esito, il: new Date().toISOString(), da: ctx.user?.name ?? null, ...(ctx.note ? { nota: ctx.note } : {}) };
-  await sql`UPDATE media SET meta = meta || ${JSON.stringify({ verifica: stamp })}::jsonb WHERE id = ANY(${caricati.map((m) => Number(m.id))}::bigint[])`.execute(ctx.trx);
-});
-
 function workflowOf(app: FastifyInstance): { repo: ResourceRepository; workflow: Workflow } {
   const def = app.ctx.definitions.resources.get(RESOURCE)!;
   const workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
-  return { repo: new ResourceRepository(def, app.ctx.ajv, undefined, workflow), workflow };
+  return { repo: new ResourceRepository(def, app.ctx, undefined, workflow), workflow };
 }
 
 function parseId(raw: string): number {
@@ -70,147 +53,163 @@ function parseId(raw: string): number {
   return Number(raw);
 }
 
-registerDomainRoutes('quotazione-documenti', async (app: FastifyInstance) => {
-  const { repo, workflow } = workflowOf(app);
-  const def = repo.def;
-
-  // The signed PDF joins the documents; a quotation waiting for signature is concluded in the same transaction.
-  registerSignatureOwner(RESOURCE, {
-    collection: FIRMATI,
-    async onDone(trx, ownerId) {
-      const rows = await sql<Record<string, unknown>>`SELECT * FROM quotazione WHERE id = ${ownerId} FOR UPDATE`.execute(trx);
-      const record = rows.rows[0];
-      if (!record) return;
-      if (workflow.can(Number(record[workflow.statusField]), SERVIZIO_FIRMA, record, { type: 'FIRMA_COMPLETATA' })) {
-        await repo.transitionWithin(trx, SERVIZIO_FIRMA, ownerId, { type: 'FIRMA_COMPLETATA', nota: 'Documenti firmati' });
-      }
-    },
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  // At the request to issue, the insurer (its sandbox here) returns the contract, stored with the new status.
+  app.extensions.workflowAction('documentiEmissione', async (_params, ctx) => {
+    await storeContratto(app.ctx.media, ctx.trx, ctx.record, ctx.user);
   });
-
-  app.post('/api/v1/goold/emissione/:id/rigenera-documenti-emissione', {
-    preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
-    schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 12 } }, required: ['id'] } },
-  }, async (request, reply) => {
-    const id = parseId((request.params as { id: string }).id);
-    await mediaTransaction(app.ctx.db, async (trx) => {
-      const record = await repo.get(trx, request.user, id);
-      await sql`SELECT 1 FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
-      if (!CON_DOCUMENTI.includes(Number(record.stato_quotazione_id))) {
-        throw new HttpError(409, `I documenti di emissione si generano dallo stato "In attesa di emissione" in poi (stato attuale: "${workflow.status(Number(record.stato_quotazione_id)).nome}").`);
-      }
-      await storeContratto(trx, record, request.user);
-    });
-    reply.code(201);
-    return { message: 'Documenti di emissione rigenerati.', data: (await listDocuments(app.ctx.db, { resource: RESOURCE, id }, { collection: CONTRATTO })).map((m) => ({ id: Number(m.id), name: m.name, collection_name: m.collection_name, meta: m.meta })) };
+  // confermaDoc and revisioneDoc judge the uploaded documents: each is marked, and there must be some to confirm.
+  app.extensions.workflowAction('esitoDocumenti', async (params, ctx) => {
+    const id = Number(ctx.record.id);
+    const esito = params.esito === 'confermati' ? 'confermato' : 'da_rivedere';
+    const caricati = (await listDocuments(ctx.trx, { resource: RESOURCE, id })).filter((m) => !m.meta?.generato && !m.collection_name.startsWith('contratto'));
+    if (esito === 'confermato' && !caricati.length) throw invalid({ documenti: ['Nessun documento caricato: non ci sono documenti da confermare.'] });
+    const stamp = { esito, il: new Date().toISOString(), da: ctx.user?.name ?? null, ...(ctx.note ? { nota: ctx.note } : {}) };
+    await sql`UPDATE media SET meta = meta || ${JSON.stringify({ verifica: stamp })}::jsonb WHERE id = ANY(${caricati.map((m) => Number(m.id))}::bigint[])`.execute(ctx.trx);
   });
+  app.extensions.routes('quotazione-documenti', async (app: FastifyInstance) => {
+    const { repo, workflow } = workflowOf(app);
+    const def = repo.def;
 
-  const signatureAnswer = async (user: AuthUser, id: number, refresh: boolean) => {
-    let latest = await latestRequest(app.ctx.db, { resource: RESOURCE, id });
-    if (latest && refresh) latest = await refreshRequest(app.ctx.db, latest).catch(() => latest);
-    const history = await requestHistory(app.ctx.db, { resource: RESOURCE, id });
-    const model = await repo.get(app.ctx.db, user, id);
-    return { last_signature_request: presentRequest(latest), history: history.map(presentRequest), model };
-  };
-
-  app.get('/api/v1/policies/:policyId/signature_request', {
-    preHandler: requirePermission('show_sue_quotazioni'),
-    schema: { params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] } },
-  }, async (request, reply) => {
-    const id = parseId((request.params as { policyId: string }).policyId);
-    await repo.get(app.ctx.db, request.user, id);
-    reply.header('cache-control', 'no-store');
-    // Reading asks the provider for news too: the box shows the signature as soon as it is done.
-    return { data: await signatureAnswer(request.user, id, true) };
-  });
-
-  app.put('/api/v1/policies/:policyId/signature_request', {
-    preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
-    schema: {
-      params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] },
-      body: { type: 'object', properties: { email: { type: 'string', maxLength: 200 }, telefono: { type: 'string', maxLength: 30 } } },
-    },
-  }, async (request) => {
-    const id = parseId((request.params as { policyId: string }).policyId);
-    await repo.get(app.ctx.db, request.user, id);
-    const body = (request.body ?? {}) as { email?: string; telefono?: string };
-    if (body.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.email.trim())) throw invalid({ email: ['Indirizzo email non valido.'] });
-    await updateDraft(app.ctx.db, { resource: RESOURCE, id }, { email: body.email?.trim(), telefono: body.telefono === undefined ? undefined : body.telefono.trim() || null });
-    return { message: 'Richiesta di firma aggiornata.', data: await signatureAnswer(request.user, id, false) };
-  });
-
-  app.post('/api/v1/policies/:policyId/signature_request/send', {
-    preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
-    schema: {
-      params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] },
-      body: {
-        type: 'object',
-        properties: {
-          modalita: { type: 'string', maxLength: 20 }, mode: { type: 'string', maxLength: 20 },
-          email: { type: 'string', maxLength: 200 }, telefono: { type: 'string', maxLength: 30 }, resend: { type: 'boolean' },
-        },
-      },
-    },
-  }, async (request) => {
-    const id = parseId((request.params as { policyId: string }).policyId);
-    const body = (request.body ?? {}) as { modalita?: string; mode?: string; email?: string; telefono?: string; resend?: boolean };
-    const modalita = checkModalita(body.modalita ?? body.mode);
-    const record = await repo.get(app.ctx.db, request.user, id);
-    const email = (body.email ?? (record.email as string | null) ?? '').trim();
-    const telefono = (body.telefono ?? (record.telefono as string | null) ?? '').trim() || null;
-    const errors: Record<string, string[]> = {};
-    if (!email) errors.email = ['Serve l\'email del contraente per la richiesta di firma.'];
-    if (modalita === 'otp' && !telefono) errors.telefono = ['Per la firma OTP serve il telefono del contraente.'];
-    if (Object.keys(errors).length) throw invalid(errors);
-    const documenti = (await listDocuments(app.ctx.db, { resource: RESOURCE, id }))
-      .filter((m) => m.collection_name === CONTRATTO || m.collection_name === 'contratto_uca');
-    // The latest version of each contract is what gets signed.
-    const latestOf = new Map<string, number>();
-    for (const m of documenti) latestOf.set(m.collection_name, Number(m.id));
-    if (!latestOf.size) throw invalid({ firma: ['Nessun contratto da firmare: rigenera i documenti di emissione.'] });
-    const nome = (record.rsoc as string | null)?.trim() || `${record.nome ?? ''} ${record.cognome ?? ''}`.trim();
-    await sendSignatureRequest(app.ctx.db, {
-      owner: { resource: RESOURCE, id }, modalita, firmatario: { nome, email, telefono }, documenti: [...latestOf.values()],
-      user: request.user, resend: body.resend === true,
-      async lockOwner(trx) {
-        const locked = await sql<{ stato_quotazione_id: number }>`SELECT stato_quotazione_id FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
-        const stato = Number(locked.rows[0]?.stato_quotazione_id);
-        if (!locked.rows[0]) throw notFoundFor(def);
-        if (stato !== IN_ATTESA_DI_FIRMA) throw new HttpError(409, `La richiesta di firma si invia nello stato "In attesa di firma" (stato attuale: "${workflow.status(stato).nome}").`);
+    // The signed PDF joins the documents; a quotation waiting for signature is concluded in the same transaction.
+    app.extensions.signatureOwner(RESOURCE, {
+      collection: FIRMATI,
+      async onDone(trx, ownerId) {
+        const rows = await sql<Record<string, unknown>>`SELECT * FROM quotazione WHERE id = ${ownerId} FOR UPDATE`.execute(trx);
+        const record = rows.rows[0];
+        if (!record) return;
+        if (workflow.can(Number(record[workflow.statusField]), SERVIZIO_FIRMA, record, { type: 'FIRMA_COMPLETATA' })) {
+          await repo.transitionWithin(trx, SERVIZIO_FIRMA, ownerId, { type: 'FIRMA_COMPLETATA', nota: 'Documenti firmati' });
+        }
       },
     });
-    return { message: 'Richiesta di firma inviata.', data: await signatureAnswer(request.user, id, false) };
-  });
 
-  // 'Firma Manuale': the contract signed on paper, uploaded by staff (multipart, the PDF in "file"), completes the request
-  // and concludes the quotation as an OTP signature does.
-  await app.register(async (uploads) => {
-    // preservePath: the name check must see a traversal name as sent.
-    await uploads.register(multipart, { preservePath: true, limits: { fileSize: 1024 * 1024 * 1024, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
-    uploads.post('/api/v1/policies/:policyId/signature_request/signed', {
+    app.post('/api/v1/goold/emissione/:id/rigenera-documenti-emissione', {
       preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+      schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 12 } }, required: ['id'] } },
+    }, async (request, reply) => {
+      const id = parseId((request.params as { id: string }).id);
+      await mediaTransaction(app.ctx.db, async (trx) => {
+        const record = await repo.get(trx, request.user, id);
+        await sql`SELECT 1 FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
+        if (!CON_DOCUMENTI.includes(Number(record.stato_quotazione_id))) {
+          throw new HttpError(409, `I documenti di emissione si generano dallo stato "In attesa di emissione" in poi (stato attuale: "${workflow.status(Number(record.stato_quotazione_id)).nome}").`);
+        }
+        await storeContratto(app.ctx.media, trx, record, request.user);
+      });
+      reply.code(201);
+      return { message: 'Documenti di emissione rigenerati.', data: (await listDocuments(app.ctx.db, { resource: RESOURCE, id }, { collection: CONTRATTO })).map((m) => ({ id: Number(m.id), name: m.name, collection_name: m.collection_name, meta: m.meta })) };
+    });
+
+    const signatureAnswer = async (user: AuthUser, id: number, refresh: boolean) => {
+      let latest = await latestRequest(app.ctx.db, { resource: RESOURCE, id });
+      if (latest && refresh) latest = await refreshRequest(app.ctx, latest).catch(() => latest);
+      const history = await requestHistory(app.ctx.db, { resource: RESOURCE, id });
+      const model = await repo.get(app.ctx.db, user, id);
+      return { last_signature_request: presentRequest(latest), history: history.map(presentRequest), model };
+    };
+
+    app.get('/api/v1/policies/:policyId/signature_request', {
+      preHandler: requirePermission('show_sue_quotazioni'),
       schema: { params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] } },
     }, async (request, reply) => {
       const id = parseId((request.params as { policyId: string }).policyId);
+      await repo.get(app.ctx.db, request.user, id);
+      reply.header('cache-control', 'no-store');
+      // Reading asks the provider for news too: the box shows the signature as soon as it is done.
+      return { data: await signatureAnswer(request.user, id, true) };
+    });
+
+    app.put('/api/v1/policies/:policyId/signature_request', {
+      preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+      schema: {
+        params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] },
+        body: { type: 'object', properties: { email: { type: 'string', maxLength: 200 }, telefono: { type: 'string', maxLength: 30 } } },
+      },
+    }, async (request) => {
+      const id = parseId((request.params as { policyId: string }).policyId);
+      await repo.get(app.ctx.db, request.user, id);
+      const body = (request.body ?? {}) as { email?: string; telefono?: string };
+      if (body.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.email.trim())) throw invalid({ email: ['Indirizzo email non valido.'] });
+      await updateDraft(app.ctx.db, { resource: RESOURCE, id }, { email: body.email?.trim(), telefono: body.telefono === undefined ? undefined : body.telefono.trim() || null });
+      return { message: 'Richiesta di firma aggiornata.', data: await signatureAnswer(request.user, id, false) };
+    });
+
+    app.post('/api/v1/policies/:policyId/signature_request/send', {
+      preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+      schema: {
+        params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] },
+        body: {
+          type: 'object',
+          properties: {
+            modalita: { type: 'string', maxLength: 20 }, mode: { type: 'string', maxLength: 20 },
+            email: { type: 'string', maxLength: 200 }, telefono: { type: 'string', maxLength: 30 }, resend: { type: 'boolean' },
+          },
+        },
+      },
+    }, async (request) => {
+      const id = parseId((request.params as { policyId: string }).policyId);
+      const body = (request.body ?? {}) as { modalita?: string; mode?: string; email?: string; telefono?: string; resend?: boolean };
+      const modalita = checkModalita(body.modalita ?? body.mode);
       const record = await repo.get(app.ctx.db, request.user, id);
-      const contratti = new Map<string, number>();
-      for (const m of await listDocuments(app.ctx.db, { resource: RESOURCE, id })) {
-        if (m.collection_name === CONTRATTO || m.collection_name === 'contratto_uca') contratti.set(m.collection_name, Number(m.id));
-      }
+      const email = (body.email ?? (record.email as string | null) ?? '').trim();
+      const telefono = (body.telefono ?? (record.telefono as string | null) ?? '').trim() || null;
+      const errors: Record<string, string[]> = {};
+      if (!email) errors.email = ['Serve l\'email del contraente per la richiesta di firma.'];
+      if (modalita === 'otp' && !telefono) errors.telefono = ['Per la firma OTP serve il telefono del contraente.'];
+      if (Object.keys(errors).length) throw invalid(errors);
+      const documenti = (await listDocuments(app.ctx.db, { resource: RESOURCE, id }))
+        .filter((m) => m.collection_name === CONTRATTO || m.collection_name === 'contratto_uca');
+      // The latest version of each contract is what gets signed.
+      const latestOf = new Map<string, number>();
+      for (const m of documenti) latestOf.set(m.collection_name, Number(m.id));
+      if (!latestOf.size) throw invalid({ firma: ['Nessun contratto da firmare: rigenera i documenti di emissione.'] });
       const nome = (record.rsoc as string | null)?.trim() || `${record.nome ?? ''} ${record.cognome ?? ''}`.trim();
-      await completeManualSignature(app.ctx.db, request, {
-        owner: { resource: RESOURCE, id },
-        firmatario: { nome, email: (record.email as string | null) ?? null, telefono: (record.telefono as string | null) ?? null },
-        documenti: [...contratti.values()],
-        user: request.user,
+      await sendSignatureRequest(app.ctx, {
+        owner: { resource: RESOURCE, id }, modalita, firmatario: { nome, email, telefono }, documenti: [...latestOf.values()],
+        user: request.user, resend: body.resend === true,
         async lockOwner(trx) {
           const locked = await sql<{ stato_quotazione_id: number }>`SELECT stato_quotazione_id FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
+          const stato = Number(locked.rows[0]?.stato_quotazione_id);
           if (!locked.rows[0]) throw notFoundFor(def);
-          const stato = Number(locked.rows[0].stato_quotazione_id);
-          if (stato !== IN_ATTESA_DI_FIRMA) throw new HttpError(409, `Il contratto firmato si carica nello stato "In attesa di firma" (stato attuale: "${workflow.status(stato).nome}").`);
+          if (stato !== IN_ATTESA_DI_FIRMA) throw new HttpError(409, `La richiesta di firma si invia nello stato "In attesa di firma" (stato attuale: "${workflow.status(stato).nome}").`);
         },
       });
-      reply.code(201);
-      return { message: 'Contratto firmato caricato: documenti firmati.', data: await signatureAnswer(request.user, id, false) };
+      return { message: 'Richiesta di firma inviata.', data: await signatureAnswer(request.user, id, false) };
+    });
+
+    // 'Firma Manuale': the contract signed on paper, uploaded by staff (multipart, the PDF in "file"), completes the request
+    // and concludes the quotation as an OTP signature does.
+    await app.register(async (uploads) => {
+      // preservePath: the name check must see a traversal name as sent.
+      await uploads.register(multipart, { preservePath: true, limits: { fileSize: 1024 * 1024 * 1024, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
+      uploads.post('/api/v1/policies/:policyId/signature_request/signed', {
+        preHandler: requirePermission('emettere_polizza_auto_storica|conferma_quotazione'),
+        schema: { params: { type: 'object', properties: { policyId: { type: 'string', maxLength: 12 } }, required: ['policyId'] } },
+      }, async (request, reply) => {
+        const id = parseId((request.params as { policyId: string }).policyId);
+        const record = await repo.get(app.ctx.db, request.user, id);
+        const contratti = new Map<string, number>();
+        for (const m of await listDocuments(app.ctx.db, { resource: RESOURCE, id })) {
+          if (m.collection_name === CONTRATTO || m.collection_name === 'contratto_uca') contratti.set(m.collection_name, Number(m.id));
+        }
+        const nome = (record.rsoc as string | null)?.trim() || `${record.nome ?? ''} ${record.cognome ?? ''}`.trim();
+        await completeManualSignature(app.ctx, request, {
+          owner: { resource: RESOURCE, id },
+          firmatario: { nome, email: (record.email as string | null) ?? null, telefono: (record.telefono as string | null) ?? null },
+          documenti: [...contratti.values()],
+          user: request.user,
+          async lockOwner(trx) {
+            const locked = await sql<{ stato_quotazione_id: number }>`SELECT stato_quotazione_id FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
+            if (!locked.rows[0]) throw notFoundFor(def);
+            const stato = Number(locked.rows[0].stato_quotazione_id);
+            if (stato !== IN_ATTESA_DI_FIRMA) throw new HttpError(409, `Il contratto firmato si carica nello stato "In attesa di firma" (stato attuale: "${workflow.status(stato).nome}").`);
+          },
+        });
+        reply.code(201);
+        return { message: 'Contratto firmato caricato: documenti firmati.', data: await signatureAnswer(request.user, id, false) };
+      });
     });
   });
-});
+}

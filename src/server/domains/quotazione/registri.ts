@@ -1,11 +1,10 @@
 // Registry data of historic vehicles (spec 001 §4, §7): refresh a stored vehicle, or enrich one not yet saved.
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
-import { registriDaAmbiente } from '../../adapters/registri/index.ts';
+import { registriAdapter } from '../../adapters/registri/index.ts';
 import { RegistroNonDisponibile, type RegistriAdapter } from '../../adapters/registri/types.ts';
 import { campiRegistro, contraenteDi, type Persona } from '../../../shared/registri.ts';
 
@@ -38,11 +37,13 @@ async function interroga(adapter: RegistriAdapter, targa: string, tipologia: str
   }
 }
 
-export function registriRoutes(adapter: RegistriAdapter = registriDaAmbiente()) {
+/** `override`: a test's own adapter; else the configured one. */
+export function registriRoutes(override?: RegistriAdapter) {
   return async (app: FastifyInstance) => {
+    const adapter = override ?? registriAdapter(app.ctx.config);
     const def = app.ctx.definitions.resources.get('quotazione')!;
     const workflow = app.ctx.workflows.get(def.resource.workflow!.machine);
-    const repo = new ResourceRepository(def, app.ctx.ajv, undefined, workflow);
+    const repo = new ResourceRepository(def, app.ctx, undefined, workflow);
 
     // {id} is the historic vehicle's row id; its quotation must be in the user's scope and editable.
     app.post<{ Params: { id: string; plate: string; type: string } }>('/api/veicolo_update_dati_ania/:id/:plate/:type', {
@@ -98,4 +99,7 @@ export function registriRoutes(adapter: RegistriAdapter = registriDaAmbiente()) 
   };
 }
 
-registerDomainRoutes('quotazione/registri', registriRoutes());
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.routes('quotazione/registri', registriRoutes());
+}

@@ -1,10 +1,9 @@
 // Demo data of the fast quotation: daily-use vehicles on three of Mario Rossi's customers, and a few RCA quotations priced by the sandbox.
 import { sql } from 'kysely';
-import type { Ajv } from 'ajv';
 import type { Database } from '../../db/connection.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Definitions } from '../../../shared/definitions/types.ts';
-import { ResourceRepository } from '../../resources/repository.ts';
+import { ResourceRepository, type RepositoryDeps } from '../../resources/repository.ts';
 import { Workflow, type WorkflowDefinition } from '../../../shared/workflow/machine.ts';
 import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 import { computeCodiceFiscale } from '../../../shared/validators/codiceFiscale.ts';
@@ -13,6 +12,7 @@ import { richiestaVuota, todayIso } from '../../../shared/rca/richiesta.ts';
 import { SandboxMotorInsurer } from '../../adapters/motor/sandbox.ts';
 import { QuotazioniRcaService, RESOURCE } from './service.ts';
 import { richiestaDaCliente } from './cliente.ts';
+import { QUOTAZIONE_GUARDS } from '../../../shared/domains/quotazione/guards.ts';
 
 // Customers of the demo seed (by surname and name) and the car each drives every day.
 const VEICOLI: Array<{ cognome: string; nome: string; veicolo: { marca: string; modello: string; anno: string; targa: string } }> = [
@@ -21,13 +21,13 @@ const VEICOLI: Array<{ cognome: string; nome: string; veicolo: { marca: string; 
   { cognome: 'RICCI', nome: 'ANDREA', veicolo: { marca: 'Toyota', modello: 'Yaris', anno: '2020', targa: 'FZ789LM' } },
 ];
 
-export async function seedQuotazioniRca(db: Database, definitions: Definitions, ajv: Ajv, collaboratoreId: number): Promise<number> {
+export async function seedQuotazioniRca(db: Database, definitions: Definitions, deps: RepositoryDeps, collaboratoreId: number): Promise<number> {
   const done = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(RESOURCE)}`.execute(db);
   if (done.rows[0]!.n > 0) return 0;
   const user: AuthUser = { id: 0, email: 'seed', name: 'seed', collaboratore_id: collaboratoreId, tokenId: 0, roles: [SUPER_ADMIN], permissions: [] };
-  const workflow = new Workflow(definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition);
-  const storiche = new ResourceRepository(definitions.resources.get('quotazione')!, ajv, undefined, workflow);
-  const service = new QuotazioniRcaService({ db, definitions, ajv }, new SandboxMotorInsurer());
+  const workflow = new Workflow(definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, QUOTAZIONE_GUARDS);
+  const storiche = new ResourceRepository(definitions.resources.get('quotazione')!, deps, undefined, workflow);
+  const service = new QuotazioniRcaService({ db, ...deps }, new SandboxMotorInsurer());
 
   const clienti: Array<Record<string, unknown>> = [];
   for (const v of VEICOLI) {

@@ -1,9 +1,8 @@
 // Routes of the fast quotation (spec 002 §7.2): quotation, stored quotation, customer search, step-2 prefill, proposal.
 import type { FastifyInstance } from 'fastify';
-import { registerDomainRoutes } from '../registry.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { invalid } from '../../errors.ts';
-import { motorInsurerFromEnv } from '../../adapters/motor/index.ts';
+import { motorInsurer } from '../../adapters/motor/index.ts';
 import type { MotorInsurer } from '../../adapters/motor/shapes.ts';
 import { QuotazioniRcaService, RESOURCE } from './service.ts';
 
@@ -22,68 +21,71 @@ export function useMotorInsurer(insurer: MotorInsurer | undefined): void {
   insurerOverride = insurer;
 }
 
-registerDomainRoutes(RESOURCE, async (app: FastifyInstance) => {
-  if (!app.ctx.definitions.resources.has(RESOURCE)) return;
-  const service = new QuotazioniRcaService(app.ctx, insurerOverride ?? motorInsurerFromEnv());
-  const perms = service.def.resource.permissions;
-  const read = { preHandler: requirePermission(perms.read) };
-  const write = { preHandler: requirePermission(perms.create) };
-  // Schema failures reach the handler, which answers them in Italian at their field.
-  const ownValidation = { attachValidation: true };
-  // The field that caused it: the id of the path, cliente_id of the query, or the body as a whole.
-  const refuseInvalid = (request: { validationError?: Error & { validationContext?: string } }) => {
-    const error = request.validationError;
-    if (!error) return;
-    if (error.validationContext === 'params') throw invalid({ id: ['Identificativo non valido.'] });
-    if (error.validationContext === 'querystring') throw invalid({ cliente_id: ['Deve essere un numero intero'] });
-    throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
-  };
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.routes(RESOURCE, async (app: FastifyInstance) => {
+    if (!app.ctx.definitions.resources.has(RESOURCE)) return;
+    const service = new QuotazioniRcaService(app.ctx, insurerOverride ?? motorInsurer(app.ctx.config));
+    const perms = service.def.resource.permissions;
+    const read = { preHandler: requirePermission(perms.read) };
+    const write = { preHandler: requirePermission(perms.create) };
+    // Schema failures reach the handler, which answers them in Italian at their field.
+    const ownValidation = { attachValidation: true };
+    // The field that caused it: the id of the path, cliente_id of the query, or the body as a whole.
+    const refuseInvalid = (request: { validationError?: Error & { validationContext?: string } }) => {
+      const error = request.validationError;
+      if (!error) return;
+      if (error.validationContext === 'params') throw invalid({ id: ['Identificativo non valido.'] });
+      if (error.validationContext === 'querystring') throw invalid({ cliente_id: ['Deve essere un numero intero'] });
+      throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
+    };
 
-  app.post('/api/quixa/FastQuotationFlow', { ...write, ...ownValidation, schema: { querystring: clienteQuery, body: jsonObject } }, async (request) => {
-    refuseInvalid(request);
-    return service.create(request.user, request.body, clienteIdOf(request.query));
-  });
+    app.post('/api/quixa/FastQuotationFlow', { ...write, ...ownValidation, schema: { querystring: clienteQuery, body: jsonObject } }, async (request) => {
+      refuseInvalid(request);
+      return service.create(request.user, request.body, clienteIdOf(request.query));
+    });
 
-  app.get('/api/quixa/FastQuotationFlow/:id', { ...read, ...ownValidation, schema: { params: idParams } }, async (request) => {
-    refuseInvalid(request);
-    return service.get(request.user, Number((request.params as { id: string }).id));
-  });
+    app.get('/api/quixa/FastQuotationFlow/:id', { ...read, ...ownValidation, schema: { params: idParams } }, async (request) => {
+      refuseInvalid(request);
+      return service.get(request.user, Number((request.params as { id: string }).id));
+    });
 
-  app.put('/api/quixa/FastQuotationFlow/:id', { ...write, ...ownValidation, schema: { params: idParams, querystring: clienteQuery, body: jsonObject } }, async (request) => {
-    refuseInvalid(request);
-    return service.update(request.user, Number((request.params as { id: string }).id), request.body, clienteIdOf(request.query));
-  });
+    app.put('/api/quixa/FastQuotationFlow/:id', { ...write, ...ownValidation, schema: { params: idParams, querystring: clienteQuery, body: jsonObject } }, async (request) => {
+      refuseInvalid(request);
+      return service.update(request.user, Number((request.params as { id: string }).id), request.body, clienteIdOf(request.query));
+    });
 
-  app.post('/api/adapter/quixa/clienteVeicolo/FastQuotationFlow', {
-    ...write, ...ownValidation,
-    schema: { body: { type: 'object', required: ['cliente_id'], properties: { cliente_id: { type: 'integer', minimum: 1 }, veicolo_id: { type: 'string', maxLength: 20 } } } },
-  }, async (request) => {
-    if (request.validationError) throw invalid({ cliente_id: ['Seleziona un cliente.'] });
-    const body = request.body as { cliente_id: number; veicolo_id?: string };
-    return service.requestFor(request.user, body.cliente_id, body.veicolo_id);
-  });
+    app.post('/api/adapter/quixa/clienteVeicolo/FastQuotationFlow', {
+      ...write, ...ownValidation,
+      schema: { body: { type: 'object', required: ['cliente_id'], properties: { cliente_id: { type: 'integer', minimum: 1 }, veicolo_id: { type: 'string', maxLength: 20 } } } },
+    }, async (request) => {
+      if (request.validationError) throw invalid({ cliente_id: ['Seleziona un cliente.'] });
+      const body = request.body as { cliente_id: number; veicolo_id?: string };
+      return service.requestFor(request.user, body.cliente_id, body.veicolo_id);
+    });
 
-  app.post('/api/quixa/Proposal', {
-    ...write, ...ownValidation,
-    schema: {
-      body: {
-        type: 'object', required: ['proposalData'],
-        properties: { proposalData: { type: 'object', required: ['quotationNumber'], properties: { quotationNumber: { type: 'string', minLength: 1, maxLength: 40 }, sendMailToClient: { type: 'boolean' } } } },
+    app.post('/api/quixa/Proposal', {
+      ...write, ...ownValidation,
+      schema: {
+        body: {
+          type: 'object', required: ['proposalData'],
+          properties: { proposalData: { type: 'object', required: ['quotationNumber'], properties: { quotationNumber: { type: 'string', minLength: 1, maxLength: 40 }, sendMailToClient: { type: 'boolean' } } } },
+        },
       },
-    },
-  }, async (request) => {
-    if (request.validationError) throw invalid({ 'proposalData.quotationNumber': ['Campo Obbligatorio.'] });
-    const { proposalData } = request.body as { proposalData: { quotationNumber: string; sendMailToClient?: boolean } };
-    return service.propose(request.user, proposalData.quotationNumber, proposalData.sendMailToClient ?? false);
-  });
+    }, async (request) => {
+      if (request.validationError) throw invalid({ 'proposalData.quotationNumber': ['Campo Obbligatorio.'] });
+      const { proposalData } = request.body as { proposalData: { quotationNumber: string; sendMailToClient?: boolean } };
+      return service.propose(request.user, proposalData.quotationNumber, proposalData.sendMailToClient ?? false);
+    });
 
-  app.get('/api/search/cliente', {
-    preHandler: requirePermission(`${app.ctx.definitions.resources.get('cliente')!.resource.permissions.list}&${perms.create}`),
-    ...ownValidation,
-    schema: { querystring: { type: 'object', properties: { 'filter[cognome_nome]': { type: 'string', maxLength: 100 }, page: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' } } } },
-  }, async (request) => {
-    if (request.validationError) throw invalid({ 'filter.cognome_nome': ['Valore del filtro non valido'] });
-    const q = request.query as Record<string, string | undefined>;
-    return service.searchClienti(request.user, q['filter[cognome_nome]'] ?? '', Number(q.page ?? 1));
+    app.get('/api/search/cliente', {
+      preHandler: requirePermission(`${app.ctx.definitions.resources.get('cliente')!.resource.permissions.list}&${perms.create}`),
+      ...ownValidation,
+      schema: { querystring: { type: 'object', properties: { 'filter[cognome_nome]': { type: 'string', maxLength: 100 }, page: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' } } } },
+    }, async (request) => {
+      if (request.validationError) throw invalid({ 'filter.cognome_nome': ['Valore del filtro non valido'] });
+      const q = request.query as Record<string, string | undefined>;
+      return service.searchClienti(request.user, q['filter[cognome_nome]'] ?? '', Number(q.page ?? 1));
+    });
   });
-});
+}

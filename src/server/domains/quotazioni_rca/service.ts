@@ -31,12 +31,12 @@ export class QuotazioniRcaService {
   private readonly requestSchema: JsonSchema;
   private readonly validateRequest: (data: unknown) => FieldErrors | null;
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'definitions' | 'ajv'>, private readonly insurer: MotorInsurer) {
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'definitions' | 'ajv' | 'extensions'>, private readonly insurer: MotorInsurer) {
     const resources = ctx.definitions.resources;
     this.def = resources.get(RESOURCE)!;
     const titleOf = (table: string) => resources.get(table)?.resource.title ?? table;
-    this.repo = new ResourceRepository(this.def, ctx.ajv, titleOf);
-    this.clienti = new ResourceRepository(resources.get('cliente')!, ctx.ajv, titleOf);
+    this.repo = new ResourceRepository(this.def, ctx, titleOf);
+    this.clienti = new ResourceRepository(resources.get('cliente')!, ctx, titleOf);
     this.requestSchema = this.def.schema.properties!.quotation_request!;
     this.validateRequest = compileValidator(ctx.ajv, this.requestSchema);
   }
@@ -101,7 +101,7 @@ export class QuotazioniRcaService {
       simulation_end_date: commonData.simulationEndDate,
       quotation_status: quotation.quotationStatus,
       total_price: quotation.totalPrice,
-      quotation_response: JSON.stringify(response),
+      quotation_response: response,
     };
   }
 
@@ -126,16 +126,17 @@ export class QuotazioniRcaService {
         : user.collaboratore_id;
       if (!hasPermission(SEE_ALL, user) && collaboratoreId === null) throw new HttpError(403, 'Il tuo utente non è collegato a un collaboratore.');
       const response = await this.price(request, `${RESOURCE}:${randomUUID()}`);
-      const inserted = await trx.insertInto(RESOURCE).values({
+      // Stored through the repository: the insurer's answer is validated with the record like any write.
+      const inserted = await this.repo.createOwned(trx, user, {
         cliente_id: clienteId ?? null,
         collaboratore_id: collaboratoreId,
         targa: request.fastFlowData.plate,
         vehicle_category: request.fastFlowData.vehicleCategory,
         cliente_label: cliente ? labelCliente(cliente) : labelPersona(request.fastFlowData.personData),
         collaboratore_label: await this.collaboratoreLabel(trx, collaboratoreId),
-        quotation_request: JSON.stringify(request),
+        quotation_request: request,
         ...this.columns(response),
-      }).returning('id').executeTakeFirstOrThrow();
+      });
       return this.answer(await this.repo.get(trx, user, inserted.id as number));
     });
   }
@@ -146,21 +147,19 @@ export class QuotazioniRcaService {
     return this.db.transaction().execute(async (trx) => {
       await this.busyLock(trx, user);
       const before = await this.repo.get(trx, user, id);
-      await sql`SELECT id FROM ${sql.table(RESOURCE)} WHERE id = ${id} FOR UPDATE`.execute(trx);
+      const locked = await this.repo.lockRow(trx, id);
       if (before.proposal) throw new HttpError(409, 'La proposta è già stata inviata: la quotazione non si può più aggiornare.');
       const linked = clienteId ?? (before.cliente_id as number | null) ?? undefined;
       const cliente = linked ? await this.cliente(trx, user, linked) : undefined;
       const response = await this.price(request, `${RESOURCE}:${id}:${randomUUID()}`);
-      await trx.updateTable(RESOURCE).set({
+      await this.repo.writeOnBehalf(trx, user, locked, {
         cliente_id: linked ?? null,
         targa: request.fastFlowData.plate,
         vehicle_category: request.fastFlowData.vehicleCategory,
         cliente_label: cliente ? labelCliente(cliente) : labelPersona(request.fastFlowData.personData),
-        quotation_request: JSON.stringify(request),
+        quotation_request: request,
         ...this.columns(response),
-        version: sql`version + 1`,
-        updated_at: sql`now()`,
-      }).where('id', '=', id).execute();
+      });
       return this.answer(await this.repo.get(trx, user, id));
     });
   }
@@ -233,7 +232,7 @@ export class QuotazioniRcaService {
     const prepared = await this.db.transaction().execute(async (trx) => {
       await this.busyLock(trx, user);
       const record = await this.repo.get(trx, user, id); // row scope: 404 when not the user's
-      await sql`SELECT id FROM ${sql.table(RESOURCE)} WHERE id = ${id} FOR UPDATE`.execute(trx);
+      const locked = await this.repo.lockRow(trx, id);
       const stored = (await sql<{ proposal: ProposalResponse | null; proposal_key: string | null }>`
         SELECT proposal, proposal_key FROM ${sql.table(RESOURCE)} WHERE id = ${id}`.execute(trx)).rows[0]!;
       if (stored.proposal) return { done: stored.proposal, record };
@@ -241,7 +240,7 @@ export class QuotazioniRcaService {
       if (String(record.simulation_end_date) < todayIso()) throw invalid({ 'proposalData.quotationNumber': ['La simulazione è scaduta: aggiorna il preventivo.'] });
       if (!record.cliente_id) await this.dryRunCliente(record, user);
       const key = stored.proposal_key ?? `${RESOURCE}:proposal:${randomUUID()}`;
-      if (!stored.proposal_key) await trx.updateTable(RESOURCE).set({ proposal_key: key }).where('id', '=', id).execute();
+      if (!stored.proposal_key) await this.repo.writeOnBehalf(trx, user, locked, { proposal_key: key });
       return { key, record };
     });
     if ('done' in prepared) return { message: 'Proposta già inviata.', data: { ...prepared.done, cliente_id: prepared.record.cliente_id } };
@@ -253,20 +252,20 @@ export class QuotazioniRcaService {
       throw insurerHttpError(error);
     }
     return this.db.transaction().execute(async (trx) => {
-      await sql`SELECT id FROM ${sql.table(RESOURCE)} WHERE id = ${id} FOR UPDATE`.execute(trx);
+      const locked = await this.repo.lockRow(trx, id);
       const now = (await sql<{ proposal: ProposalResponse | null; cliente_id: number | null; collaboratore_id: number | null; quotation_request: FastQuotationRequest }>`
         SELECT proposal, cliente_id, collaboratore_id, quotation_request FROM ${sql.table(RESOURCE)} WHERE id = ${id}`.execute(trx)).rows[0]!;
       // A concurrent confirmation stored it first: same key, same answer, nothing written twice.
       if (now.proposal) return { message: 'Proposta già inviata.', data: { ...now.proposal, cliente_id: now.cliente_id } };
       let clienteId = now.cliente_id;
-      const changes: Record<string, unknown> = { proposal: JSON.stringify(result), version: sql`version + 1`, updated_at: sql`now()` };
+      const changes: Record<string, unknown> = { proposal: result };
       if (!clienteId) {
         const body = await clienteDaRichiesta(trx, now.quotation_request, now.collaboratore_id);
         const created = await this.createCliente(trx, user, body);
         clienteId = created.id as number;
         Object.assign(changes, { cliente_id: clienteId, cliente_label: labelCliente(created) });
       }
-      await trx.updateTable(RESOURCE).set(changes).where('id', '=', id).execute();
+      await this.repo.writeOnBehalf(trx, user, locked, changes);
       return { message: 'Proposta inviata.', data: { ...result, cliente_id: clienteId } };
     });
   }

@@ -1,6 +1,6 @@
 // The "x-codice-fiscale" record check: warns when a codice fiscale does not match the person's own data.
+import type { FastifyInstance } from 'fastify';
 import { sql, type Transaction } from 'kysely';
-import { registerRecordCheck } from '../../resources/checks.ts';
 import { codiceFiscaleMatches } from '../../../shared/validators/codiceFiscale.ts';
 
 export const CF_MISMATCH_MESSAGE = 'Il codice fiscale non corrisponde ai dati anagrafici inseriti.';
@@ -14,7 +14,7 @@ interface CodiceFiscaleFields {
   sesso: string;
   /** ISTAT code of the birth municipality (6 digits), looked up in ref_comune. */
   comune?: string;
-  /** Birth country by name, looked up in ref_nazione when no municipality is given. */
+  /** Birth country id (src/shared/validators/nazione.ts): its cadastral code when no municipality is given. */
   nazione?: string;
 }
 
@@ -38,32 +38,33 @@ async function birthPlaceCode(trx: Transaction<any>, comune: string | undefined,
     const row = await sql<{ code: string }>`SELECT codice_catastale AS code FROM ref_comune WHERE codice = ${comune}`.execute(trx);
     return row.rows[0]?.code;
   }
-  if (nazione) {
-    // Names are unique in the data; a country still in force wins over a ceased one of the same name.
-    const row = await sql<{ code: string }>`
-      SELECT codice_catastale AS code FROM ref_nazione WHERE upper(nome) = upper(${nazione})
-      ORDER BY data_fine IS NULL DESC LIMIT 1`.execute(trx);
+  // '1' (Italy) needs the municipality and '2' names no country: only a country's own code is compared.
+  if (nazione && /^Z\d{3}$/.test(nazione)) {
+    const row = await sql<{ code: string }>`SELECT codice_catastale AS code FROM ref_luogo WHERE codice_catastale = ${nazione}`.execute(trx);
     return row.rows[0]?.code;
   }
   return undefined;
 }
 
-registerRecordCheck('x-codice-fiscale', async (config, record, trx) => {
-  const f = fieldsOf(config);
-  const cf = textOf(record, f.cf);
-  const nome = textOf(record, f.nome);
-  const cognome = textOf(record, f.cognome);
-  const dataNascita = textOf(record, f.dataNascita);
-  const sesso = textOf(record, f.sesso);
-  // Only a personal (16-character) code encodes the data; companies' 11-digit codes and missing data are not checked.
-  if (!cf || cf.length !== 16 || !nome || !cognome || !dataNascita || (sesso !== 'M' && sesso !== 'F')) return {};
-  const codiceCatastale = await birthPlaceCode(trx, textOf(record, f.comune), textOf(record, f.nazione));
-  if (!codiceCatastale) return {};
-  let matches: boolean;
-  try {
-    matches = codiceFiscaleMatches(cf, { nome, cognome, dataNascita, sesso, codiceCatastale });
-  } catch {
-    return {}; // a name without letters cannot be compared; validation of the name is not this check's job
-  }
-  return matches ? {} : { [f.cf]: [CF_MISMATCH_MESSAGE] };
-});
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.recordCheck('x-codice-fiscale', async (config, record, trx) => {
+    const f = fieldsOf(config);
+    const cf = textOf(record, f.cf);
+    const nome = textOf(record, f.nome);
+    const cognome = textOf(record, f.cognome);
+    const dataNascita = textOf(record, f.dataNascita);
+    const sesso = textOf(record, f.sesso);
+    // Only a personal (16-character) code encodes the data; companies' 11-digit codes and missing data are not checked.
+    if (!cf || cf.length !== 16 || !nome || !cognome || !dataNascita || (sesso !== 'M' && sesso !== 'F')) return {};
+    const codiceCatastale = await birthPlaceCode(trx, textOf(record, f.comune), textOf(record, f.nazione));
+    if (!codiceCatastale) return {};
+    let matches: boolean;
+    try {
+      matches = codiceFiscaleMatches(cf, { nome, cognome, dataNascita, sesso, codiceCatastale });
+    } catch {
+      return {}; // a name without letters cannot be compared; validation of the name is not this check's job
+    }
+    return matches ? {} : { [f.cf]: [CF_MISMATCH_MESSAGE] };
+  });
+}

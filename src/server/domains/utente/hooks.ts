@@ -1,29 +1,32 @@
 // Users: a password on create, no self-lock-out, and a changed password or disabled account ends sessions.
-import { registerHooks } from '../../resources/hooks.ts';
+import type { FastifyInstance } from 'fastify';
 import { invalid } from '../../errors.ts';
 import { revokeUserTokens } from '../../auth/service.ts';
 import { PASSWORD_BLANK } from '../../auth/passwords.ts';
 import { REQUIRED_MESSAGE } from '../../../shared/validation.ts';
 import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 
-registerHooks('utente', {
-  async beforeWrite(operation, { input, before, user }) {
-    if (operation === 'create' && !input.password) throw invalid({ password: [REQUIRED_MESSAGE] });
-    if (typeof input.password === 'string' && !input.password.trim()) throw invalid({ password: [PASSWORD_BLANK] });
-    if (operation === 'update' && before?.id === user.id) {
-      if (input.attivo === false) throw invalid({ attivo: ['Non puoi disattivare il tuo utente.'] });
-      if (Array.isArray(input.ruoli) && user.roles.includes(SUPER_ADMIN) && !input.ruoli.includes(SUPER_ADMIN)) {
-        throw invalid({ ruoli: ['Non puoi togliere a te stesso il ruolo di amministratore.'] });
+/** This file's registrations, called by the domain's plugin (index.ts). */
+export function register(app: FastifyInstance): void {
+  app.extensions.resourceHooks('utente', {
+    async beforeWrite(operation, { input, before, user }) {
+      if (operation === 'create' && !input.password) throw invalid({ password: [REQUIRED_MESSAGE] });
+      if (typeof input.password === 'string' && !input.password.trim()) throw invalid({ password: [PASSWORD_BLANK] });
+      if (operation === 'update' && before?.id === user.id) {
+        if (input.attivo === false) throw invalid({ attivo: ['Non puoi disattivare il tuo utente.'] });
+        if (Array.isArray(input.ruoli) && user.roles.includes(SUPER_ADMIN) && !input.ruoli.includes(SUPER_ADMIN)) {
+          throw invalid({ ruoli: ['Non puoi togliere a te stesso il ruolo di amministratore.'] });
+        }
       }
-    }
-  },
-  async afterWrite(operation, { trx, input, after, user, tokenId }) {
-    if (operation !== 'update' || !after) return;
-    if (input.password || after.attivo === false) {
-      await revokeUserTokens(trx, after.id as number, after.id === user.id ? tokenId : undefined);
-    }
-  },
-  async beforeDelete({ before, user }) {
-    if (before?.id === user.id) throw invalid({ id: ['Non puoi eliminare il tuo utente.'] });
-  },
-});
+    },
+    async afterWrite(operation, { trx, input, after, user, tokenId }) {
+      if (operation !== 'update' || !after) return;
+      if (input.password || after.attivo === false) {
+        await revokeUserTokens(trx, after.id as number, after.id === user.id ? tokenId : undefined);
+      }
+    },
+    async beforeDelete({ before, user }) {
+      if (before?.id === user.id) throw invalid({ id: ['Non puoi eliminare il tuo utente.'] });
+    },
+  });
+}

@@ -10,7 +10,8 @@ import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
 import type Form from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
-import { ApiError, request } from '../../../api/dataProvider.ts';
+import { ApiError, callRoute, isApiError } from '../../../api/dataProvider.ts';
+import { QUOTAZIONE_ROUTES } from '../routes.ts';
 import { SchemaForm } from '../../../renderer/SchemaForm.tsx';
 import { toErrorSchema } from '../../../renderer/formBody.ts';
 import { Logo } from '../../../shell/PlainLayout.tsx';
@@ -80,7 +81,7 @@ export default function PubblicoPage() {
   const parameter1 = params.get('parameter1') ?? undefined;
   const origin: Origin = useMemo(() => (parameter1 ? { parameter1 } : {}), [parameter1]);
   const { data: loaded, error, mutate, isLoading } = useSWR<Loaded>(['cliente-quotazione', uuid, parameter1], () =>
-    request<Loaded>('GET', `/api/cliente/quotazione/${encodeURIComponent(uuid)}`, { noRedirect: true, query: origin }),
+    callRoute<Loaded>('GET', QUOTAZIONE_ROUTES.link, { uuid }, { noRedirect: true, query: origin }),
     { revalidateOnFocus: false, shouldRetryOnError: false });
   const [finished, setFinished] = useState<'dati' | 'documenti' | undefined>();
 
@@ -92,7 +93,7 @@ export default function PubblicoPage() {
     );
   }
   if (error) {
-    const invalidLink = error instanceof ApiError && error.status === 404;
+    const invalidLink = isApiError(error, 'NOT_FOUND');
     return (
       <Shell>
         <Message title={invalidLink ? 'Link non più valido' : 'Errore'} variant="danger">
@@ -205,26 +206,26 @@ function Steps({ loaded, origin, onReload, onDone }: { loaded: Loaded; origin: O
     setBusy(true);
     try {
       if (step === 1) {
-        await request('POST', '/api/cliente/quotazione', { noRedirect: true, query: origin, body: { uuid: loaded.data.uuid, ...pick(merged, current.fields) } });
+        await callRoute('POST', QUOTAZIONE_ROUTES.linkPrimoPasso, {}, { noRedirect: true, query: origin, body: { uuid: loaded.data.uuid, ...pick(merged, current.fields) } });
       } else {
         // The last step sends the whole form (spec 001 §7); the server moves the quotation on to the documents.
         const fields = step === last ? fieldsUpTo(steps, last) : current.fields;
         // The notices this page showed go with the answers: the consent records name them.
         const informative = loaded.data.informative.map((n) => n.id);
-        await request('PUT', `/api/cliente/quotazione/${String(loaded.data.id)}`, {
+        await callRoute('PUT', QUOTAZIONE_ROUTES.linkPasso, { id: loaded.data.id }, {
           noRedirect: true, query: origin, body: { uuid: loaded.data.uuid, passo: step, informative, ...pick(merged, fields) },
         });
       }
       if (step === last) await onDone();
       else go(step + 1);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) {
+      if (isApiError(err, 'VALIDATION')) {
         setErrors(toErrorSchema(err.errors));
         // An answer of an earlier step refused by the server: back to that step.
         const earlier = steps.findIndex((s) => Object.keys(err.errors).some((k) => s.fields.includes(k.split('.')[0]!)));
         if (earlier >= 0 && earlier < step) setStep(earlier);
         setFailure({ title: 'Errore', message: serverMessage(err), list: [...new Set(Object.values(err.errors).flat())] });
-      } else if (err instanceof ApiError && err.status === 409 && Array.isArray((err.body as { informative?: unknown }).informative)) {
+      } else if (isApiError(err, 'NOTICES_CHANGED') && Array.isArray((err.body as { informative?: unknown }).informative)) {
         // New notices came into force meanwhile: the page shows them, and the customer confirms again having read them.
         setFailure({ title: 'Informative aggiornate', message: serverMessage(err) });
         await onReload();
@@ -317,7 +318,7 @@ function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; ori
     body.append('file', file);
     setBusy(slot.key);
     try {
-      const answer = await request<{ message: string }>('POST', `/api/cliente/quotazione/upload/${encodeURIComponent(uuid)}`, { noRedirect: true, query: origin, body });
+      const answer = await callRoute<{ message: string }>('POST', QUOTAZIONE_ROUTES.linkDocumento, { uuid }, { noRedirect: true, query: origin, body });
       setNotice(answer.message);
       onUploaded();
     } catch (err) {
@@ -331,7 +332,7 @@ function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; ori
     setBusy('termina');
     setFailure(undefined);
     try {
-      await request('POST', `/api/cliente/quotazione/terminaCaricamento/${encodeURIComponent(uuid)}`, { noRedirect: true, query: origin });
+      await callRoute('POST', QUOTAZIONE_ROUTES.linkTermina, { uuid }, { noRedirect: true, query: origin });
       onDone();
     } catch (err) {
       setFailure(serverMessage(err));
