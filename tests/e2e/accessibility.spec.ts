@@ -1,14 +1,8 @@
 // Accessibility: no serious/critical axe violation on login, customer list and form; every control labelled; keyboard-only flow.
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { admin, appUrl, keyboardCreateCustomer, keyboardLogin, loginAsAdmin, tabTo, uniqueSurname } from './helpers.ts';
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
 /** Every visible input, select and textarea has an accessible name from a label (or aria-label/-labelledby). */
 async function expectLabelledControls(page: Page) {

@@ -1,6 +1,6 @@
 // Master-data screens (spec 000 §2.6-§2.9): company collaborators, commission chips, customers' passive commission, mandate rows, model import.
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, appUrl, loginAsAdmin, uniqueSurname } from './helpers.ts';
@@ -30,9 +30,7 @@ const oggi = () => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', d
 
 /** Same bar as tests/e2e/accessibility.spec.ts: no serious or critical axe violation, every visible control named. */
 async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  await expectNoSeriousViolations(page);
   const unnamed = await page.$$eval('input:not([type=hidden]), select, textarea', (elements) =>
     elements
       .filter((el) => (el as HTMLElement).offsetParent !== null)

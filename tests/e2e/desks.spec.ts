@@ -1,6 +1,6 @@
 // The dashboard's desks (issue 18) on the demo data: charts and cards by permission, products and appendices opening
 // their owner's tab, the documents tracking desk (filter by what is missing, confirm), the archive (download, preview).
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -11,11 +11,6 @@ import { appUrl, demoUsers, login } from './helpers.ts';
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;
 const COLLAB = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
 const DOMANI = new Date(Date.now() + 86400000).toISOString().slice(0, 10);
-
-async function noViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
 async function token(page: Page) {
   return page.evaluate(() => sessionStorage.getItem('token'));
@@ -51,7 +46,7 @@ test('dashboard: charts drawn from the user\'s data, cards only for permitted pa
   await expect(cards.filter({ hasText: 'Prodotti' })).toHaveCount(1);
   await expect(cards.filter({ hasText: 'Track Gestione Documenti' })).toHaveCount(1);
   await expect(page.getByTestId('conteggio-documenti_mancanti')).toContainText('con documenti mancanti');
-  await noViolations(page);
+  await expectNoSeriousViolations(page, { bestPractice: false, everyImpact: true });
 
   // A collaborator: the same charts over their own data, no products desk.
   const collab = await (await browser.newContext()).newPage();
@@ -83,7 +78,7 @@ test('PRODOTTI: every mandate product with its supplier, filtered; a row opens t
   await expect(page).toHaveURL(/filter%5Bfornitore%5D=/);
   await expect(rows.first()).toBeVisible();
   for (const text of await rows.locator('[col-id="compagnia_fornitore_id"]').allTextContents()) expect(text.trim()).toBe(fornitore);
-  await noViolations(page);
+  await expectNoSeriousViolations(page, { bestPractice: false, everyImpact: true });
   await rows.first().getByRole('button', { name: /^Apri / }).click();
   await expect(page).toHaveURL(/\/modifica\/compagnia\/\d+\?tab=prodotti-mandato$/);
   await expect(page.getByRole('tab', { name: 'Prodotti' })).toHaveAttribute('aria-selected', 'true');
@@ -100,7 +95,7 @@ test('APPENDICI: every appendix with policy, vehicle, dates and amounts; a row o
   const row = dataRows(page).filter({ hasText: 'DK777DK' });
   await expect(row).toBeVisible();
   await expect(row).toContainText('Inclusione');
-  await noViolations(page);
+  await expectNoSeriousViolations(page, { bestPractice: false, everyImpact: true });
   await row.getByRole('button', { name: /^Apri / }).click();
   await expect(page).toHaveURL(new RegExp(`/modifica/quotazione/${id}\\?tab=inclusione$`));
   await expect(page.getByRole('tab', { name: 'Inclusione' })).toHaveAttribute('aria-selected', 'true');
@@ -145,7 +140,7 @@ test('TRACK GESTIONE DOCUMENTI: filter by what is missing, confirm the documents
   await expect(row).toHaveCount(0);
   await page.getByLabel('Manca il documento').selectOption({ label: 'Tutti' });
   await expect(row).toBeVisible();
-  await noViolations(page);
+  await expectNoSeriousViolations(page, { bestPractice: false, everyImpact: true });
 
   await row.getByRole('button', { name: /^Conferma documenti/ }).click();
   const dialog = page.getByRole('dialog');
@@ -163,7 +158,7 @@ test('GESTIONE DOCUMENTI: every file in scope, downloaded and previewed', async 
   await page.goto(appUrl('/gestione_documenti'));
   const rows = dataRows(page);
   await expect(rows.first()).toBeVisible();
-  await noViolations(page);
+  await expectNoSeriousViolations(page, { bestPractice: false, everyImpact: true });
   const first = rows.first();
   const name = (await first.locator('[col-id="name"]').textContent())!.trim();
   const download = page.waitForEvent('download');

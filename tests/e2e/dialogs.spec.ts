@@ -1,7 +1,7 @@
 // Every dialog of the app with the keyboard and axe: opened with Enter from its button, focus moves into it, Tab and
 // Shift+Tab stay inside, its close button says Chiudi, axe finds nothing with it open, Escape closes it and the focus is
 // back on what opened it.
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 import { appUrl, demoUsers, login, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
@@ -43,12 +43,8 @@ async function checkDialog(page: Page, name: string | RegExp, open: { opener: Lo
       expect(state.inside, `${key} ×${i + 1} left the dialog: ${state.active}`).toBe(true);
     }
   }
-  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-  const inside = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(tags).analyze();
-  expect(inside.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-  const whole = await new AxeBuilder({ page }).withTags(tags).analyze();
-  const serious = whole.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  await expectNoSeriousViolations(page, { include: '[role="dialog"]', everyImpact: true });
+  await expectNoSeriousViolations(page);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(open.returnTo ?? open.opener).toBeFocused();

@@ -3,7 +3,7 @@
 // docs/screenshots/<list>.png for the closing note (E2E_LIST_SHOTS=<folder> writes them elsewhere).
 import { readdirSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { appUrl, loginAsAdmin } from './helpers.ts';
@@ -87,9 +87,7 @@ for (const list of lists()) {
     mkdirSync(SHOTS, { recursive: true });
     await page.mouse.move(0, 0);
     await page.screenshot({ path: path.join(SHOTS, `${list.name}.png`), animations: 'disabled', caret: 'hide' });
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+    await expectNoSeriousViolations(page);
   });
 }
 

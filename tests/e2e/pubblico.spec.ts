@@ -1,6 +1,6 @@
 // The customer's public link on a phone (390x844): the e-mailed link from the outbox, steps 0-4 with a refused consent
 // first, a document per category, 'Termina Caricamento'; then staff see the new status, the consent records and the files.
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
@@ -8,12 +8,6 @@ import { admin, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from '
 const PHONE = { width: 390, height: 844 };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
 /** Nothing wider than the phone: no sideways scrolling on any step. */
 async function expectFitsPhone(page: Page) {

@@ -1,5 +1,5 @@
 // Historic-car quotations: list with status chips, management screen, derogation flow across roles, outbox, row scope, axe.
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { Browser, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
@@ -33,12 +33,6 @@ function actionButtons(page: Page) {
 
 function status(page: Page) {
   return page.getByTestId('stato-quotazione');
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 
 /** Runs an action button and accepts its confirmation, checking the question asked. */
