@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { packageSizes } from './scripts/bench-form/package-sizes.ts';
 
 const root = fileURLToPath(new URL('./src/client', import.meta.url));
 const outDir = fileURLToPath(new URL('./dist', import.meta.url));
@@ -10,7 +11,8 @@ const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  // packageSizes: which packages each output file is made of, for bundle-size.ts.
+  plugins: [react(), packageSizes()],
   build: {
     outDir,
     emptyOutDir: true,

@@ -1,6 +1,7 @@
-// Feature modules at start: each registers its widgets in the widget registry (which imports no page) and its
-// machine's own guards (the quotation's, shared with the server's quotation domain).
-// main.tsx runs this before the first render; tests that render a feature's form call it too.
+// Feature modules: each registers its widgets in the widget registry (which imports no page) and its machine's own
+// guards (the quotation's, shared with the server's quotation domain). The screens that read the registry call this
+// (MainLayout, the public quotation page) rather than the entry, so the login route loads neither the registry nor its
+// widgets; tests that render a feature's form call it too.
 import { registerQuotazioneWidgets } from './pages/quotazione/lazyWidgets.tsx';
 import { ProdottoPolizzaWidget } from './pages/polizza/lazyWidgets.tsx';
 import { QuietanzaPdfCell } from './pages/finanza/QuietanzaPdfCell.tsx';

@@ -5,11 +5,9 @@ import { RouterProvider } from 'react-router-dom';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { setApiHandlers } from './api/dataProvider.ts';
-import { registerFeatures } from './features.ts';
 import { installDialogFocus } from './lib/dialogFocus.ts';
 import { router } from './router.tsx';
 
-registerFeatures();
 installDialogFocus();
 
 setApiHandlers({

@@ -16,6 +16,10 @@ import { useSession } from './guards.tsx';
 import { visibleMenu } from './menu.ts';
 import { canOpen } from '../lib/access.ts';
 import { Logo } from './PlainLayout.tsx';
+import { registerFeatures } from '../features.ts';
+
+// The screens below read the widget registry; the registry and its widgets stay out of the entry (the login route).
+registerFeatures();
 
 const COLLAPSE_KEY = 'menu-collapsed';
 

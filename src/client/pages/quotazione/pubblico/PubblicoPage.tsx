@@ -19,6 +19,10 @@ import { formatDate } from '../../../lib/format.ts';
 import type { FormUi, JsonSchema, RecordData } from '../../../types.ts';
 import { fieldsUpTo, publicRules, resizeModerni, type PublicStep, type ShownNotice } from '../../../../shared/domains/quotazione/pubblico.ts';
 import { controllingFields, pick, stepSchema, stepUi } from './steps.ts';
+import { registerFeatures } from '../../../features.ts';
+
+// Its form reads the widget registry, which the entry no longer fills.
+registerFeatures();
 
 interface Categoria {
   name: string;
