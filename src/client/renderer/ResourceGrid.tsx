@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, ColumnAutoSizeModule, LocaleModule, ModuleRegistry, RowApiModule, themeQuartz } from 'ag-grid-community';
+import { ClientSideRowModelModule, ColumnApiModule, ColumnAutoSizeModule, LocaleModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
 import type { AutoSizeStrategy, CellKeyDownEvent, ColDef, ColumnState, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
 import { RowActions as RowActionButtons } from '../lib/RowActions.tsx';
 import { cellRenderer } from '../widgets/registry.ts';
@@ -10,8 +10,9 @@ import type { JsonSchema, ListColumn, RecordData } from '../types.ts';
 import { formatSort, parseSort } from './listParams.ts';
 import { optionTitles } from '../../shared/enumTitle.ts';
 
-// Only what a server-paged list needs: no client filtering, no pagination module; columns sized to their content.
-ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, RowApiModule, CellStyleModule, LocaleModule, ColumnAutoSizeModule]);
+// Only what a server-paged list uses: rows as given (no client filtering or pagination), the column state API (saved
+// columns, pins), localeText and columns sized to their content. No row API, no cellClass/cellStyle: nothing calls them.
+ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, LocaleModule, ColumnAutoSizeModule]);
 
 const theme = themeQuartz.withParams({ fontFamily: 'inherit', headerFontWeight: 600, wrapperBorderRadius: 6 });
 
