@@ -203,14 +203,23 @@ export const listMetaSchema = {
     emptyText: { type: 'string' },
     // Where a row opens instead of the record's own form: a path with {field} placeholders of the row.
     rowLink: { type: 'string', pattern: '^/' },
-    // Filters that are not columns: fields of the entity or server-side list filters of the domain (filter[targa]).
+    // Filters that are not columns: fields of the entity, server-side list filters of the domain (filter[targa]), or
+    // declared bounds of a property (property + bound).
     filters: {
       type: 'array',
       items: {
         type: 'object',
         required: ['field', 'headerName', 'filter'],
         additionalProperties: false,
-        properties: { field: { type: 'string' }, headerName: { type: 'string' }, filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] } },
+        properties: {
+          field: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          headerName: { type: 'string' },
+          filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] },
+          // One end of a range on a property, applied by the engine: filter[pagato_dal] is data_pagamento >= the day.
+          property: { type: 'string' },
+          bound: { enum: ['from', 'to'] },
+        },
+        dependencies: { property: ['bound'], bound: ['property'] },
       },
     },
     // The question asked before deleting a row ('Sicuro di voler cancellare il veicolo?'); default 'Conferma l'eliminazione'.
