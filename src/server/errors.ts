@@ -17,6 +17,11 @@ export class HttpError extends Error {
     this.code = code ?? codeForStatus(statusCode);
   }
 
+  /** The same refusal (status, code, extra) told otherwise, e.g. naming where it happened: a re-thrown error keeps its code. */
+  restated(change: { message?: string; errors?: FieldErrors }): HttpError {
+    return new HttpError(this.statusCode, change.message ?? this.message, change.errors ?? this.errors, this.extra, this.code);
+  }
+
   body(): Record<string, unknown> {
     return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
   }

@@ -32,6 +32,13 @@ describe('the analyst promise', () => {
     await editJson(path.join(dir, 'cliente', 'entity.schema.json'), (doc) => {
       doc.properties.codiceSconto = { type: 'string', title: 'Codice Sconto', pattern: '^SC[0-9]{4}$', 'x-uppercase': true };
     });
+    // And a date range declared in list.json only: two bounds of dataNascita, applied by the generic list.
+    await editJson(path.join(dir, 'cliente', 'list.json'), (doc) => {
+      doc.filters = [
+        { field: 'nato_dal', headerName: 'Nato dal', filter: 'date', property: 'dataNascita', bound: 'from' },
+        { field: 'nato_al', headerName: 'Nato al', filter: 'date', property: 'dataNascita', bound: 'to' },
+      ];
+    });
     t = await createTestApp({ schemasDir: dir });
   });
   afterAll(async () => {
@@ -55,6 +62,30 @@ describe('the analyst promise', () => {
     const cliente = definitions.body.resources.find((r: { name: string }) => r.name === 'cliente');
     expect(cliente.schema.properties.codiceSconto.title).toBe('Codice Sconto');
   });
+
+  it('filters the list by a declared date range, refuses a day that does not exist at the filter and documents both bounds', async () => {
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    for (const dataNascita of ['1980-05-01', '1985-06-15', '1990-05-01']) {
+      expect((await t.call('POST', '/api/cliente', { token: admin, body: { tipo: 'RETAIL', sesso: 'M', nome: 'Carlo', cognome: 'Intervallo', dataNascita } })).status).toBe(201);
+    }
+    const born = async (query: string) => {
+      const res = await t.call('GET', `/api/cliente?filter[cognome]=Intervallo&sort=dataNascita&${query}`, { token: admin });
+      expect(res.status).toBe(200);
+      return res.body.data.map((c: { dataNascita: string }) => c.dataNascita);
+    };
+    // Both bounds are inclusive.
+    expect(await born('filter[nato_dal]=1985-06-15')).toEqual(['1985-06-15', '1990-05-01']);
+    expect(await born('filter[nato_al]=1985-06-15')).toEqual(['1980-05-01', '1985-06-15']);
+    expect(await born('filter[nato_dal]=1981-01-01&filter[nato_al]=1989-12-31')).toEqual(['1985-06-15']);
+    for (const bad of ['2026-02-30', '15/06/1985', 'ieri']) {
+      const res = await t.call('GET', `/api/cliente?filter[nato_al]=${encodeURIComponent(bad)}`, { token: admin });
+      expect(res.status, bad).toBe(422);
+      expect(res.body.errors).toEqual({ 'filter.nato_al': ['Data non valida (AAAA-MM-GG).'] });
+    }
+    const openapi = await t.call('GET', '/api/openapi.json');
+    const names = openapi.body.paths['/api/cliente'].get.parameters.map((p: { name: string }) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['filter[nato_dal]', 'filter[nato_al]']));
+  });
 });
 
 describe('malformed definitions are refused at start-up with file and pointer', () => {
@@ -70,6 +101,11 @@ describe('malformed definitions are refused at start-up with file and pointer', 
     ['cliente/resource.json', 'a row scope on an unknown user attribute', (d) => { d.rowScope.user = 'agente_id'; }, /^cliente\/resource\.json#\/rowScope\/user: must be equal to one of the allowed values/],
     ['cliente/resource.json', 'a row scope on a text field', (d) => { d.rowScope.field = 'nome'; }, /^cliente\/resource\.json#\/rowScope\/field: "nome" must be an integer property/],
     ['quotazione/resource.json', 'a row scope network on a missing parent', (d) => { d.rowScope.network.parentField = 'superiore_id'; }, /^quotazione\/resource\.json#\/rowScope\/network\/parentField: "superiore_id" is not a property of collaboratore/],
+    ['titolo/list.json', 'a range filter on a missing property', (d) => { d.filters[0].property = 'scadenza'; }, /^titolo\/list\.json#\/filters\/0\/property: unknown property "scadenza"/],
+    ['titolo/list.json', 'a range filter without its bound', (d) => { delete d.filters[1].bound; }, /^titolo\/list\.json#\/filters\/1: must have property bound when property property is present/],
+    ['titolo/list.json', 'a range filter on a text property', (d) => { d.filters[0].property = 'stato'; }, /^titolo\/list\.json#\/filters\/0\/property: "stato" \(text\) has no order to bound/],
+    ['titolo/list.json', 'a range filter edited by the wrong input', (d) => { d.filters[0].filter = 'text'; }, /^titolo\/list\.json#\/filters\/0\/filter: a bound of "data_fine" \(date\) is filtered as "date"/],
+    ['titolo/list.json', 'a range filter named as a property', (d) => { d.filters[0].field = 'data_inizio'; }, /^titolo\/list\.json#\/filters\/0\/field: "data_inizio" is a property/],
     ['quotazioni_rca/resource.json', 'an unknown generic operation', (d) => { d.api.operations.push('export'); }, /^quotazioni_rca\/resource\.json#\/api\/operations\/3: must be equal to one of the allowed values/],
   ];
   it.each(cases)('%s with %s', async (file, _what, edit, expected) => {

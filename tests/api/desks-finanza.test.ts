@@ -95,6 +95,7 @@ describe('GESTIONE INCASSI', () => {
     const half = await paga(cassiere, [ids.t3[0]!, ids.t3[1]!], 628.77);
     expect(half.status).toBe(409);
     expect(half.body.message).toBe(`Titolo ${ids.t3[1]}: Il titolo è già pagato. Nessun pagamento registrato.`);
+    expect(half.body.code).toBe('CONFLICT');
     const rows = await titoli(ids.p3);
     expect(rows.map((r) => r.saldato)).toEqual([false, true, false, false]);
     expect(await movimenti()).toBe(before + 1);

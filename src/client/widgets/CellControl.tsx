@@ -59,3 +59,28 @@ export function CellControl({ id, label, text, error, disabled, inputMode, place
     </>
   );
 }
+
+/**
+ * A decimal cell (comma as the decimal point): its text follows the value (useDecimalText); `errorOf` judges the text on
+ * screen and `onText` hears each edit, which decides what value, if any, it reports.
+ */
+export function DecimalCell({ id, label, value, disabled, errorOf, onText }: {
+  id: string; label: string; value: unknown; disabled?: boolean; errorOf: (text: string) => string | null | undefined; onText: (text: string) => void;
+}) {
+  const [text, setText] = useDecimalText(value);
+  return (
+    <CellControl
+      id={id}
+      label={label}
+      text={text}
+      error={errorOf(text)}
+      disabled={disabled}
+      inputMode="decimal"
+      allowed={/\d,./}
+      onText={(next) => {
+        setText(next);
+        onText(next);
+      }}
+    />
+  );
+}

@@ -7,7 +7,7 @@ import { parseDecimal } from '../lib/format.ts';
 import { ajvMessages } from '../messages.ts';
 import type { JsonSchema } from '../types.ts';
 import { hiddenProperties } from '../../shared/rules.ts';
-import { CellControl, useDecimalText } from './CellControl.tsx';
+import { DecimalCell } from './CellControl.tsx';
 import { describedBy } from './aria.ts';
 
 type Item = Record<string, unknown>;
@@ -43,21 +43,14 @@ function rangeError(prop: JsonSchema, value: unknown): string | undefined {
 
 function NumberCell(props: { id: string; label: string; value: unknown; prop: JsonSchema; disabled: boolean; onChange: (v: unknown) => void }) {
   const { id, label, value, prop, disabled, onChange } = props;
-  const [text, setText] = useDecimalText(value);
-  const error = rangeError(prop, value);
   return (
-    <CellControl
+    <DecimalCell
       id={id}
       label={label}
-      text={text}
-      error={error}
+      value={value}
       disabled={disabled}
-      inputMode="decimal"
-      allowed={/\d,./}
-      onText={(next) => {
-        setText(next);
-        onChange(next.trim() === '' ? undefined : (parseDecimal(next) ?? next));
-      }}
+      errorOf={() => rangeError(prop, value)}
+      onText={(next) => onChange(next.trim() === '' ? undefined : (parseDecimal(next) ?? next))}
     />
   );
 }

@@ -30,6 +30,17 @@ const LIST_QUERY = {
   patternProperties: { '^filter\\[': FILTER_VALUE },
 };
 
+/** The list query of a resource: the generic one plus the range filters its list.json declares (filter[pagato_dal]). */
+export function listQuery(def: ResourceDefinition) {
+  const bounds = (def.list.filters ?? []).filter((f) => f.property && f.bound);
+  if (!bounds.length) return LIST_QUERY;
+  const declared = Object.fromEntries(bounds.map((f) => [`filter[${f.field}]`, {
+    ...FILTER_VALUE,
+    description: `${f.headerName}: ${f.property} ${f.bound === 'from' ? '>=' : '<='} il valore${f.filter === 'date' ? ' (AAAA-MM-GG)' : ''}`,
+  }]));
+  return { ...LIST_QUERY, properties: { ...LIST_QUERY.properties, ...declared } };
+}
+
 function listResponse(name: string) {
   return {
     type: 'object',
@@ -192,7 +203,7 @@ export default fp(async (app: FastifyInstance) => {
       const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => own[verb] ?? `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
       const serves = (op: PermissionAction) => !def.resource.api.operations || def.resource.api.operations.includes(op);
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
-        if (serves('list')) scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: LIST_QUERY, response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
+        if (serves('list')) scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: listQuery(def), response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
           const query = { ...parseListQuery(def, request.query as Record<string, unknown>), exactTotalLimit: app.ctx.config.EXACT_TOTAL_LIMIT };
           // per_page=-1 means every row: streamed from a cursor rather than capped and held in memory.
@@ -203,7 +214,7 @@ export default fp(async (app: FastifyInstance) => {
           preHandler: allow('list'),
           schema: {
             tags, summary: `Esporta ${def.resource.title} (CSV o XLSX, i filtri dell'elenco)`,
-            querystring: { ...LIST_QUERY, required: ['format'], properties: { ...LIST_QUERY.properties, format: { type: 'string', enum: ['csv', 'xlsx'] }, columns: { type: 'string', maxLength: 2000, description: 'campi delle colonne, separati da virgola' } } },
+            querystring: { ...listQuery(def), required: ['format'], properties: { ...listQuery(def).properties, format: { type: 'string', enum: ['csv', 'xlsx'] }, columns: { type: 'string', maxLength: 2000, description: 'campi delle colonne, separati da virgola' } } },
             response: { 200: { description: 'Il file, trasmesso man mano (X-Total-Count: le righe)', type: 'string', format: 'binary' }, ...errorResponses(401, 403, 422) },
           },
         }, async (request, reply) => {

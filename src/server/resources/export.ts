@@ -1,7 +1,5 @@
 // Every list's export (GET <path>/export?format=csv|xlsx&<the list's filters>): the rows of the current filter, with
 // the screen's columns and labels and the user's row scope, streamed from a server-side cursor as they are read.
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
@@ -12,6 +10,7 @@ import type { Workflow } from '../../shared/workflow/machine.ts';
 import { invalid } from '../errors.ts';
 import { optionTitles } from '../../shared/enumTitle.ts';
 import { LABEL_SUFFIX, type ListQuery, type ResourceRepository } from './repository.ts';
+import { streamedBody } from './stream.ts';
 
 export type ExportFormat = 'csv' | 'xlsx';
 const BATCH = 500;
@@ -128,41 +127,23 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, shee
   const { columns } = sheetOf;
   const cells = columns.map((c, i) => cellOf(c, sheetOf.sources[i]!));
   const kinds = sheetOf.sources.map((s) => s.kind);
-  const out = new PassThrough();
-  let closed = false;
-  out.on('close', () => (closed = true));
-  const write = async (chunk: string | Buffer) => {
-    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-  };
-
-  let workbook: ExcelJS.stream.xlsx.WorkbookWriter | undefined;
-  let sheet: ExcelJS.Worksheet | undefined;
-  if (format === 'xlsx') {
-    workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    sheet = workbook.addWorksheet(sheetOf.title.slice(0, 31));
-    sheet.columns = columns.map((c, i) => ({
-      header: c.headerName, key: c.field, width: Math.max(12, c.headerName.length + 4),
-      style: { numFmt: c.format === 'money' || kinds[i] === 'money' ? '#,##0.00 [$€-it-IT]' : c.format === 'datetime' || kinds[i] === 'datetime' ? 'dd/mm/yyyy hh:mm' : c.format === 'date' || kinds[i] === 'date' ? 'dd/mm/yyyy' : undefined },
-    }));
-    sheet.getRow(1).font = { bold: true };
-    sheet.getRow(1).commit();
-  }
-
-  let started = false;
-  let ready!: () => void;
-  let failed!: (error: unknown) => void;
-  const firstBatch = new Promise<void>((resolve, reject) => {
-    ready = resolve;
-    failed = reject;
-  });
-  const start = async () => {
-    if (started) return;
-    started = true;
-    ready();
-    // BOM: Excel opens the file as UTF-8 (accents, €).
-    if (format === 'csv') await write(`\ufeff${columns.map((c) => csvField(c.headerName, c, undefined)).join(';')}\r\n`);
-  };
-  const pump = async () => {
+  const out = await streamedBody(reply, async ({ out, closed, write, drained, begin }) => {
+    let workbook: ExcelJS.stream.xlsx.WorkbookWriter | undefined;
+    let sheet: ExcelJS.Worksheet | undefined;
+    if (format === 'xlsx') {
+      workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+      sheet = workbook.addWorksheet(sheetOf.title.slice(0, 31));
+      sheet.columns = columns.map((c, i) => ({
+        header: c.headerName, key: c.field, width: Math.max(12, c.headerName.length + 4),
+        style: { numFmt: c.format === 'money' || kinds[i] === 'money' ? '#,##0.00 [$€-it-IT]' : c.format === 'datetime' || kinds[i] === 'datetime' ? 'dd/mm/yyyy hh:mm' : c.format === 'date' || kinds[i] === 'date' ? 'dd/mm/yyyy' : undefined },
+      }));
+      sheet.getRow(1).font = { bold: true };
+      sheet.getRow(1).commit();
+    }
+    const start = async () => {
+      // BOM: Excel opens the file as UTF-8 (accents, €).
+      if (begin() && format === 'csv') await write(`\ufeff${columns.map((c) => csvField(c.headerName, c, undefined)).join(';')}\r\n`);
+    };
     await sheetOf.read(async (rows) => {
       await start();
       if (format === 'csv') {
@@ -172,23 +153,17 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, shee
       } else {
         for (const row of rows) sheet!.addRow(cells.map((cell) => xlsxCell(cell(row)))).commit();
         // The writer buffers in `out`: wait for the client to take it, as the CSV does.
-        if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+        await drained();
       }
-      return !closed;
+      return !closed();
     });
     await start();
-    if (closed) return;
+    if (closed()) return;
     if (workbook) {
       sheet!.commit();
       await workbook.commit();
     } else out.end();
-  };
-  pump().catch((error: unknown) => {
-    if (!started) return failed(error);
-    reply.log.error(error);
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
   });
-  await firstBatch;
   const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
   const day = new Date().toISOString().slice(0, 10);
   return reply

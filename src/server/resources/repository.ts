@@ -169,6 +169,8 @@ export class ResourceRepository {
   private readonly conditionFields: string[];
   /** Second spellings of fields ("x-aliases", a renamed field's former name): filters and sorts accept them too. */
   private readonly aliases: Map<string, string>;
+  /** Filters list.json declares as a bound of a property: filter[pagato_dal] is data_pagamento from that day. */
+  private readonly bounds: Map<string, { field: FieldDefinition; bound: 'from' | 'to' }>;
 
   /** `titleOf` names another resource in messages (a table name is no help to a user). */
   constructor(
@@ -185,6 +187,7 @@ export class ResourceRepository {
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.aliases = new Map(Object.entries(def.schema.properties ?? {})
       .flatMap(([name, prop]) => ((prop['x-aliases'] as string[] | undefined) ?? []).map((alias): [string, string] => [alias, name])));
+    this.bounds = new Map((def.list.filters ?? []).flatMap((f) => (f.property && f.bound ? [[f.field, { field: this.byName.get(f.property)!, bound: f.bound }] as const] : [])));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
     this.readable = [...new Set(this.readable)];
     const tested = new Set(conditionalBlocks(def.schema).flatMap((b) => [...b.required, ...Object.keys(b.when)]));
@@ -285,9 +288,10 @@ export class ResourceRepository {
     return this.deps.extensions.hooksFor(this.def.name);
   }
 
-  private filterCondition(field: FieldDefinition, op: 'eq' | 'from' | 'to', raw: string): Expression<SqlBool> {
+  /** `param`: the filter's name in the query, where a bad value is answered. */
+  private filterCondition(field: FieldDefinition, op: 'eq' | 'from' | 'to', raw: string, param = field.name): Expression<SqlBool> {
     const ref = sql.ref(field.name);
-    const bad = () => invalid({ [`filter.${field.name}`]: ['Valore del filtro non valido'] });
+    const bad = () => invalid({ [`filter.${param}`]: [field.kind === 'date' ? 'Data non valida (AAAA-MM-GG).' : 'Valore del filtro non valido'] });
     const parse = (value: string): unknown => {
       switch (field.kind) {
         case 'integer': {
@@ -344,12 +348,13 @@ export class ResourceRepository {
         conditions.push(custom(filter.value, user));
         continue;
       }
-      const field = this.byName.get(this.canonicalName(filter.field));
+      const declared = filter.op === 'eq' ? this.bounds.get(filter.field) : undefined;
+      const field = declared?.field ?? this.byName.get(this.canonicalName(filter.field));
       // A field the user may not read may not be probed by filtering on it either.
       if (!field || field.writeOnly || field.kind === 'json' || !this.mayProbe(field.name, user)) {
         throw invalid({ [`filter.${filter.field}`]: ['Filtro non consentito'] });
       }
-      conditions.push(this.filterCondition(field, filter.op, filter.value));
+      conditions.push(this.filterCondition(field, declared?.bound ?? filter.op, filter.value, filter.field));
     }
     const searchable = this.def.resource.search ?? [];
     const words = (query.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 5);

@@ -1,8 +1,7 @@
 // Totals of a resource's list as the user filtered it (same row scope, filters and search), grouped by some of its columns.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
-import { invalid } from '../errors.ts';
 import type { ListQuery, ResourceRepository } from './repository.ts';
 import { fromCents, toCents } from '../../shared/money.ts';
 
@@ -18,18 +17,6 @@ export async function totaliPer(db: Database, repo: ResourceRepository, user: Au
     FROM ${sql.table(repo.def.name)} ${where}
     ${gruppi.length ? sql`GROUP BY ${sql.join(keys)} ORDER BY ${sql.join(keys)}` : sql``}`.execute(db);
   return rows.rows;
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A list filter that is a bound on a date column (filter[pagato_dal]=2026-05-01): an invalid day is a 422 at the filter. */
-export function filtroData(filter: string, column: string, op: '>=' | '<='): (value: string) => Expression<SqlBool> {
-  return (value: string) => {
-    if (!DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-      throw invalid({ [`filter.${filter}`]: ['Data non valida (AAAA-MM-GG).'] });
-    }
-    return op === '>=' ? sql<SqlBool>`${sql.ref(column)} >= ${value}::date` : sql<SqlBool>`${sql.ref(column)} <= ${value}::date`;
-  };
 }
 
 export interface Totale {

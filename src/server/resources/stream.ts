@@ -9,18 +9,30 @@ import type { ListQuery, ResourceRepository } from './repository.ts';
 
 const BATCH = 1000;
 
-/** Sends {data:[...], current_page, last_page, per_page, total} as the rows arrive; total counts what was sent (one snapshot). */
-export async function streamAll(reply: FastifyReply, db: Database, repo: ResourceRepository, user: AuthUser, query: ListQuery): Promise<FastifyReply> {
-  // Bad filters or sorts answer 422 here, before the first byte is sent.
-  const { select, present } = await repo.selection(db, user, query);
+/** What a streamed body's writer is handed: the stream, and writes that wait while the client is slower. */
+export interface StreamedBody {
+  out: PassThrough;
+  /** The client went away: stop reading. */
+  closed: () => boolean;
+  write: (chunk: string | Buffer) => Promise<void>;
+  /** Waits until the client took what is buffered (a writer that writes to `out` itself). */
+  drained: () => Promise<void>;
+  /** The answer may start (the first batch is read); true the first time only. */
+  begin: () => boolean;
+}
+
+/**
+ * A body written as it is sent. The answer waits for `fill` to call `begin` once the first batch is read, so an error of
+ * the statement itself (a value PostgreSQL refuses, a bad filter) is thrown here and answers 4xx; a later one cuts the
+ * stream short and is logged.
+ */
+export async function streamedBody(reply: FastifyReply, fill: (body: StreamedBody) => Promise<void>): Promise<PassThrough> {
   const out = new PassThrough();
   let closed = false;
   out.on('close', () => (closed = true));
-  const write = async (chunk: string) => {
-    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  const drained = async () => {
+    if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
   };
-  // The first batch is read before the answer starts: an error of the statement itself (a value PostgreSQL refuses)
-  // still answers 4xx, never a response cut short.
   let started = false;
   let ready!: () => void;
   let failed!: (error: unknown) => void;
@@ -28,18 +40,36 @@ export async function streamAll(reply: FastifyReply, db: Database, repo: Resourc
     ready = resolve;
     failed = reject;
   });
-  const pump = async () => {
+  const begin = () => {
+    if (started) return false;
+    started = true;
+    ready();
+    return true;
+  };
+  const write = async (chunk: string | Buffer) => {
+    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  };
+  fill({ out, closed: () => closed, write, drained, begin }).catch((error: unknown) => {
+    if (!started) return failed(error);
+    reply.log.error(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  await firstBatch;
+  return out;
+}
+
+/** Sends {data:[...], current_page, last_page, per_page, total} as the rows arrive; total counts what was sent (one snapshot). */
+export async function streamAll(reply: FastifyReply, db: Database, repo: ResourceRepository, user: AuthUser, query: ListQuery): Promise<FastifyReply> {
+  // Bad filters or sorts answer 422 here, before the first byte is sent.
+  const { select, present } = await repo.selection(db, user, query);
+  const out = await streamedBody(reply, async ({ out, closed, write, begin }) => {
     let total = 0;
     // One read-only transaction: the cursor lives in it and every batch sees the same snapshot.
     await db.transaction().setAccessMode('read only').execute(async (trx) => {
       await sql`DECLARE lista_completa NO SCROLL CURSOR FOR ${select}`.execute(trx);
-      while (!closed) {
+      while (!closed()) {
         const batch = await sql<Record<string, unknown>>`FETCH ${sql.raw(String(BATCH))} FROM lista_completa`.execute(trx);
-        if (!started) {
-          started = true;
-          ready();
-          await write('{"data":[');
-        }
+        if (begin()) await write('{"data":[');
         if (!batch.rows.length) break;
         let chunk = '';
         for (const row of batch.rows) chunk += (total++ ? ',' : '') + JSON.stringify(present(row));
@@ -48,12 +78,6 @@ export async function streamAll(reply: FastifyReply, db: Database, repo: Resourc
       }
     });
     out.end(`],"current_page":1,"last_page":1,"per_page":-1,"total":${total}}`);
-  };
-  pump().catch((error: unknown) => {
-    if (!started) return failed(error);
-    reply.log.error(error);
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
   });
-  await firstBatch;
   return reply.type('application/json; charset=utf-8').header('cache-control', 'no-store').send(out);
 }

@@ -221,6 +221,9 @@ function deriveRules(schema: JsonSchema, ui: Record<string, unknown>, file: stri
   }
 }
 
+/** The kinds a range filter (list.json filters: property + bound) may bound, with the filter input that edits the value. */
+const BOUND_WIDGETS: Partial<Record<FieldKind, 'date' | 'number'>> = { date: 'date', datetime: 'date', integer: 'number', number: 'number', money: 'number' };
+
 function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: string): void {
   const fieldNames = new Set(def.fields.map((f) => f.name).concat(SYSTEM_FIELDS));
   const { resource, list, schema, form } = def;
@@ -261,6 +264,16 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
   }
   list.columns.forEach((c, i) => {
     if (!fieldNames.has(c.field)) throw new DefinitionError(`${dir}/list.json`, `/columns/${i}/field`, `unknown property "${c.field}"`);
+  });
+  (list.filters ?? []).forEach((f, i) => {
+    if (!f.property) return;
+    const at = `/filters/${i}`;
+    if (fieldNames.has(f.field)) throw new DefinitionError(`${dir}/list.json`, `${at}/field`, `"${f.field}" is a property: a bound filter needs a name of its own`);
+    const target = def.fields.find((d) => d.name === f.property);
+    if (!target || target.writeOnly) throw new DefinitionError(`${dir}/list.json`, `${at}/property`, `unknown property "${f.property}"`);
+    const widget = BOUND_WIDGETS[target.kind];
+    if (!widget) throw new DefinitionError(`${dir}/list.json`, `${at}/property`, `"${f.property}" (${target.kind}) has no order to bound`);
+    if (f.filter !== widget) throw new DefinitionError(`${dir}/list.json`, `${at}/filter`, `a bound of "${f.property}" (${target.kind}) is filtered as "${widget}"`);
   });
   if (list.defaultSort && !fieldNames.has(list.defaultSort.replace(/^-/, ''))) {
     throw new DefinitionError(`${dir}/list.json`, '/defaultSort', `unknown property "${list.defaultSort}"`);

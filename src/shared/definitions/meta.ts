@@ -160,6 +160,9 @@ function mediaMetaSchema() {
   } as const;
 }
 
+// The input a list offers to filter by a column or a declared filter.
+const filterInput = { enum: ['text', 'number', 'set', 'boolean', 'date'] } as const;
+
 export const listMetaSchema = {
   type: 'object',
   required: ['columns'],
@@ -176,7 +179,7 @@ export const listMetaSchema = {
           field: { type: 'string' },
           headerName: { type: 'string' },
           sortable: { type: 'boolean' },
-          filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] },
+          filter: filterInput,
           // The engine's cells (date, money, boolean, chip, datetime, expand, ref: an x-ref column shown by the referenced
           // record's title) or one a feature registers (registerWidget with a cell, e.g. quietanza_pdf).
           format: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
@@ -203,14 +206,23 @@ export const listMetaSchema = {
     emptyText: { type: 'string' },
     // Where a row opens instead of the record's own form: a path with {field} placeholders of the row.
     rowLink: { type: 'string', pattern: '^/' },
-    // Filters that are not columns: fields of the entity or server-side list filters of the domain (filter[targa]).
+    // Filters that are not columns: fields of the entity, server-side list filters of the domain (filter[targa]), or
+    // declared bounds of a property (property + bound).
     filters: {
       type: 'array',
       items: {
         type: 'object',
         required: ['field', 'headerName', 'filter'],
         additionalProperties: false,
-        properties: { field: { type: 'string' }, headerName: { type: 'string' }, filter: { enum: ['text', 'number', 'set', 'boolean', 'date'] } },
+        properties: {
+          field: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          headerName: { type: 'string' },
+          filter: filterInput,
+          // One end of a range on a property, applied by the engine: filter[pagato_dal] is data_pagamento >= the day.
+          property: { type: 'string' },
+          bound: { enum: ['from', 'to'] },
+        },
+        dependencies: { property: ['bound'], bound: ['property'] },
       },
     },
     // The question asked before deleting a row ('Sicuro di voler cancellare il veicolo?'); default 'Conferma l'eliminazione'.
@@ -218,40 +230,30 @@ export const listMetaSchema = {
   },
 } as const;
 
-export const menuMetaSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['title', 'route', 'permission'],
-    additionalProperties: false,
-    properties: {
-      title: { type: 'string' },
-      route: { type: 'string', pattern: '^/' },
-      icon: { type: 'string' },
-      permission: permissionExpr,
-      order: { type: 'number' },
-    },
-  },
+/** What a menu entry and a dashboard card both say: a title that opens a route for holders of a permission. */
+const entryProperties = {
+  title: { type: 'string' },
+  route: { type: 'string', pattern: '^/' },
+  icon: { type: 'string' },
+  permission: permissionExpr,
+  order: { type: 'number' },
 } as const;
 
+function entriesOf<P extends Record<string, unknown>>(properties: P) {
+  return {
+    type: 'array',
+    items: { type: 'object', required: ['title', 'route', 'permission'], additionalProperties: false, properties: { ...entryProperties, ...properties } },
+  } as const;
+}
+
+export const menuMetaSchema = entriesOf({});
+
 /** _shared/dashboard.json: the dashboard's cards, each shown to holders of its permission. */
-export const dashboardMetaSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['title', 'route', 'permission'],
-    additionalProperties: false,
-    properties: {
-      title: { type: 'string' },
-      route: { type: 'string', pattern: '^/[a-z0-9_/-]*$' },
-      icon: { type: 'string' },
-      permission: permissionExpr,
-      order: { type: 'number' },
-      // A named page of the client's registry when no resource lists at this route.
-      page: { type: 'string' },
-      // A live figure of GET /api/dashboard (conteggi.<count>) shown on the card, with its caption.
-      count: { enum: ['titoli_scaduti', 'documenti_mancanti'] },
-      countLabel: { type: 'string' },
-    },
-  },
-} as const;
+export const dashboardMetaSchema = entriesOf({
+  route: { type: 'string', pattern: '^/[a-z0-9_/-]*$' },
+  // A named page of the client's registry when no resource lists at this route.
+  page: { type: 'string' },
+  // A live figure of GET /api/dashboard (conteggi.<count>) shown on the card, with its caption.
+  count: { enum: ['titoli_scaduti', 'documenti_mancanti'] },
+  countLabel: { type: 'string' },
+});

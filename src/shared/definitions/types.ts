@@ -107,6 +107,18 @@ export interface ListColumn {
   details?: string[];
 }
 
+/**
+ * A list filter that is no column: a property of the entity, a domain's own filter (listFilters hook), or with
+ * `property` and `bound` one end of a range on a property (filter[pagato_dal] = data_pagamento from that day).
+ */
+export interface ListFilter {
+  field: string;
+  headerName: string;
+  filter: NonNullable<ListColumn['filter']>;
+  property?: string;
+  bound?: 'from' | 'to';
+}
+
 export interface ListConfig {
   columns: ListColumn[];
   defaultSort?: string;
@@ -115,7 +127,7 @@ export interface ListConfig {
   emptyText?: string;
   deleteConfirm?: string;
   rowLink?: string;
-  filters?: Array<{ field: string; headerName: string; filter: NonNullable<ListColumn['filter']> }>;
+  filters?: ListFilter[];
 }
 
 export type JsonSchema = {

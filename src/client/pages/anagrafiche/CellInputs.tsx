@@ -1,6 +1,6 @@
 // Inputs for tables edited in place: a percentage (0-100, comma as decimal point) and an Italian date (GG/MM/AAAA).
 import { useEffect, useState } from 'react';
-import { CellControl, useDecimalText } from '../../widgets/CellControl.tsx';
+import { CellControl, DecimalCell } from '../../widgets/CellControl.tsx';
 import { formatDate, parseDecimal, parseItalianDate } from '../../lib/format.ts';
 import { ajvMessages, formatMessages } from '../../messages.ts';
 
@@ -31,20 +31,15 @@ interface CellInputProps {
 
 /** Reports only values the server would accept; a wrong one stays on screen with its message. */
 export function PercentInput({ id, label, value, disabled, serverError, optional, onValue }: CellInputProps) {
-  const [text, setText] = useDecimalText(value);
-  const error = percentError(text, optional) ?? serverError;
   return (
     <div style={{ minWidth: 90 }}>
-      <CellControl
+      <DecimalCell
         id={id}
         label={label}
-        text={text}
-        error={error}
+        value={value}
         disabled={disabled}
-        inputMode="decimal"
-        allowed={/\d,./}
+        errorOf={(text) => percentError(text, optional) ?? serverError}
         onText={(next) => {
-          setText(next);
           if (percentError(next, optional) === null) onValue(next.trim() === '' ? null : parseDecimal(next));
         }}
       />

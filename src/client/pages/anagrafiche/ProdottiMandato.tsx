@@ -1,5 +1,5 @@
 // 'prodotti-mandato' page, the Prodotti tab of a supplier (spec 000 §2.7-§2.8): mandate rows per contractual company, edited in place.
-import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -37,6 +37,24 @@ const NO_FILTERS: Filters = { nome: '', ramo: '', settore: '', attivo: '' };
 
 /** Server messages of a row, by field, until the user edits that field again. */
 type RowErrors = Record<string, string>;
+
+/** A picker of one of the options by id ('' when none), the first entry saying what none means. */
+function OptionSelect({ label, none, options, value, onChange, disabled, style }: {
+  label: string; none: string; options: Option[]; value: string; onChange: (value: string) => void; disabled?: boolean; style?: CSSProperties;
+}) {
+  return (
+    <Form.Select size="sm" aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled} style={style}>
+      <option value="">{none}</option>
+      {options.map((o) => (
+        <option key={o.id} value={String(o.id)}>
+          {o.label}
+        </option>
+      ))}
+    </Form.Select>
+  );
+}
+
+const idText = (id: unknown) => (id === null || id === undefined ? '' : String(id));
 
 function useOptions(path: string) {
   const [options, setOptions] = useState<Option[]>([]);
@@ -314,24 +332,10 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
                     </td>
                     <td />
                     <td>
-                      <Form.Select size="sm" aria-label="Filtra per ramo" value={filters.ramo} onChange={(e) => setFilters({ ...filters, ramo: e.target.value })}>
-                        <option value="">Tutti</option>
-                        {rami.map((r) => (
-                          <option key={r.id} value={String(r.id)}>
-                            {r.label}
-                          </option>
-                        ))}
-                      </Form.Select>
+                      <OptionSelect label="Filtra per ramo" none="Tutti" options={rami} value={filters.ramo} onChange={(ramo) => setFilters({ ...filters, ramo })} />
                     </td>
                     <td>
-                      <Form.Select size="sm" aria-label="Filtra per settore" value={filters.settore} onChange={(e) => setFilters({ ...filters, settore: e.target.value })}>
-                        <option value="">Tutti</option>
-                        {settori.map((s) => (
-                          <option key={s.id} value={String(s.id)}>
-                            {s.label}
-                          </option>
-                        ))}
-                      </Form.Select>
+                      <OptionSelect label="Filtra per settore" none="Tutti" options={settori} value={filters.settore} onChange={(settore) => setFilters({ ...filters, settore })} />
                     </td>
                     <td />
                     <td>
@@ -394,47 +398,35 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
                             />
                           </td>
                           <td>
-                            <Form.Select
-                              size="sm"
-                              aria-label={`Ramo ${name}`}
+                            <OptionSelect
+                              label={`Ramo ${name}`}
+                              none="—"
                               disabled={!canEdit}
-                              value={row.ramo_id === null || row.ramo_id === undefined ? '' : String(row.ramo_id)}
-                              onChange={(e) => edit(row, { ramo_id: e.target.value ? Number(e.target.value) : null }, true)}
                               style={{ maxWidth: 260 }}
-                            >
-                              <option value="">—</option>
-                              {/* A branch outside the chosen sector stays listed while it is the row's value. */}
-                              {[...rowRami, ...rami.filter((r) => r.id === row.ramo_id && !rowRami.includes(r))].map((r) => (
-                                <option key={r.id} value={String(r.id)}>
-                                  {r.label}
-                                </option>
-                              ))}
-                            </Form.Select>
+                              // A branch outside the chosen sector stays listed while it is the row's value.
+                              options={[...rowRami, ...rami.filter((r) => r.id === row.ramo_id && !rowRami.includes(r))]}
+                              value={idText(row.ramo_id)}
+                              onChange={(ramo) => edit(row, { ramo_id: ramo ? Number(ramo) : null }, true)}
+                            />
                             {rowErrors.ramo_id && <div className="invalid-feedback d-block">{rowErrors.ramo_id}</div>}
                           </td>
                           <td>
-                            <Form.Select
-                              size="sm"
-                              aria-label={`Settore ${name}`}
+                            <OptionSelect
+                              label={`Settore ${name}`}
+                              none="—"
                               disabled={!canEdit}
                               style={{ minWidth: 110 }}
-                              value={row.settore_id === null || row.settore_id === undefined ? '' : String(row.settore_id)}
-                              onChange={(e) => {
-                                const settore = e.target.value ? Number(e.target.value) : null;
+                              options={settori}
+                              value={idText(row.settore_id)}
+                              onChange={(value) => {
+                                const settore = value ? Number(value) : null;
                                 const patch: Patch = { settore_id: settore };
                                 // A branch of another sector no longer fits the row.
                                 const ramo = rami.find((r) => r.id === row.ramo_id);
                                 if (settore && ramo && ramo.settore_id !== settore) patch.ramo_id = null;
                                 edit(row, patch, true);
                               }}
-                            >
-                              <option value="">—</option>
-                              {settori.map((s) => (
-                                <option key={s.id} value={String(s.id)}>
-                                  {s.label}
-                                </option>
-                              ))}
-                            </Form.Select>
+                            />
                           </td>
                           <td>
                             <DateInput

@@ -62,7 +62,7 @@ async function answeringNested<T>(nested: Set<string>, run: () => Promise<T>): P
     if (!(error instanceof HttpError) || !error.errors || !nested.size) throw error;
     const errors = Object.fromEntries(Object.entries(error.errors).map(([field, messages]) =>
       [nested.has(field) ? `mandato.${MANDATO_KEY_OF[field]}` : field, messages]));
-    throw new HttpError(error.statusCode, error.message, errors, error.extra);
+    throw error.restated({ errors });
   }
 }
 

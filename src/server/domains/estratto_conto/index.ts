@@ -3,10 +3,10 @@
 import { defineDomain } from '../../extensions.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ExcelJS from 'exceljs';
-import { filtroData, riepilogo, totaliPer, type Riepilogo } from '../../resources/riepilogo.ts';
+import { riepilogo, totaliPer, type Riepilogo } from '../../resources/riepilogo.ts';
 import { CONTRAENTE_SQL } from '../../resources/viste.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
-import { parseListQuery } from '../../plugins/resources.ts';
+import { listQuery, parseListQuery } from '../../plugins/resources.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { invalid } from '../../errors.ts';
 import { documentoPdf, type Blocco, type Colonna } from '../../pdf/documento.ts';
@@ -49,18 +49,12 @@ function register(app: FastifyInstance): void {
     LEFT JOIN categoria_prodotto pr ON pr.id = p.mandato_prodotto_id
     WHERE t.saldato`);
 
-  app.extensions.resourceHooks('estratto_conto', {
-    listFilters: {
-      pagato_dal: filtroData('pagato_dal', 'data_pagamento', '>='),
-      pagato_al: filtroData('pagato_al', 'data_pagamento', '<='),
-    },
-  });
   app.extensions.routes('estratto_conto', async (app: FastifyInstance) => {
     const def = app.ctx.definitions.resources.get('estratto_conto')!;
     const repo = new ResourceRepository(def, app.ctx);
     const rimesse = new Map(((def.schema.properties?.tipologia_rimessa?.oneOf ?? []) as Array<{ const: string; title: string }>).map((o) => [o.const, o.title]));
     const allow = requirePermission(def.resource.permissions.list);
-    const looseQuery = { type: 'object', additionalProperties: true } as const;
+    const filtered = listQuery(def);
 
     const periodo = (request: FastifyRequest) => {
       const q = request.query as Record<string, unknown>;
@@ -87,9 +81,9 @@ function register(app: FastifyInstance): void {
       return all.data;
     }
 
-    app.get(`${def.resource.api.path}/riepilogo`, { preHandler: allow, schema: { querystring: looseQuery } }, async (request) => ({ data: await sommario(request) }));
+    app.get(`${def.resource.api.path}/riepilogo`, { preHandler: allow, schema: { querystring: filtered } }, async (request) => ({ data: await sommario(request) }));
 
-    app.get(`${def.resource.api.path}/pdf`, { preHandler: allow, schema: { querystring: looseQuery } }, async (request, reply) => {
+    app.get(`${def.resource.api.path}/pdf`, { preHandler: allow, schema: { querystring: filtered } }, async (request, reply) => {
       const [sum, rows] = await Promise.all([sommario(request), righe(request)]);
       const colonne: Colonna[] = [
         { titolo: 'Polizza', larghezza: 62 }, { titolo: 'Contraente', larghezza: 103 }, { titolo: 'Rata', larghezza: 25, destra: true },
@@ -123,7 +117,7 @@ function register(app: FastifyInstance): void {
     // The statement with its totals by remittance group (the list itself exports through the generic <path>/export).
     app.get(`${def.resource.api.path}/riepilogo/export`, {
       preHandler: allow,
-      schema: { querystring: { type: 'object', additionalProperties: true, properties: { formato: { type: 'string', enum: ['csv', 'xlsx'] } } } },
+      schema: { querystring: { ...filtered, properties: { ...filtered.properties, formato: { type: 'string', enum: ['csv', 'xlsx'] } } } },
     }, async (request, reply: FastifyReply) => {
       const formato = (request.query as { formato?: string }).formato ?? 'csv';
       const rows = await righe(request);

@@ -275,75 +275,67 @@ function register(app: FastifyInstance): void {
   }
 
   /**
-   * A desk's export: the rows of its current filter, read in pages of one read-only snapshot (the rows are built in
-   * TypeScript, so no cursor), written by the lists' export writer with the desk's columns and labels.
+   * A desk's list at /api/<name> (a page of rows, every row with per_page -1) and its export at /api/<name>/export: the
+   * rows of the current filter read in pages of one read-only snapshot (the rows are built in TypeScript, so no cursor),
+   * written by the lists' export writer with the desk's columns and labels.
    */
-  const exportDesk = (
-    desk: { schema: unknown; list: unknown }, name: string, readInput: (q: Record<string, unknown>) => ListInput,
-    pageOf: (db: Database, user: AuthUser, input: ListInput) => Promise<Page<Record<string, unknown>>>,
-  ) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = request.query as Record<string, unknown>;
-    const columns = exportColumns((desk.list as { columns: ListColumn[] }).columns, typeof raw.columns === 'string' ? raw.columns : undefined);
-    const input = { ...readInput(raw), page: 1, perPage: EXPORT_BATCH };
-    // The first page answers a bad filter with 422 before the file starts, and gives the total.
-    const first = await pageOf(db, request.user, input);
-    // The sheet is named as the dashboard card that opens the desk.
-    const title = app.ctx.definitions.dashboard.find((c) => c.route === `/${name}`)?.title ?? name;
-    return sendExport(reply, raw.format as ExportFormat, {
-      name, title, columns, sources: schemaSources(desk.schema as JsonSchema, columns), total: first.total,
-      read: (each) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
-        for (let page = 1; ; page++) {
-          const { data } = await pageOf(trx, request.user, { ...input, page });
-          if (!(await each(data)) || data.length < EXPORT_BATCH) break;
-        }
-      }),
+  function serveDesk(desk: {
+    name: string; permission: string; summary: string; exportSummary: string; row: Record<string, unknown>;
+    definition: { schema: unknown; list: unknown }; readInput: (q: Record<string, unknown>) => ListInput;
+    pageOf: (db: Database, user: AuthUser, input: ListInput) => Promise<Page<Record<string, unknown>>>;
+  }): void {
+    const { name, readInput } = desk;
+    const preHandler = requirePermission(desk.permission);
+    app.get(`/api/${name}`, {
+      preHandler, schema: { tags: ['documenti'], summary: desk.summary, querystring: listQuery, response: page(desk.row) },
+    }, async (request, reply) => {
+      const input = readInput(request.query as Record<string, unknown>);
+      reply.header('cache-control', 'no-store');
+      const { data, total } = await desk.pageOf(db, request.user, input);
+      return pageOf(data, input, total);
     });
-  };
+    app.get(`/api/${name}/export`, {
+      preHandler, schema: { tags: ['documenti'], summary: desk.exportSummary, querystring: exportQuery, response: fileResponse },
+    }, async (request: FastifyRequest, reply: FastifyReply) => {
+      const raw = request.query as Record<string, unknown>;
+      const columns = exportColumns((desk.definition.list as { columns: ListColumn[] }).columns, typeof raw.columns === 'string' ? raw.columns : undefined);
+      const input = { ...readInput(raw), page: 1, perPage: EXPORT_BATCH };
+      // The first page answers a bad filter with 422 before the file starts, and gives the total.
+      const first = await desk.pageOf(db, request.user, input);
+      // The sheet is named as the dashboard card that opens the desk.
+      const title = app.ctx.definitions.dashboard.find((c) => c.route === `/${name}`)?.title ?? name;
+      return sendExport(reply, raw.format as ExportFormat, {
+        name, title, columns, sources: schemaSources(desk.definition.schema as JsonSchema, columns), total: first.total,
+        read: (each) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
+          for (let n = 1; ; n++) {
+            const { data } = await desk.pageOf(trx, request.user, { ...input, page: n });
+            if (!(await each(data)) || data.length < EXPORT_BATCH) break;
+          }
+        }),
+      });
+    });
+  }
 
-  app.get('/api/track_gestione_documenti', {
-    preHandler: requirePermission('show_track_documenti'),
-    schema: {
-      tags: ['documenti'], summary: 'Documenti richiesti per quotazione e polizza: mancanti, caricati, da rivedere, confermati, firmati',
-      querystring: listQuery,
-      response: page({
-        id: str, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, stato: nullableStr, stato_documenti: { enum: [...STATI_DOCUMENTI] },
-        mancanti: { type: 'array', items: str }, caricati: int, da_rivedere: int, confermati: int, firmato: { type: 'boolean' },
-        documenti: { type: 'array', items: { type: 'object' } }, azioni: { type: 'array', items: { type: 'object' } }, updated_at: str, link: nullableStr,
-      }),
+  serveDesk({
+    name: 'track_gestione_documenti', permission: 'show_track_documenti', definition: desks.track, readInput: readTrack, pageOf: trackPage,
+    summary: 'Documenti richiesti per quotazione e polizza: mancanti, caricati, da rivedere, confermati, firmati',
+    exportSummary: 'Esporta i documenti richiesti (CSV o XLSX, i filtri dell\'elenco)',
+    row: {
+      id: str, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, stato: nullableStr, stato_documenti: { enum: [...STATI_DOCUMENTI] },
+      mancanti: { type: 'array', items: str }, caricati: int, da_rivedere: int, confermati: int, firmato: { type: 'boolean' },
+      documenti: { type: 'array', items: { type: 'object' } }, azioni: { type: 'array', items: { type: 'object' } }, updated_at: str, link: nullableStr,
     },
-  }, async (request, reply) => {
-    const input = readTrack(request.query as Record<string, unknown>);
-    reply.header('cache-control', 'no-store');
-    const { data, total } = await trackPage(db, request.user, input);
-    return pageOf(data, input, total);
   });
 
-  app.get('/api/track_gestione_documenti/export', {
-    preHandler: requirePermission('show_track_documenti'),
-    schema: { tags: ['documenti'], summary: 'Esporta i documenti richiesti (CSV o XLSX, i filtri dell\'elenco)', querystring: exportQuery, response: fileResponse },
-  }, exportDesk(desks.track, 'track_gestione_documenti', readTrack, trackPage));
-
-  app.get('/api/gestione_documenti', {
-    preHandler: requirePermission('show_gestione_documenti'),
-    schema: {
-      tags: ['documenti'], summary: 'Ogni documento archiviato che l\'utente può vedere, per proprietario, categoria e data',
-      querystring: listQuery,
-      response: page({
-        id: int, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, collection_name: str, collection: str,
-        name: str, file_name: str, mime_type: str, size: int, created_at: str, created_by_name: nullableStr, url: str, link: nullableStr,
-      }),
+  serveDesk({
+    name: 'gestione_documenti', permission: 'show_gestione_documenti', definition: desks.archivio, readInput: readArchive, pageOf: archivePage,
+    summary: 'Ogni documento archiviato che l\'utente può vedere, per proprietario, categoria e data',
+    exportSummary: 'Esporta i documenti archiviati (CSV o XLSX, i filtri dell\'elenco)',
+    row: {
+      id: int, owner_resource: str, owner_title: str, owner_id: int, riferimento: str, collection_name: str, collection: str,
+      name: str, file_name: str, mime_type: str, size: int, created_at: str, created_by_name: nullableStr, url: str, link: nullableStr,
     },
-  }, async (request, reply) => {
-    const input = readArchive(request.query as Record<string, unknown>);
-    reply.header('cache-control', 'no-store');
-    const { data, total } = await archivePage(db, request.user, input);
-    return pageOf(data, input, total);
   });
-
-  app.get('/api/gestione_documenti/export', {
-    preHandler: requirePermission('show_gestione_documenti'),
-    schema: { tags: ['documenti'], summary: 'Esporta i documenti archiviati (CSV o XLSX, i filtri dell\'elenco)', querystring: exportQuery, response: fileResponse },
-  }, exportDesk(desks.archivio, 'gestione_documenti', readArchive, archivePage));
 });
 }
 

@@ -2,7 +2,6 @@
 // go through the titles' own routes (POST /api/titolo/pagamenti, /api/titolo/{id}/storno), one way to pay.
 import { defineDomain } from '../../extensions.ts';
 import type { FastifyInstance } from 'fastify';
-import { filtroData } from '../../resources/riepilogo.ts';
 import { CONTRAENTE_SQL } from '../../resources/viste.ts';
 
 function register(app: FastifyInstance): void {
@@ -21,12 +20,6 @@ function register(app: FastifyInstance): void {
     LEFT JOIN cliente c ON c.id = t.cliente_id
     LEFT JOIN compagnia f ON f.id = p.fornitore_id`);
 
-  app.extensions.resourceHooks('incasso', {
-    listFilters: {
-      scadenza_dal: filtroData('scadenza_dal', 'scadenza', '>='),
-      scadenza_al: filtroData('scadenza_al', 'scadenza', '<='),
-    },
-  });
 }
 
 export default defineDomain('incasso', register);

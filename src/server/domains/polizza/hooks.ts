@@ -1,7 +1,7 @@
 // Policies: coherent supplier/company/product (the engine checks the references' row scope and computes the gross premium),
 // list fields kept from the form fields, and the titles regenerated in the same transaction while none is paid.
 import type { FastifyInstance } from 'fastify';
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { MigrationStatement } from '../../extensions.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { MAX_RATE, periodi } from '../../../shared/premi.ts';
@@ -41,13 +41,6 @@ const autoStorica = (before: Record<string, unknown>) =>
 // Titles are written only by their policy and by the payment routes (src/server/domains/polizza/routes.ts).
 const readOnlyTitles = () => new HttpError(409, 'I titoli sono generati dalla polizza: si modificano solo con il pagamento o lo storno.');
 // Due range of the titles list (/titoli): filter[scadenza_dal] and filter[scadenza_al] on the title's end date.
-const dateFilter = (op: '>=' | '<=') => (value: string) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    throw invalid({ [`filter.scadenza_${op === '>=' ? 'dal' : 'al'}`]: ['Data non valida (AAAA-MM-GG).'] });
-  }
-  return op === '>=' ? sql<SqlBool>`data_fine >= ${value}::date` : sql<SqlBool>`data_fine <= ${value}::date`;
-};
-
 // Payments and reversals of titles, append-only: the history a reversal keeps.
 export const POLIZZA_MIGRATION: MigrationStatement[] = [
   `CREATE TABLE IF NOT EXISTS titolo_movimento (
@@ -161,7 +154,6 @@ export function register(app: FastifyInstance): void {
     },
   });
   app.extensions.resourceHooks('titolo', {
-    listFilters: { scadenza_dal: dateFilter('>='), scadenza_al: dateFilter('<=') },
     async beforeWrite() {
       throw readOnlyTitles();
     },

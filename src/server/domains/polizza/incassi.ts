@@ -54,7 +54,7 @@ export function register(app: FastifyInstance): void {
               await registraPagamento(trx, archivi, user, id, { data_pagamento: body.data_pagamento, tipo_pagamento: body.tipo_pagamento, importo: euro(premi.get(id)!) });
             } catch (error) {
               // Which title stopped the payment: the rollback undoes the titles already written.
-              if (error instanceof HttpError && error.statusCode === 409) throw new HttpError(409, `Titolo ${id}: ${error.message} Nessun pagamento registrato.`);
+              if (error instanceof HttpError && error.statusCode === 409) throw error.restated({ message: `Titolo ${id}: ${error.message} Nessun pagamento registrato.` });
               throw error;
             }
           }

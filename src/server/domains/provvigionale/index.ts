@@ -2,10 +2,10 @@
 // (src/shared/premi.ts computed it then), with the totals per collaborator; a collaborator sees only their own (row scope).
 import { defineDomain } from '../../extensions.ts';
 import type { FastifyInstance } from 'fastify';
-import { filtroData, riepilogo, totaliPer } from '../../resources/riepilogo.ts';
+import { riepilogo, totaliPer } from '../../resources/riepilogo.ts';
 import { CONTRAENTE_SQL } from '../../resources/viste.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
-import { parseListQuery } from '../../plugins/resources.ts';
+import { listQuery, parseListQuery } from '../../plugins/resources.ts';
 import { requirePermission } from '../../auth/guards.ts';
 
 const SOMME = ['provvigione', 'quota_competenze', 'totale'];
@@ -28,19 +28,13 @@ function register(app: FastifyInstance): void {
     LEFT JOIN categoria_prodotto pr ON pr.id = p.mandato_prodotto_id
     WHERE t.saldato`);
 
-  app.extensions.resourceHooks('provvigionale', {
-    listFilters: {
-      pagato_dal: filtroData('pagato_dal', 'data_pagamento', '>='),
-      pagato_al: filtroData('pagato_al', 'data_pagamento', '<='),
-    },
-  });
   app.extensions.routes('provvigionale', async (app: FastifyInstance) => {
     const def = app.ctx.definitions.resources.get('provvigionale')!;
     const repo = new ResourceRepository(def, app.ctx);
     // Totals per collaborator (and within it per sector and kind of commission) of the list as filtered.
     app.get(`${def.resource.api.path}/riepilogo`, {
       preHandler: requirePermission(def.resource.permissions.list),
-      schema: { querystring: { type: 'object', additionalProperties: true } },
+      schema: { querystring: listQuery(def) },
     }, async (request) => {
       const query = parseListQuery(def, request.query as Record<string, unknown>);
       const rows = await totaliPer(app.ctx.db, repo, request.user, query, ['collaboratore_id', 'collaboratore', 'settore', 'tipo_provvigione'], SOMME);

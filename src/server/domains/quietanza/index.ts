@@ -1,7 +1,6 @@
 // QUIETANZE (issue 18): the receipts of paid titles, a view over titolo; each prints as a PDF receipt.
 import { defineDomain } from '../../extensions.ts';
 import type { FastifyInstance } from 'fastify';
-import { filtroData } from '../../resources/riepilogo.ts';
 import { CONTRAENTE_SQL } from '../../resources/viste.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { requirePermission } from '../../auth/guards.ts';
@@ -28,12 +27,6 @@ function register(app: FastifyInstance): void {
     LEFT JOIN categoria_prodotto pr ON pr.id = p.mandato_prodotto_id
     WHERE t.saldato`);
 
-  app.extensions.resourceHooks('quietanza', {
-    listFilters: {
-      pagato_dal: filtroData('pagato_dal', 'data_pagamento', '>='),
-      pagato_al: filtroData('pagato_al', 'data_pagamento', '<='),
-    },
-  });
   app.extensions.routes('quietanza', async (app: FastifyInstance) => {
     const def = app.ctx.definitions.resources.get('quietanza')!;
     const repo = new ResourceRepository(def, app.ctx);
