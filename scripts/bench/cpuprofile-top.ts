@@ -26,3 +26,16 @@ const show = (title: string, map: Map<string, number>) => {
 };
 show('self', self);
 show('total', total);
+// Self time by where the code lives (a package, a folder of src/, Node's own, a native call such as writev): which layer costs.
+const area = (n: Node) => {
+  const url = n.callFrame.url;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  const own = /\/(src|scripts)\/(.*\/)?/.exec(url);
+  if (own) return `${own[1]}/${own[2] ?? ''}`;
+  if (url.startsWith('node:')) return 'node internals';
+  return url ? url : `native ${n.callFrame.functionName}`;
+};
+const byArea = new Map<string, number>();
+for (const n of profile.nodes) byArea.set(area(n), (byArea.get(area(n)) ?? 0) + n.hitCount);
+show('self by area', byArea);
