@@ -17,6 +17,16 @@ const walk = (n: Node, stack: Set<string>): number => {
   return sum;
 };
 all = walk(profile.nodes[0]!, new Set());
+// Shares are of the busy samples: how idle the thread was depends on the load, not on the code.
+const idleNodes = profile.nodes.filter((n) => n.callFrame.functionName === '(idle)');
+const idle = idleNodes.reduce((sum, n) => sum + n.hitCount, 0);
+console.log(`${all} samples, ${((idle / all) * 100).toFixed(1)}% idle; shares below are of the ${all - idle} busy samples`);
+for (const n of idleNodes) {
+  self.delete(label(n));
+  total.delete(label(n));
+}
+total.set('(root) :0', all - idle);
+all -= idle;
 const filter = process.argv[3] ? new RegExp(process.argv[3]) : undefined;
 const show = (title: string, map: Map<string, number>) => {
   console.log(title);
@@ -37,5 +47,5 @@ const area = (n: Node) => {
   return url ? url : `native ${n.callFrame.functionName}`;
 };
 const byArea = new Map<string, number>();
-for (const n of profile.nodes) byArea.set(area(n), (byArea.get(area(n)) ?? 0) + n.hitCount);
+for (const n of profile.nodes) if (n.callFrame.functionName !== '(idle)') byArea.set(area(n), (byArea.get(area(n)) ?? 0) + n.hitCount);
 show('self by area', byArea);
