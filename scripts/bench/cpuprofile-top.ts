@@ -17,6 +17,16 @@ const walk = (n: Node, stack: Set<string>): number => {
   return sum;
 };
 all = walk(profile.nodes[0]!, new Set());
+// Shares are of the busy samples: how idle the thread was depends on the load, not on the code.
+const idleNodes = profile.nodes.filter((n) => n.callFrame.functionName === '(idle)');
+const idle = idleNodes.reduce((sum, n) => sum + n.hitCount, 0);
+console.log(`${all} samples, ${((idle / all) * 100).toFixed(1)}% idle; shares below are of the ${all - idle} busy samples`);
+for (const n of idleNodes) {
+  self.delete(label(n));
+  total.delete(label(n));
+}
+total.set('(root) :0', all - idle);
+all -= idle;
 const filter = process.argv[3] ? new RegExp(process.argv[3]) : undefined;
 const show = (title: string, map: Map<string, number>) => {
   console.log(title);
@@ -26,3 +36,16 @@ const show = (title: string, map: Map<string, number>) => {
 };
 show('self', self);
 show('total', total);
+// Self time by where the code lives (a package, a folder of src/, Node's own, a native call such as writev): which layer costs.
+const area = (n: Node) => {
+  const url = n.callFrame.url;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  const own = /\/(src|scripts)\/(.*\/)?/.exec(url);
+  if (own) return `${own[1]}/${own[2] ?? ''}`;
+  if (url.startsWith('node:')) return 'node internals';
+  return url ? url : `native ${n.callFrame.functionName}`;
+};
+const byArea = new Map<string, number>();
+for (const n of profile.nodes) if (n.callFrame.functionName !== '(idle)') byArea.set(area(n), (byArea.get(area(n)) ?? 0) + n.hitCount);
+show('self by area', byArea);

@@ -1,7 +1,11 @@
-// Profiling aid for the get-by-id path: node --cpu-prof --import tsx scripts/bench/profile-get.ts, then read the
-// .cpuprofile with scripts/bench/cpuprofile-top.ts. Not a benchmark (no raw side); bench-api.ts measures.
+// Profiling aid for the get-by-id path: npx tsx scripts/bench/profile-get.ts [out.cpuprofile], then read it with
+// scripts/bench/cpuprofile-top.ts. The server's thread is profiled only while the load runs (start-up, module loading
+// and schema compiling would otherwise crowd the top). Not a benchmark (no raw side); bench-api.ts measures.
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 import { cleanupStack, loginToken, openBenchDatabase, startBenchApp, startHttpLoad } from './lib.ts';
 
+const out = process.argv[2] ?? 'get.cpuprofile';
 const cleanups = cleanupStack();
 try {
   const { database, raw } = await openBenchDatabase({
@@ -15,8 +19,16 @@ try {
   cleanups.push('load', () => load.close());
   const n = Number(process.env.PROFILE_REQUESTS) || 20000;
   const paths = Array.from({ length: n + 200 }, (_, i) => `/api/cliente/${ids[i % ids.length]}`);
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
   const result = await load.run({ concurrency: 8, warmup: 200, requests: n, warmupMaxMs: 5000, maxMs: 60000, host: '127.0.0.1', port, token, paths });
-  console.log(`${result.latencies.length} requests in ${result.elapsedMs.toFixed(0)} ms, ${result.errors} errors`);
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  writeFileSync(out, JSON.stringify(profile));
+  console.log(`${result.latencies.length} requests in ${result.elapsedMs.toFixed(0)} ms (${(result.latencies.length / result.elapsedMs * 1000).toFixed(0)}/s), ${result.errors} errors; `
+    + `profile of the server's thread in ${out}: npx tsx scripts/bench/cpuprofile-top.ts ${out}`);
 } finally {
   await cleanups.run();
 }

@@ -1,5 +1,5 @@
 // Generic, definition-driven reads and writes of one resource's table, with row scope, versions and hooks.
-import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Ajv } from 'ajv';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
@@ -106,6 +106,8 @@ function networkOf(def: ResourceDefinition, root: number, parentField: string) {
 
 /** The suffix of a reference's label beside it in every read: `cliente_id` → `cliente_id__label`. */
 export const LABEL_SUFFIX = '__label';
+/** Stands for the id while get()'s statement is compiled once; found again among the compiled parameters. */
+const ID_SLOT = Symbol('id');
 
 /**
  * The SQL text of a record's label, as its pickers show it (resource.json autocomplete.label) or else as its
@@ -164,7 +166,14 @@ export class ResourceRepository {
   private readonly byName: Map<string, FieldDefinition>;
   /** Label columns of references whose target has no row scope: the same for every user. */
   private readonly unscopedLabels = new Map<string, Expression<unknown>>();
+  private readonly constantLabels = new WeakSet<Expression<unknown>>();
   private readonly readable: string[];
+  /** What present() copies, worked out once: each readable field with the permission guarding it, and the label keys. */
+  private readonly shown: Array<{ name: string; readPermission?: string }>;
+  private readonly labelKeys: string[];
+  private readonly references: FieldDefinition[];
+  /** get()'s statement when no row scope narrows it, compiled once with the label columns it was built from. */
+  private unscopedGet?: { labels: Expression<unknown>[]; text: string; parameters: readonly unknown[]; idAt: number };
   /** Server-owned fields a conditional rule tests (a policy copied from the insurer's issue): an edit is validated with them. */
   private readonly conditionFields: string[];
   /** Second spellings of fields ("x-aliases", a renamed field's former name): filters and sorts accept them too. */
@@ -190,6 +199,9 @@ export class ResourceRepository {
     this.bounds = new Map((def.list.filters ?? []).flatMap((f) => (f.property && f.bound ? [[f.field, { field: this.byName.get(f.property)!, bound: f.bound }] as const] : [])));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
     this.readable = [...new Set(this.readable)];
+    this.shown = this.readable.map((name) => ({ name, readPermission: this.byName.get(name)?.readPermission }));
+    this.references = def.fields.filter((f) => f.ref);
+    this.labelKeys = this.references.map((f) => f.name + LABEL_SUFFIX);
     const tested = new Set(conditionalBlocks(def.schema).flatMap((b) => [...b.required, ...Object.keys(b.when)]));
     this.conditionFields = def.fields.filter((f) => f.readOnly && tested.has(f.name)).map((f) => f.name);
   }
@@ -246,7 +258,10 @@ export class ResourceRepository {
       const scope = await scopeFilterOf(target, db, user);
       const column = sql`(SELECT ${label} FROM ${sql.table(target.name)} r WHERE r.id = ${sql.ref(`${this.table}.${field.name}`)}
         ${scope ? sql`AND ${scope}` : sql``}) AS ${sql.ref(field.name + LABEL_SUFFIX)}`;
-      if (!target.resource.rowScope) this.unscopedLabels.set(field.name, column);
+      if (!target.resource.rowScope) {
+        this.unscopedLabels.set(field.name, column);
+        this.constantLabels.add(column);
+      }
       out.push(column);
     }
     return out;
@@ -260,11 +275,9 @@ export class ResourceRepository {
 
   private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const name of this.readable) out[name] = this.mayRead(name, user) ? row[name] ?? null : null;
-    for (const field of this.def.fields) {
-      const key = field.name + LABEL_SUFFIX;
-      if (field.ref && key in row) out[key] = row[key] ?? null;
-    }
+    // mayRead() inlined from the precomputed list: this runs for every field of every row answered.
+    for (const { name, readPermission } of this.shown) out[name] = !readPermission || hasPermission(readPermission, user) ? row[name] ?? null : null;
+    for (const key of this.labelKeys) if (key in row) out[key] = row[key] ?? null;
     return this.hooks.presentRecord ? this.hooks.presentRecord(out, user) : out;
   }
 
@@ -451,11 +464,29 @@ export class ResourceRepository {
 
   /** One record with the label of each of its references (`<field>__label`), read in the same statement. */
   async get(db: Database, user: AuthUser, id: number): Promise<Record<string, unknown>> {
-    const labels = await this.labelColumns(db, user, this.def.fields.filter((f) => f.ref));
+    const labels = await this.labelColumns(db, user, this.references);
     if (!labels.length) return this.present(await this.fetch(db, user, id), user);
     const scope = await this.scopeFilter(db, user);
-    const rows = await sql<Record<string, unknown>>`SELECT ${sql.table(this.table)}.*, ${sql.join(labels)} FROM ${sql.table(this.table)}
-      WHERE id = ${id} ${scope ? sql`AND ${scope}` : sql``}`.execute(db);
+    const statement = (idValue: unknown) => sql<Record<string, unknown>>`SELECT ${sql.table(this.table)}.*, ${sql.join(labels)} FROM ${sql.table(this.table)}
+      WHERE id = ${idValue} ${scope ? sql`AND ${scope}` : sql``}`;
+    let compiled: typeof this.unscopedGet;
+    if (!scope && labels.every((label) => this.constantLabels.has(label))) {
+      // The same text for every user no row scope applies to: building and compiling it was a share of every get by id.
+      compiled = this.unscopedGet;
+      if (!compiled || compiled.labels.length !== labels.length || compiled.labels.some((label, i) => label !== labels[i])) {
+        const { sql: text, parameters } = statement(ID_SLOT).compile(db);
+        const idAt = parameters.indexOf(ID_SLOT);
+        compiled = idAt < 0 ? undefined : (this.unscopedGet = { labels, text, parameters, idAt });
+      }
+    }
+    let rows: { rows: Record<string, unknown>[] };
+    if (compiled) {
+      const parameters = [...compiled.parameters];
+      parameters[compiled.idAt] = id;
+      rows = await db.executeQuery(CompiledQuery.raw(compiled.text, parameters)) as { rows: Record<string, unknown>[] };
+    } else {
+      rows = await statement(id).execute(db);
+    }
     if (!rows.rows[0]) throw notFoundFor(this.def);
     return this.present(rows.rows[0], user);
   }
