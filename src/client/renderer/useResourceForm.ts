@@ -1,5 +1,6 @@
-// Headless form controller: load, dirty tracking, create/update with version, 422 and 409 handling.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+// Headless form controller: load, dirty tracking, create/update with version, 422 and 409 handling, save before an action.
+import { createRef, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { RefObject } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type Form from '@rjsf/core';
 import { getDefaultFormState } from '@rjsf/utils';
@@ -11,6 +12,7 @@ import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
 import { changedFields, createBody, displayValue, pickFields, sameValue, toErrorSchema, updateBody, withoutErrorsOf } from './formBody.ts';
 import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
+import type { PreparedForm } from './formSchema.ts';
 import { formValidator } from './validator.ts';
 
 export interface TypedValue {
@@ -27,11 +29,46 @@ export interface ResourceFormOptions {
   onSaved?: (record: RecordData, mode: 'new' | 'edit') => void;
   /** The notice after a create, when the screen's texts name it (spec 002: 'polizza inserito'). */
   createdMessage?: string;
+  /** The notice after a save when the server sends none. */
+  savedMessage?: string;
+  /**
+   * Several forms over one record, by name (default: the resource's form). The first one's submit saves them all;
+   * the others must be valid first. Memoise it: a new object remounts nothing but recomputes every handler.
+   */
+  sections?: Record<string, PreparedForm>;
+  /** A section's data as a record shows it, beyond the schema's defaults (e.g. rows that follow a count); not a change. */
+  arrange?: (section: string, data: RecordData, record: RecordData) => RecordData;
+  /** Whether the shown record may be saved: a save before an action only happens then (default: always). */
+  editable?: (record: RecordData) => boolean;
+  /** Fields whose save warnings the screen shows beside them rather than as a notice. */
+  inlineWarnings?: string[];
+  /** Shows the saved record again (the server fills fields on save) instead of keeping the form as typed. */
+  reshowSaved?: boolean;
 }
+
+/** What waits for the form to be stored first: run once saved, cancel when it is not. */
+export interface AfterSave {
+  run: (saved: RecordData) => void;
+  cancel: () => void;
+}
+
+/** One form of the record as the screen renders it. */
+export interface SectionControl {
+  formRef: RefObject<Form | null>;
+  initial: RecordData;
+  extraErrors: ErrorSchema | undefined;
+  onChange: (data: RecordData) => void;
+}
+
+type BySection<T> = Record<string, T>;
 
 /** The schemas useResourceForm validates against: what WithFormValidators must load first. */
 export function resourceFormSchemas(def: ResourceDef): RJSFSchema[] {
   return [prepareForm(def.schema, def.form, def.resource.activeField).schema];
+}
+
+function merged(data: BySection<RecordData>): RecordData {
+  return Object.assign({}, ...Object.values(data)) as RecordData;
 }
 
 export function useResourceForm(def: ResourceDef, id: string | undefined, options: ResourceFormOptions = {}) {
@@ -39,43 +76,58 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
   const navigate = useNavigate();
   const notify = useNotify();
   const mode: 'new' | 'edit' = id ? 'edit' : 'new';
+  const opts = useRef(options);
+  opts.current = options;
   const prepared = useMemo(() => prepareForm(schema, form, resource.activeField), [schema, form, resource.activeField]);
-  const fields = prepared.fields;
-  const withDefaults = useCallback(
-    (record: RecordData | undefined) =>
-      getDefaultFormState(formValidator, prepared.schema, pickFields(record, fields), prepared.schema as RJSFSchema, false, DEFAULTS_BEHAVIOUR) as RecordData,
-    [prepared, fields],
+  const sections = useMemo(() => options.sections ?? { form: prepared }, [options.sections, prepared]);
+  const names = useMemo(() => Object.keys(sections), [sections]);
+  const first = names[0];
+  const fields = useMemo(() => Object.values(sections).flatMap((section) => section.fields), [sections]);
+  /** A record's data in each section, with the schema's defaults. */
+  const toSections = useCallback(
+    (record: RecordData): BySection<RecordData> =>
+      Object.fromEntries(
+        Object.entries(sections).map(([name, section]) => {
+          const data = getDefaultFormState(formValidator, section.schema, pickFields(record, section.fields), section.schema, false, DEFAULTS_BEHAVIOUR) as RecordData;
+          return [name, opts.current.arrange?.(name, data, record) ?? data];
+        }),
+      ),
+    [sections],
   );
 
-  const formRef = useRef<Form>(null);
+  const formRefs = useMemo(() => Object.fromEntries(names.map((name) => [name, createRef<Form>()])), [names]);
   const [original, setOriginal] = useState<RecordData | undefined>(id ? undefined : {});
-  const [initial, setInitial] = useState<RecordData>(() => (id ? {} : withDefaults(options.preset ?? {})));
+  const [initial, setInitial] = useState<BySection<RecordData>>(() =>
+    id ? Object.fromEntries(names.map((name) => [name, {}])) : toSections(options.preset ?? {}),
+  );
   const onSaved = useRef(options.onSaved);
   onSaved.current = options.onSaved;
   const [formKey, setFormKey] = useState(0);
   const [loadError, setLoadError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const [dirty, setDirtyState] = useState(false);
-  const [extraErrors, setExtraErrors] = useState<ErrorSchema>();
+  const [extraErrors, setExtraErrors] = useState<BySection<ErrorSchema | undefined>>({});
   const [conflict, setConflict] = useState<RecordData | null>(null);
   const [typed, setTyped] = useState<TypedValue[] | null>(null);
+  const [warnings, setWarnings] = useState<Record<string, string[]>>({});
   const [errorCount, setErrorCount] = useState(0);
-  const [active, setActive] = useState<unknown>(() => initial[resource.activeField ?? '']);
-  const current = useRef<RecordData>(initial);
-  const baseline = useRef<RecordData>(initial);
+  const [active, setActive] = useState<unknown>(() => merged(initial)[resource.activeField ?? '']);
+  const current = useRef<BySection<RecordData>>(initial);
+  const baseline = useRef<RecordData>(merged(initial));
   const dirtyRef = useRef(false);
+  const afterSave = useRef<AfterSave | null>(null);
 
   const setDirty = (value: boolean) => {
     dirtyRef.current = value;
     setDirtyState(value);
   };
 
-  /** Puts a record (or typed data) in the form by remounting it. */
+  /** Puts data (a record's, or typed) in the forms by remounting them. */
   const show = useCallback(
-    (data: RecordData, isDirty = false) => {
+    (data: BySection<RecordData>, isDirty = false) => {
       current.current = data;
       setInitial(data);
-      setActive(resource.activeField ? data[resource.activeField] : undefined);
+      setActive(resource.activeField ? merged(data)[resource.activeField] : undefined);
       setFormKey((k) => k + 1);
       dirtyRef.current = isDirty;
       setDirtyState(isDirty);
@@ -83,91 +135,180 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
     [resource.activeField],
   );
 
+  /** Shows a record as stored: it becomes the clean state. */
+  const showRecord = useCallback(
+    (record: RecordData) => {
+      setOriginal(record);
+      const data = toSections(record);
+      baseline.current = merged(data);
+      show(data);
+    },
+    [toSections, show],
+  );
+
   useEffect(() => {
     if (!id) return;
     let cancelled = false;
     getOne(resource, id)
-      .then((record) => {
-        if (cancelled) return;
-        setOriginal(record);
-        const data = withDefaults(record);
-        baseline.current = data;
-        show(data);
-      })
+      .then((record) => !cancelled && showRecord(record))
       .catch((err: unknown) => !cancelled && setLoadError(err instanceof Error ? err.message : msg.genericError));
     return () => {
       cancelled = true;
     };
-  }, [id, resource, withDefaults, show]);
+  }, [id, resource, showRecord]);
 
-  const onChange = useCallback(
-    (data: RecordData) => {
-      const previous = current.current;
-      current.current = data;
-      const isDirty = changedFields(data, baseline.current, fields).length > 0;
-      if (isDirty !== dirtyRef.current) setDirty(isDirty);
-      if (resource.activeField && !sameValue(data[resource.activeField], previous[resource.activeField])) setActive(data[resource.activeField]);
-      // A server message stays until the user touches that field.
-      const touched = Object.keys(data).filter((f) => !sameValue(data[f], previous[f]));
-      setExtraErrors((errors) => withoutErrorsOf(errors, touched));
-    },
-    [fields, resource.activeField],
+  /** Reads the record again (its status may have moved) and shows it, dropping what was typed. */
+  const reload = useCallback(async () => {
+    if (!id) return;
+    try {
+      showRecord(await getOne(resource, id));
+      setConflict(null);
+    } catch (err) {
+      setLoadError(err instanceof Error ? err.message : msg.genericError);
+    }
+  }, [id, resource, showRecord]);
+
+  const onChange = useMemo(
+    () =>
+      Object.fromEntries(
+        names.map((name) => [
+          name,
+          (data: RecordData) => {
+            const previous = current.current[name] ?? {};
+            current.current = { ...current.current, [name]: data };
+            const isDirty = changedFields(merged(current.current), baseline.current, fields).length > 0;
+            if (isDirty !== dirtyRef.current) setDirty(isDirty);
+            if (resource.activeField && !sameValue(data[resource.activeField], previous[resource.activeField])) setActive(data[resource.activeField]);
+            // A server message stays until the user touches that field.
+            const touched = Object.keys(data).filter((f) => !sameValue(data[f], previous[f]));
+            setExtraErrors((errors) => {
+              const next = withoutErrorsOf(errors[name], touched);
+              return next === errors[name] ? errors : { ...errors, [name]: next };
+            });
+          },
+        ]),
+      ),
+    [names, fields, resource.activeField],
   );
 
+  /** Server errors land under their fields, in whichever section holds the field (the first one otherwise). */
+  const showFieldErrors = useCallback(
+    (errors: Record<string, string[]>) => {
+      const sectionOf = (path: string) => names.slice(1).find((name) => sections[name].fields.includes(path.split('.')[0])) ?? first;
+      setExtraErrors(
+        Object.fromEntries(names.map((name) => [name, toErrorSchema(Object.fromEntries(Object.entries(errors).filter(([path]) => sectionOf(path) === name)))])),
+      );
+    },
+    [names, sections, first],
+  );
+
+  /** The answer to a failed write: 422 under the fields, 409 kept for the user to reload, anything else as a notice. */
+  const fail = useCallback(
+    (err: unknown) => {
+      if (isApiError(err, 'VALIDATION')) {
+        showFieldErrors(err.errors);
+        notify('danger', err.message);
+      } else if (isApiError(err, 'STALE_VERSION')) {
+        // Keep the typed data on screen; the user decides when to reload.
+        // The alert above the form says it; a toast as well would only repeat it.
+        setConflict((err.body.current as RecordData | undefined) ?? {});
+      } else {
+        notify('danger', err instanceof Error ? err.message : msg.genericError);
+      }
+    },
+    [showFieldErrors, notify],
+  );
+
+  /** The first section's submit (rjsf found it valid): stores every section, then runs what waited for the save. */
   const submit = useCallback(
     async (data: RecordData) => {
-      if (saving) return;
-      const body = mode === 'new' ? createBody(data, fields, form) : updateBody(data, original ?? {}, fields, form);
+      const next = afterSave.current;
+      afterSave.current = null;
+      if (saving) {
+        next?.cancel();
+        return;
+      }
+      current.current = { ...current.current, [first]: data };
+      for (const name of names.slice(1)) {
+        const section = sections[name];
+        if (!formValidator.validateFormData(current.current[name], section.schema, undefined, undefined, section.uiSchema).errors.length) continue;
+        // Its own submit shows the errors under its fields.
+        formRefs[name].current?.submit();
+        next?.cancel();
+        return;
+      }
+      const values = merged(current.current);
+      const body = mode === 'new' ? createBody(values, fields, form) : updateBody(values, original ?? {}, fields, form);
       if (mode === 'edit' && Object.keys(body).every((k) => k === 'version')) {
-        notify('info', 'Nessuna modifica da salvare');
+        if (next) next.run(original ?? {});
+        else notify('info', 'Nessuna modifica da salvare');
         return;
       }
       setSaving(true);
       try {
         const saved = mode === 'new' ? await create(resource, body) : await update(resource, id!, body);
         const record = savedRecord(saved);
-        setExtraErrors(undefined);
+        setExtraErrors({});
         setConflict(null);
+        const savedWarnings = saved.warnings ?? {};
+        setWarnings(savedWarnings);
         setDirty(false);
-        notify('success', (mode === 'new' ? options.createdMessage : undefined) || saved.message || 'Salvataggio completato');
+        notify('success', (mode === 'new' ? opts.current.createdMessage : undefined) || saved.message || opts.current.savedMessage || 'Salvataggio completato');
         // Warnings do not block the save: shown as such, once.
-        for (const messages of Object.values(saved.warnings ?? {})) notify('warning', messages.join(' '));
+        for (const [field, messages] of Object.entries(savedWarnings)) if (!opts.current.inlineWarnings?.includes(field)) notify('warning', messages.join(' '));
         if (mode === 'new' && !onSaved.current) {
+          next?.cancel();
           const editPath = resource.routes?.edit?.path;
           if (editPath && record.id !== undefined) navigate(generatePath(editPath, { id: String(record.id) }), { replace: true });
           else if (resource.routes?.list?.path) navigate(resource.routes.list.path);
+        } else if (opts.current.reshowSaved) {
+          showRecord(record);
+          next?.run(record);
         } else {
           setOriginal(record);
           baseline.current = { ...baseline.current, ...pickFields(record, fields) };
-          const stillDirty = changedFields(current.current, baseline.current, fields).length > 0;
+          const stillDirty = changedFields(merged(current.current), baseline.current, fields).length > 0;
           setDirty(stillDirty);
+          next?.run(record);
         }
         onSaved.current?.(record, mode);
       } catch (err) {
-        if (isApiError(err, 'VALIDATION')) {
-          setExtraErrors(toErrorSchema(err.errors));
-          notify('danger', err.message);
-        } else if (isApiError(err, 'STALE_VERSION')) {
-          // Keep the typed data on screen; the user decides when to reload.
-          // The alert above the form says it; a toast as well would only repeat it.
-          setConflict((err.body.current as RecordData | undefined) ?? {});
-        } else {
-          notify('danger', err instanceof Error ? err.message : msg.genericError);
-        }
+        fail(err);
+        next?.cancel();
       } finally {
         setSaving(false);
       }
     },
-    [saving, mode, fields, form, original, resource, id, navigate, notify, options.createdMessage],
+    [saving, first, names, sections, formRefs, mode, fields, form, original, resource, id, navigate, notify, showRecord, fail],
   );
+
+  /** Saves first when there are changes (the first section validates and submits), else runs at once. */
+  const saveThen = useCallback(
+    (pending: AfterSave) => {
+      if (dirtyRef.current && original && (opts.current.editable?.(original) ?? true)) {
+        afterSave.current = pending;
+        formRefs[first].current?.submit();
+      } else {
+        pending.run(original ?? {});
+      }
+    },
+    [original, formRefs, first],
+  );
+
+  /** The first section did not validate: what waited for the save does not happen. */
+  const onInvalid = useCallback(() => {
+    afterSave.current?.cancel();
+    afterSave.current = null;
+  }, []);
 
   /** After a 409: show the other user's version and list what this user had typed. */
   const reloadLatest = useCallback(async () => {
-    const mine = changedFields(current.current, baseline.current, fields).map((field) => ({
+    const values = merged(current.current);
+    const mine = changedFields(values, baseline.current, fields).map((field) => ({
       field,
       label: (schema.properties?.[field]?.title as string | undefined) ?? field,
-      value: current.current[field],
-      text: displayValue(schema.properties?.[field], current.current[field]),
+      value: values[field],
+      text: displayValue(schema.properties?.[field], values[field]),
     }));
     let latest = conflict && Object.keys(conflict).length ? conflict : undefined;
     try {
@@ -176,30 +317,41 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
       notify('danger', err instanceof Error ? err.message : msg.genericError);
       return;
     }
-    setOriginal(latest);
-    const data = withDefaults(latest);
-    baseline.current = data;
     setConflict(null);
-    setExtraErrors(undefined);
+    setExtraErrors({});
     setTyped(mine.length ? mine : null);
-    show(data);
-  }, [conflict, fields, schema, resource, id, withDefaults, show, notify]);
+    showRecord(latest);
+  }, [conflict, fields, schema, resource, id, showRecord, notify]);
 
   /** Puts the typed values back on top of the reloaded version, to review and save again. */
   const reapplyTyped = useCallback(() => {
     if (!typed) return;
     const data = { ...current.current };
-    for (const item of typed) data[item.field] = item.value;
+    for (const item of typed) {
+      const name = names.find((n) => sections[n].fields.includes(item.field)) ?? first;
+      data[name] = { ...data[name], [item.field]: item.value };
+    }
     setTyped(null);
-    show(data, changedFields(data, baseline.current, fields).length > 0);
-  }, [typed, show, fields]);
+    show(data, changedFields(merged(data), baseline.current, fields).length > 0);
+  }, [typed, names, sections, first, show, fields]);
 
   const setActiveValue = useCallback(
     (value: boolean) => {
       if (!resource.activeField) return;
-      formRef.current?.setFieldValue(resource.activeField, value as never);
+      formRefs[first].current?.setFieldValue(resource.activeField, value as never);
     },
-    [resource.activeField],
+    [resource.activeField, formRefs, first],
+  );
+
+  const values = useCallback(() => merged(current.current), []);
+  const clearWarnings = useCallback(() => setWarnings({}), []);
+
+  const sectionControls = useMemo(
+    () =>
+      Object.fromEntries(
+        names.map((name): [string, SectionControl] => [name, { formRef: formRefs[name], initial: initial[name], extraErrors: extraErrors[name], onChange: onChange[name] }]),
+      ),
+    [names, formRefs, initial, extraErrors, onChange],
   );
 
   const title =
@@ -214,21 +366,29 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
     record: original,
     loading: mode === 'edit' && !original && !loadError,
     loadError,
-    formRef,
     formKey,
-    initial,
+    /** The first section's form (the only one without `sections`). */
+    ...sectionControls[first],
+    sections: sectionControls,
+    /** The values on screen, every section together. */
+    values,
     saving,
     dirty,
     dirtyRef,
-    extraErrors,
     conflict: conflict !== null,
     typed,
+    warnings,
+    clearWarnings,
     errorCount,
     setErrorCount,
     active,
     setActive: setActiveValue,
-    onChange,
     submit,
+    onInvalid,
+    saveThen,
+    fail,
+    reload,
+    showRecord,
     reloadLatest,
     reapplyTyped,
     dismissTyped: () => setTyped(null),

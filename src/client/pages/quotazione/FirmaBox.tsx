@@ -58,7 +58,8 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
   const id = Number(record.id);
   const statusId = Number(record.stato_quotazione_id);
   // Requests exist only from the issue on (status 7 and later, or a quotation moved back there).
-  const { data, mutate } = useRoute<Answer>(QUOTAZIONE_ROUTES.richiestaFirma, statusId >= 7 && statusId !== 12 && statusId !== 13 ? { id } : null, {
+  const asks = statusId >= 7 && statusId !== 12 && statusId !== 13;
+  const { data, mutate } = useRoute<Answer>(QUOTAZIONE_ROUTES.richiestaFirma, asks ? { id } : null, {
     shouldRetryOnError: true,
     // While the signer has the documents, ask again: the provider's answer shows without reloading the page.
     refreshInterval: (latest) => (['ongoing', 'sending'].includes(latest?.data.last_signature_request?.status ?? '') ? 3000 : 0),
@@ -133,7 +134,8 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
       await mutate();
     });
 
-  if (!data) return statusId > 8 ? <Spinner label="Caricamento firma…" /> : null;
+  // The direct statuses (12, 13) ask nothing: no endless spinner there.
+  if (!data) return asks && statusId > 8 ? <Spinner label="Caricamento firma…" /> : null;
   // No request and status 1 to 7 (or 8): hidden (spec 001 §4).
   if (!latest && statusId <= 8) return null;
 
