@@ -24,9 +24,10 @@ export function installValidator(app: FastifyInstance, placeCodes: ReadonlySet<s
   const bodyAjv = createAjv({ placeCodes });
   const textAjv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: 'array' });
   addFormats(textAjv);
+  // Added, not compiled (getSchema would compile each): a schema compiles when a body that refers to it does.
   const shared = (ajv: Ajv) => {
     for (const schema of Object.values(app.getSchemas()) as Array<{ $id?: string }>) {
-      if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+      if (schema.$id && !ajv.schemas[schema.$id.replace(/#$/, '')]) ajv.addSchema(schema);
     }
   };
   // Hundreds of routes share a handful of schemas (id params, list query, engine-validated bodies): each is compiled
