@@ -29,10 +29,10 @@ interface Start {
   output: string;
 }
 
-/** `npm start` is `tsx scripts/start.ts`: the same command, without npm's own start-up in front of it. */
+/** `npm start` is `node scripts/start.js`: the same command, without npm's own start-up in front of it. */
 async function start(env: NodeJS.ProcessEnv, port: number, limitMs: number): Promise<Start> {
   const t0 = performance.now();
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -63,7 +63,7 @@ try {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-password-1234' };
   delete env.DATABASE_URL;
-  // First start: creates the database, the tables and the reference data (and builds the front end if dist/ is stale).
+  // First start: creates the database, the tables and the reference data (and builds dist/ and dist-server/ if stale).
   const first = await start(env, port, 600_000);
   running = first.child;
   console.log(`initialising start: healthy after ${Math.round(first.healthyMs)} ms`);

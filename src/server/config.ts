@@ -131,6 +131,18 @@ export function loadConfig(source: Record<string, unknown> = {}): Config {
     if (rule.type === 'boolean' && (value === '1' || value === '0')) value = value === '1' ? 'true' : 'false';
     data[name] = value;
   }
+  // env-schema builds and compiles a new ajv on every call: the same values (a start reads them three times) are checked once.
+  const key = Object.values(data).every((v) => typeof v !== 'object') ? JSON.stringify(data) : undefined;
+  const known = key === undefined ? undefined : checkedConfigs.get(key);
+  if (known) return { ...known };
+  const config = checkedConfig(data);
+  if (key !== undefined) checkedConfigs.set(key, config);
+  return { ...config };
+}
+
+const checkedConfigs = new Map<string, Config>();
+
+function checkedConfig(data: Record<string, unknown>): Config {
   let config: Record<string, unknown>;
   try {
     config = envSchema({ schema: structuredClone(CONFIG_SCHEMA) as unknown as Record<string, unknown>, data, env: false, dotenv: false, ajv: ajvWithUrl as never });

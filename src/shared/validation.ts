@@ -98,6 +98,12 @@ export function compileValidator(ajv: Ajv, schema: JsonSchema): (data: unknown) 
   return (data) => (validate(data) ? null : toFieldErrors(validate.errors));
 }
 
+/** compileValidator on the first call: for validators a start builds that most requests, and many starts, never use. */
+export function lazyValidator(ajvOf: () => Ajv, schema: JsonSchema): (data: unknown) => FieldErrors | null {
+  let validate: ((data: unknown) => FieldErrors | null) | undefined;
+  return (data) => (validate ??= compileValidator(ajvOf(), schema))(data);
+}
+
 /** Trims text, upper-cases what the schema asks for, and turns empty strings into null. */
 export function normalizeInput(fields: FieldDefinition[], input: Record<string, unknown>): Record<string, unknown> {
   const byName = new Map(fields.map((f) => [f.name, f]));

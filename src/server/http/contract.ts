@@ -21,37 +21,48 @@ const PART_NAME: Record<string, string> = { body: 'body', querystring: 'query', 
  * query strings and path parameters arrive as text and are coerced to the declared types.
  */
 export function installValidator(app: FastifyInstance, placeCodes: ReadonlySet<string>): void {
-  const bodyAjv = createAjv({ placeCodes });
-  const textAjv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: 'array' });
-  addFormats(textAjv);
-  const shared = (ajv: Ajv) => {
-    for (const schema of Object.values(app.getSchemas()) as Array<{ $id?: string }>) {
-      if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
-    }
-  };
   // Hundreds of routes share a handful of schemas (id params, list query, engine-validated bodies): each is compiled
-  // once per app, not once per route, which is most of the app's start-up time otherwise.
+  // once per app, not once per route, and only on the first request that needs it, as compiling them all (and the
+  // entity schemas bodies refer to) was most of the app's start-up time otherwise.
+  let bodyAjv: Ajv | undefined;
+  let textAjv: Ajv | undefined;
+  const bodies = () => {
+    if (bodyAjv) return bodyAjv;
+    bodyAjv = createAjv({ placeCodes });
+    // Every route is registered by the first request: the entity schemas are all known, added and compiled when referred to.
+    for (const schema of Object.values(app.getSchemas()) as Array<{ $id?: string }>) if (schema.$id) bodyAjv.addSchema(schema);
+    return bodyAjv;
+  };
+  const texts = () => {
+    if (!textAjv) addFormats((textAjv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: 'array' })));
+    return textAjv;
+  };
   const compiled = new Map<string, ValidateFunction>();
-  const compile = (ajv: Ajv, part: string, schema: object) => {
+  const compileOnce = (ajv: () => Ajv, part: string, schema: object) => {
     const key = `${part}:${JSON.stringify(schema)}`;
     let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
+    if (!validate) compiled.set(key, (validate = ajv().compile(schema)));
     return validate;
   };
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart !== 'body') return compile(textAjv, 'text', schema);
-    shared(bodyAjv);
-    // The resource engine validates these bodies itself, after aliases and normalisation, with the same messages.
-    const validate = compile(bodyAjv, 'body', (schema as Record<string, unknown>)[ENGINE_VALIDATED] ? { type: 'object' } : schema);
-    // No body at all is the route's business (an action without a note, a missing required body answered by the handler).
-    const optional = (data: unknown) => {
-      if (data === undefined || data === null) return true;
+  /** Fastify reads the result and `errors` of the function a compiler returns; here it compiles on its first call. */
+  const lazily = (compile: () => ValidateFunction, acceptsNothing: boolean) => {
+    let validate: ValidateFunction | undefined;
+    const check = (data: unknown) => {
+      if (acceptsNothing && (data === undefined || data === null)) return true;
+      validate ??= compile();
       const ok = validate(data) as boolean;
-      optional.errors = validate.errors;
+      check.errors = validate.errors;
       return ok;
     };
-    optional.errors = null as typeof validate.errors;
-    return optional;
+    check.errors = null as ValidateFunction['errors'];
+    return check;
+  };
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart !== 'body') return lazily(() => compileOnce(texts, 'text', schema), false);
+    // The resource engine validates these bodies itself, after aliases and normalisation, with the same messages.
+    const bodySchema = (schema as Record<string, unknown>)[ENGINE_VALIDATED] ? { type: 'object' } : schema;
+    // No body at all is the route's business (an action without a note, a missing required body answered by the handler).
+    return lazily(() => compileOnce(bodies, 'body', bodySchema), true);
   });
   // Response schemas document the answers; they are sent as the handlers build them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -1,5 +1,5 @@
 // A plain printable document (receipts, statements): title lines, label/value blocks and tables, A4, pdf-lib standard fonts.
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 
 export interface Colonna {
   titolo: string;
@@ -21,6 +21,8 @@ const printable = (value: unknown) => String(value ?? '').normalize('NFC').repla
 const [WIDTH, HEIGHT, MARGIN] = [595, 842, 50];
 
 export async function documentoPdf(intestazione: string, blocchi: Blocco[]): Promise<Buffer> {
+  // Loaded on the first PDF: the package costs a tenth of the server's start-up otherwise.
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   pdf.setTitle(printable(intestazione));
   const font = await pdf.embedFont(StandardFonts.Helvetica);

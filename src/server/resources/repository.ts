@@ -160,9 +160,29 @@ export interface RepositoryDeps {
   extensions: Extensions;
 }
 
+interface RecordValidators {
+  record: (data: unknown) => FieldErrors | null;
+  /** Each property's own shape, without the record's conditions: a hidden field's value is dropped, but only if well formed. */
+  shapes: (data: unknown) => FieldErrors | null;
+}
+
+// Compiled on first use, once per ajv and schema: many services build repositories at start, and compiling every
+// resource's schemas then was most of the app's start-up time.
+const compiledValidators = new WeakMap<Ajv, WeakMap<JsonSchema, RecordValidators>>();
+
+function validatorsOf(ajv: Ajv, schema: JsonSchema): RecordValidators {
+  let bySchema = compiledValidators.get(ajv);
+  if (!bySchema) compiledValidators.set(ajv, (bySchema = new WeakMap()));
+  let validators = bySchema.get(schema);
+  if (!validators) {
+    const { required: _required, if: _if, then: _then, else: _else, allOf: _allOf, ...shape } = schema;
+    validators = { record: compileValidator(ajv, schema), shapes: compileValidator(ajv, shape as JsonSchema) };
+    bySchema.set(schema, validators);
+  }
+  return validators;
+}
+
 export class ResourceRepository {
-  private readonly validate: (data: unknown) => FieldErrors | null;
-  private readonly validateShapes: (data: unknown) => FieldErrors | null;
   private readonly byName: Map<string, FieldDefinition>;
   /** Label columns of references whose target has no row scope: the same for every user. */
   private readonly unscopedLabels = new Map<string, Expression<unknown>>();
@@ -188,11 +208,6 @@ export class ResourceRepository {
     private readonly titleOf: (table: string) => string = (t) => t,
     readonly workflow?: Workflow,
   ) {
-    const { ajv } = deps;
-    this.validate = compileValidator(ajv, def.schema);
-    // Each property's own shape, without the record's conditions: a hidden field's value is dropped, but only if well formed.
-    const { required: _required, if: _if, then: _then, else: _else, allOf: _allOf, ...shape } = def.schema;
-    this.validateShapes = compileValidator(ajv, shape as JsonSchema);
     this.byName = new Map(def.fields.map((f) => [f.name, f]));
     this.aliases = new Map(Object.entries(def.schema.properties ?? {})
       .flatMap(([name, prop]) => ((prop['x-aliases'] as string[] | undefined) ?? []).map((alias): [string, string] => [alias, name])));
@@ -204,6 +219,14 @@ export class ResourceRepository {
     this.labelKeys = this.references.map((f) => f.name + LABEL_SUFFIX);
     const tested = new Set(conditionalBlocks(def.schema).flatMap((b) => [...b.required, ...Object.keys(b.when)]));
     this.conditionFields = def.fields.filter((f) => f.readOnly && tested.has(f.name)).map((f) => f.name);
+  }
+
+  private get validate() {
+    return validatorsOf(this.deps.ajv, this.def.schema).record;
+  }
+
+  private get validateShapes() {
+    return validatorsOf(this.deps.ajv, this.def.schema).shapes;
   }
 
   private get table() {

@@ -1,13 +1,13 @@
 // Demo documents, so the document screens have something to show: identity papers of the quotations that reached the
 // documents phase, and the pre-contract notices (with version and validity date) of the first mandate products.
 import { sql } from 'kysely';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Database } from '../db/connection.ts';
 import type { MediaStore } from '../media/store.ts';
 
 const MB = 1024 * 1024;
 
 async function pdf(title: string): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   const page = doc.addPage([595, 842]);
   const font = await doc.embedFont(StandardFonts.Helvetica);

@@ -1,5 +1,5 @@
 // The sandbox insurer's contract: a real PDF built from the quotation's data (pdf-lib), as the insurer would return it.
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import { formatEuro, fromCents, toCents } from '../../../shared/money.ts';
 
 export interface QuotazionePerContratto {
@@ -28,6 +28,8 @@ export interface QuotazionePerContratto {
 const printable = (value: unknown) => String(value ?? '').normalize('NFC').replace(/[\u202f\u2009]/g, ' ').replace(/[^\x20-\x7e\u00a0-\u00ff€]/g, '?');
 
 export async function generaContratto(q: QuotazionePerContratto, versione: number, oggi = new Date()): Promise<Buffer> {
+  // Loaded on the first PDF: the package costs a tenth of the server's start-up otherwise.
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);

@@ -1,7 +1,6 @@
 // Deterministic sandbox of the e-signature provider: requests advance on a clock (or by the test hook), and the
 // signer's e-mail picks a failure: "rifiuto" refuses the request, "timeout" accepts it but answers too late.
 import { createHash } from 'node:crypto';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { FirmaError, type EsitoFirma, type FirmaProvider, type RichiestaFirma, type StatoFirma } from './types.ts';
 
 interface SandboxRequest {
@@ -72,6 +71,7 @@ export class SandboxFirma implements FirmaProvider {
     const found = this.byId.get(id);
     if (!found || found.stato !== 'done') throw new FirmaError('Documento firmato non disponibile.', [`La richiesta ${id} non è firmata.`]);
     // The signed file: the documents sent (PDF pages copied, images as pages) and a signature certificate page.
+    const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
     const out = await PDFDocument.create();
     for (const doc of found.richiesta.documenti) {
       if (doc.mime === 'application/pdf') {

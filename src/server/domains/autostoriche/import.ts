@@ -4,7 +4,7 @@ import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { FieldDefinition, FieldKind, JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
 import { SYSTEM_FIELDS } from '../../../shared/definitions/types.ts';
-import { compileValidator, createAjv, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
+import { lazyValidator, createAjv, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { rangeErrors } from './rules.ts';
 
@@ -95,7 +95,7 @@ export function importSpec(def: ResourceDefinition): ImportSpec {
     required: def.schema.required ?? [],
     defaults,
     choices,
-    validate: compileValidator(createAjv(), def.schema),
+    validate: lazyValidator(createAjv, def.schema),
   };
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { versionFrom } from '../../plugins/resources.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
-import { compileValidator } from '../../../shared/validation.ts';
+import { lazyValidator } from '../../../shared/validation.ts';
 import { notFound } from '../../errors.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import { SUPER_ADMIN } from '../../../shared/permissions.ts';
@@ -60,7 +60,7 @@ export function register(app: FastifyInstance): void {
       appendici: appendiciAutoStoriche(app.ctx.config, tariffa),
       registri: registriAdapter(app.ctx.config),
     };
-    const validaQuotazione = compileValidator(app.ctx.ajv, def.schema);
+    const validaQuotazione = lazyValidator(() => app.ctx.ajv, def.schema);
     const read = requirePermission(def.resource.permissions.read);
     const id = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
 

@@ -18,7 +18,7 @@ import { ResourceRepository } from '../../resources/repository.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
 import type { WorkflowUser } from '../../../shared/workflow/guards.ts';
-import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
+import { compileValidator, lazyValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
 import { hiddenProperties } from '../../../shared/rules.ts';
 import { canonicalInput } from '../../../shared/canonical.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
@@ -76,7 +76,7 @@ export function register(app: FastifyInstance): void {
     const workflow: Workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
     const repo = new ResourceRepository(def, app.ctx, undefined, workflow);
     const clienteDef = app.ctx.definitions.resources.get('cliente')!;
-    const validateCliente = compileValidator(app.ctx.ajv, clienteDef.schema);
+    const validateCliente = lazyValidator(() => app.ctx.ajv, clienteDef.schema);
     const clienti = new ResourceRepository(clienteDef, app.ctx);
     const consents = () => consentsOf(schemaNow());
     // The schema holds the current year (car years up to now): rebuilt when the year changes.

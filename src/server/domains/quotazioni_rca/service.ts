@@ -7,7 +7,7 @@ import type { Database } from '../../db/connection.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
-import { compileValidator, type FieldErrors } from '../../../shared/validation.ts';
+import { lazyValidator, type FieldErrors } from '../../../shared/validation.ts';
 import { verifica } from '../../../shared/rca/garanzie.ts';
 import { normalizzaRichiesta, todayIso, verificaRichiesta } from '../../../shared/rca/richiesta.ts';
 import type { JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
@@ -38,7 +38,7 @@ export class QuotazioniRcaService {
     this.repo = new ResourceRepository(this.def, ctx, titleOf);
     this.clienti = new ResourceRepository(resources.get('cliente')!, ctx, titleOf);
     this.requestSchema = this.def.schema.properties!.quotation_request!;
-    this.validateRequest = compileValidator(ctx.ajv, this.requestSchema);
+    this.validateRequest = lazyValidator(() => ctx.ajv, this.requestSchema);
   }
 
   private get db(): Database {
