@@ -5,7 +5,9 @@ import type { KeyboardEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { api } from '../../api/dataProvider.ts';
+import { useDebounce } from 'use-debounce';
+import { useRoute } from '../../api/hooks.ts';
+import { QUOTAZIONE_ROUTES } from './routes.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
@@ -48,8 +50,6 @@ interface Model {
   tipologia?: string | null;
 }
 
-const MARCHE_PATH = '/api/autostoriche/marche';
-const SEARCH_PATH = '/api/autostoriche/search';
 const SEARCH_DEBOUNCE_MS = 300;
 
 function years(m: Model): string {
@@ -76,12 +76,9 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
   const uid = useId();
   const fields = item.properties ?? {};
   const label = (name: string, fallback: string) => (fields[name]?.title as string | undefined) ?? fallback;
-  const [marche, setMarche] = useState<string[]>([]);
   const [marca, setMarca] = useState('');
   const [search, setSearch] = useState('');
-  const [models, setModels] = useState<Model[]>([]);
-  const [searching, setSearching] = useState(false);
-  const [loadError, setLoadError] = useState<string>();
+  const [typed] = useDebounce(search.trim(), SEARCH_DEBOUNCE_MS);
   const [model, setModel] = useState<Model>();
   const [anno, setAnno] = useState('');
   const [targa, setTarga] = useState('');
@@ -98,7 +95,6 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
     if (!show) return;
     setMarca('');
     setSearch('');
-    setModels([]);
     setModel(undefined);
     setAnno('');
     setTarga('');
@@ -107,38 +103,16 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
     setQuintali('');
     setFurto(false);
     setErrors({});
-    setLoadError(undefined);
-    const controller = new AbortController();
-    api
-      .lookup<string>(MARCHE_PATH, {}, controller.signal)
-      .then((body) => setMarche(body.data ?? []))
-      .catch((err: unknown) => !controller.signal.aborted && setLoadError(err instanceof Error ? err.message : msg.genericError));
-    return () => controller.abort();
   }, [show]);
 
-  // Models of the chosen make, narrowed by the typed words.
-  useEffect(() => {
-    if (!show || !marca) {
-      setModels([]);
-      return;
-    }
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      setSearching(true);
-      api
-        .lookup<Model>(SEARCH_PATH, { 'filter[marca]': marca, search: search.trim() }, controller.signal)
-        .then((body) => {
-          setModels(body.data ?? []);
-          setLoadError(undefined);
-        })
-        .catch((err: unknown) => !controller.signal.aborted && setLoadError(err instanceof Error ? err.message : msg.genericError))
-        .finally(() => !controller.signal.aborted && setSearching(false));
-    }, SEARCH_DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [show, marca, search]);
+  // The makes once the dialog opens; the models of the chosen make, narrowed by the typed words.
+  const marcheAnswer = useRoute<{ data: string[] }>(QUOTAZIONE_ROUTES.marche, show ? {} : null);
+  const modelsAnswer = useRoute<{ data: Model[] }>(QUOTAZIONE_ROUTES.modelli, show && marca ? {} : null, { keepPreviousData: true }, { 'filter[marca]': marca, search: typed });
+  const marche = marcheAnswer.data?.data ?? [];
+  const models = show && marca ? (modelsAnswer.data?.data ?? []) : [];
+  const searching = modelsAnswer.isLoading || modelsAnswer.isValidating;
+  const failure = marcheAnswer.error ?? modelsAnswer.error;
+  const loadError = failure ? (failure instanceof Error ? failure.message : msg.genericError) : undefined;
 
   const choose = (m: Model) => {
     setModel(m);

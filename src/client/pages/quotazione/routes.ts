@@ -15,6 +15,9 @@ export const QUOTAZIONE_ROUTES = {
   firmatoAMano: '/api/v1/policies/{id}/signature_request/signed',
   rigeneraDocumenti: '/api/v1/goold/emissione/{id}/rigenera-documenti-emissione',
   datiAnia: '/api/veicolo_update_dati_ania/{veicolo}/{targa}/{tipologia}',
+  // The historic-car catalogue the add-vehicle dialog searches.
+  marche: '/api/autostoriche/marche',
+  modelli: '/api/autostoriche/search',
   // The customer's personal link (no session).
   link: '/api/cliente/quotazione/{uuid}',
   linkPrimoPasso: '/api/cliente/quotazione',
