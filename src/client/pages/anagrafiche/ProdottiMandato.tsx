@@ -1,11 +1,12 @@
 // 'prodotti-mandato' page, the Prodotti tab of a supplier (spec 000 §2.7-§2.8): mandate rows per contractual company, edited in place.
-import { Fragment, useCallback, useEffect, useMemo, useState, type CSSProperties } from 'react';
+import { Fragment, useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
-import { api, isApiError, create, getList, getOne, savedRecord } from '../../api/dataProvider.ts';
+import { isApiError, create, getOne, savedRecord } from '../../api/dataProvider.ts';
+import { useGetList, useRoute } from '../../api/hooks.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { can } from '../../lib/access.ts';
 import { RowActions } from '../../lib/RowActions.tsx';
@@ -56,17 +57,10 @@ function OptionSelect({ label, none, options, value, onChange, disabled, style }
 
 const idText = (id: unknown) => (id === null || id === undefined ? '' : String(id));
 
-function useOptions(path: string) {
-  const [options, setOptions] = useState<Option[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .lookup<Option>(path, {}, controller.signal)
-      .then((body) => setOptions(body.data ?? []))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [path]);
-  return options;
+const OPTION_ROUTES = { settori: '/api/autocomplete/settore', rami: '/api/autocomplete/ramo' } as const;
+
+function useOptions(path: string): Option[] {
+  return useRoute<{ data: Option[] }>(path, {}).data?.data ?? [];
 }
 
 export default function ProdottiMandato({ id, record }: CustomPageProps) {
@@ -76,9 +70,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
   const contrattuali = findResource(definitions, 'compagnia_contrattuale');
   const [query, setQuery] = useSearchParams();
   const companyId = query.get(COMPANY_PARAM) ?? '';
-  const [companies, setCompanies] = useState<RecordData[]>();
   const [rows, setRows] = useState<RecordData[]>();
-  const [loadError, setLoadError] = useState<string>();
   const [errors, setErrors] = useState<Record<string, RowErrors>>({});
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [expanded, setExpanded] = useState<Set<RowId>>(new Set());
@@ -86,19 +78,17 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
   const [newError, setNewError] = useState<string>();
   const [adding, setAdding] = useState(false);
   const [addCompany, setAddCompany] = useState(false);
-  const settori = useOptions('/api/autocomplete/settore');
-  const rami = useOptions('/api/autocomplete/ramo');
+  const settori = useOptions(OPTION_ROUTES.settori);
+  const rami = useOptions(OPTION_ROUTES.rami);
   const canEdit = can(prodotti, 'update');
-
-  const loadCompanies = useCallback(async () => {
-    if (!contrattuali) return;
-    const page = await getList(contrattuali.resource, { page: 1, perPage: -1, sort: 'nome' });
-    setCompanies(page.data);
-  }, [contrattuali]);
-
-  useEffect(() => {
-    loadCompanies().catch((err: unknown) => setLoadError(err instanceof Error ? err.message : msg.genericError));
-  }, [loadCompanies]);
+  const companiesAnswer = useGetList(contrattuali?.resource, { page: 1, perPage: -1, sort: 'nome' });
+  const companies = companiesAnswer.data?.data;
+  const rowsAnswer = useGetList(
+    prodotti?.resource,
+    id && companyId ? { page: 1, perPage: -1, sort: 'nome', filters: { compagnia_fornitore_id: id, compagnia_contrattuale_id: companyId } } : null,
+  );
+  const failure = companiesAnswer.error ?? rowsAnswer.error;
+  const loadError = failure ? (failure instanceof Error ? failure.message : msg.genericError) : undefined;
 
   const saves = useRowSaves({
     delay: MANDATE_SAVE_DELAY_MS,
@@ -126,32 +116,24 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
     },
   });
 
-  // Choosing a company reloads its rows and clears the category being typed (spec 000 §2.8).
+  // Choosing a company clears the category being typed and the filters (spec 000 §2.8); rows of the company being left
+  // are saved before the next ones show.
   useEffect(() => {
     setNewName('');
     setNewError(undefined);
     setFilters(NO_FILTERS);
     setRows(undefined);
-    if (!prodotti || !id || !companyId) return;
-    let cancelled = false;
-    getList(prodotti.resource, {
-      page: 1,
-      perPage: -1,
-      sort: 'nome',
-      filters: { compagnia_fornitore_id: id, compagnia_contrattuale_id: companyId },
-    })
-      .then((page) => {
-        if (cancelled) return;
-        for (const row of page.data) saves.setVersion(row.id as number, row.version);
-        setRows(page.data);
-      })
-      .catch((err: unknown) => !cancelled && setLoadError(err instanceof Error ? err.message : msg.genericError));
-    return () => {
-      cancelled = true;
-      // Rows of the company being left are saved before the next ones show.
-      saves.flushAll();
-    };
-  }, [prodotti, id, companyId, saves]);
+    return () => saves.flushAll();
+  }, [id, companyId, saves]);
+
+  // The rows are edited in place: each answer of the server (SWR keeps the same object while nothing changed) replaces
+  // them, with the versions the next saves send.
+  const fresh = rowsAnswer.data?.data;
+  useEffect(() => {
+    if (!fresh) return;
+    for (const row of fresh) saves.setVersion(row.id as number, row.version);
+    setRows(fresh);
+  }, [fresh, saves]);
 
   const chooseCompany = (value: string) => {
     const next = new URLSearchParams(query);
@@ -500,7 +482,7 @@ export default function ProdottiMandato({ id, record }: CustomPageProps) {
           onClose={() => setAddCompany(false)}
           onSaved={(saved) => {
             setAddCompany(false);
-            void loadCompanies().then(() => chooseCompany(String(saved.id)));
+            void companiesAnswer.mutate().then(() => chooseCompany(String(saved.id)));
           }}
         />
       )}
