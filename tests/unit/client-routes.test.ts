@@ -1,5 +1,6 @@
 // Pages name their routes (a routes.ts, the definitions) and call them through the data layer (routePath, callRoute,
-// useRoute, recordAction, the media verbs): none builds an API path by interpolating into a URL.
+// useRoute, recordAction, the media verbs): none builds an API path by interpolating into a URL, none reads with SWR
+// or fetch by itself.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +27,11 @@ describe('client pages and API paths', () => {
     expect(handBuiltPaths("request('GET', `/api/quixa/FastQuotationFlow/${id}`)")).toHaveLength(1);
     expect(handBuiltPaths('listPath={`${def.resource.api.path}/${id}/media`}')).toHaveLength(1);
     expect(handBuiltPaths("callRoute('GET', RCA_ROUTES.quotazione, { id })")).toHaveLength(0);
+  });
+
+  it('no page reads with SWR or fetches by itself: it goes through the data layer\'s hooks (src/client/api/hooks.ts)', () => {
+    const found = sources(PAGES).filter((file) => /from 'swr'|\bfetch\(/.test(readFileSync(file, 'utf8'))).map((file) => path.relative(PAGES, file));
+    expect(found).toEqual([]);
   });
 
   it('no page builds an API path by hand', () => {

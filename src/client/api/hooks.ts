@@ -2,7 +2,7 @@
 // never with useState/useEffect fetching. Keys name the resource's path, so a write revalidates its readers.
 import { useCallback, useState } from 'react';
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { api, callRoute, getList, getMany, getMedia, getOne, summary, type DashboardData, type ListParams, type Query } from './dataProvider.ts';
+import { api, callRoute, getList, getMany, getMedia, getOne, summary, type DashboardData, type ListParams, type RequestOptions } from './dataProvider.ts';
 import type { MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
 
 const READ_DEFAULTS: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
@@ -45,10 +45,12 @@ export function useGetMedia(resource: ResourceConfig | undefined, id: string | n
  * A GET of a feature's route (routePath); nothing is fetched while `params` is null (no id yet, not allowed). Every
  * param is part of the cache key, so one the path does not use (a record's version) still asks again when it changes.
  */
-export function useRoute<T>(template: string, params: Record<string, unknown> | null, config: SWRConfiguration<T> = {}, query?: Query) {
+export function useRoute<T>(
+  template: string, params: Record<string, unknown> | null, config: SWRConfiguration<T> = {}, options: Pick<RequestOptions, 'query' | 'label' | 'noRedirect'> = {},
+) {
   return useSWR<T>(
-    params ? ['route', template, JSON.stringify(params), JSON.stringify(query ?? {})] : null,
-    () => callRoute<T>('GET', template, params!, { query }),
+    params ? ['route', template, JSON.stringify(params), JSON.stringify(options.query ?? {})] : null,
+    () => callRoute<T>('GET', template, params!, options),
     { ...READ_DEFAULTS, ...config },
   );
 }

@@ -1,8 +1,8 @@
 // The premium and commission panel of the policy form: 'Calcolo Premio' and 'Calcolo Provv. Su Netto e Competenze', computed as the user types.
-import useSWR from 'swr';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { request } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
+import { POLIZZA_ROUTES } from './routes.ts';
 import { formatMoney } from '../../lib/format.ts';
 import type { JsonSchema, RecordData } from '../../types.ts';
 import { calcolaProvvigioni, centesimi, euro, PARAMETRI_VUOTI, type ParametriProvvigioni } from '../../../shared/premi.ts';
@@ -24,9 +24,7 @@ function Row({ label, value, testId }: { label: string; value: string; testId?: 
 export function PannelloProvvigioni({ data, schema }: { data: RecordData; schema: JsonSchema }) {
   const prodotto = idOf(data.mandato_prodotto_id);
   const collaboratore = idOf(data.collaboratore_id);
-  const { data: answer } = useSWR(prodotto || collaboratore ? ['parametri_provvigioni', prodotto, collaboratore] : null, () =>
-    request<{ data: ParametriProvvigioni }>('GET', '/api/polizza/parametri_provvigioni', { query: { mandato_prodotto_id: prodotto, collaboratore_id: collaboratore } }),
-  { shouldRetryOnError: false, revalidateOnFocus: false });
+  const { data: answer } = useRoute<{ data: ParametriProvvigioni }>(POLIZZA_ROUTES.parametriProvvigioni, prodotto || collaboratore ? {} : null, {}, { query: { mandato_prodotto_id: prodotto, collaboratore_id: collaboratore } });
   const p = answer?.data ?? PARAMETRI_VUOTI;
   // The policy's amounts; accessories, SSN and issue fees are not on the policy form and count as zero.
   const input = {

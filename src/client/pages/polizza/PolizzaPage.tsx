@@ -2,8 +2,7 @@
 // the product filtered by branch, company and supplier, the commission panel, and in edit mode the titles with payments.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import useSWR from 'swr';
-import { getOne } from '../../api/dataProvider.ts';
+import { useGetOne } from '../../api/hooks.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { fillTemplate } from '../../lib/format.ts';
 import { usePageMeta } from '../../lib/pageMeta.tsx';
@@ -29,10 +28,7 @@ function useTitle(record: RecordData | undefined, mode: 'new' | 'edit'): string 
   const { definitions } = useDefinitions();
   const clienteDef = findResource(definitions, 'cliente');
   const clienteId = typeof record?.cliente_id === 'number' ? record.cliente_id : undefined;
-  const { data: cliente } = useSWR(clienteId && clienteDef?.can.read ? ['cliente', clienteId] : null, () => getOne(clienteDef!.resource, clienteId!), {
-    revalidateOnFocus: false,
-    shouldRetryOnError: false,
-  });
+  const { data: cliente } = useGetOne(clienteDef?.can.read ? clienteDef.resource : undefined, clienteId);
   if (mode === 'new') return 'Dati Polizza';
   if (!record) return 'Polizza';
   const nome = cliente ? fillTemplate(clienteDef?.resource.recordTitle ?? '{nome} {cognome}', cliente).trim() : clienteId ? `cliente n. ${clienteId}` : '';

@@ -1,8 +1,8 @@
 // 'prodotto_polizza' widget: the mandate products of the chosen supplier, contractual company and branch (GET /api/mandato_prodotto_in_polizza/search).
 import Form from 'react-bootstrap/Form';
-import useSWR from 'swr';
 import type { WidgetProps } from '@rjsf/utils';
-import { api } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
+import { POLIZZA_ROUTES } from './routes.ts';
 import { describedBy } from '../../widgets/aria.ts';
 import { usePolizzaFormData } from './context.ts';
 
@@ -22,9 +22,7 @@ export default function ProdottoPolizzaWidget({ id, htmlName, value, disabled, r
   const compagnia = idOf(data.compagnia_contrattuale_id);
   const ramo = idOf(data.ramo_id);
   const query = { compagnia_fornitore_id: fornitore, 'prodotto[compagnia_contrattuale_id]': compagnia, ramo_id: ramo };
-  const { data: found, isLoading } = useSWR(['mandato_prodotto_in_polizza', fornitore, compagnia, ramo], () =>
-    api.lookup<ProdottoMandato>('/api/mandato_prodotto_in_polizza/search', query),
-  );
+  const { data: found, isLoading } = useRoute<{ data: ProdottoMandato[] }>(POLIZZA_ROUTES.prodottiInPolizza, {}, {}, { query });
   const options = found?.data ?? [];
   const invalid = (rawErrors?.length ?? 0) > 0;
   const current = typeof value === 'number' ? value : undefined;

@@ -1,10 +1,11 @@
 // The titles of a policy under its form: status, amounts, payment dialog (date, amount, payment type) and reversal for permission holders.
-import { useState } from 'react';
-import useSWR from 'swr';
+import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { isApiError, api, getList, recordAction } from '../../api/dataProvider.ts';
+import { isApiError, recordAction } from '../../api/dataProvider.ts';
+import { useGetList, useRoute } from '../../api/hooks.ts';
+import { POLIZZA_ROUTES } from './routes.ts';
 import { can } from '../../api/session.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatMoney, parseDecimal } from '../../lib/format.ts';
@@ -26,7 +27,7 @@ function PagamentoDialog({ titolo, resource, onClose, onDone }: { titolo: Record
   const [tipo, setTipo] = useState('');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const { data: tipi } = useSWR('/api/autocomplete/tipo_pagamento', () => api.lookup<Tipo>('/api/autocomplete/tipo_pagamento', {}), { revalidateOnFocus: false });
+  const { data: tipi } = useRoute<{ data: Tipo[] }>(POLIZZA_ROUTES.tipiPagamento, {});
   const confirm = async () => {
     setBusy(true);
     try {
@@ -77,9 +78,14 @@ export function TitoliPolizza({ titoloDef, polizzaId, refreshKey, onPaid }: { ti
   const [reversing, setReversing] = useState<RecordData | null>(null);
   const [nota, setNota] = useState('');
   const [busy, setBusy] = useState(false);
-  const { data, error, isLoading, mutate } = useSWR(['titoli-polizza', polizzaId, refreshKey], () =>
-    getList(titoloDef.resource, { page: 1, perPage: -1, sort: 'numero_rata', filters: { polizza_id: polizzaId } }),
-  );
+  const { data, error, isLoading, mutate } = useGetList(titoloDef.resource, { page: 1, perPage: -1, sort: 'numero_rata', filters: { polizza_id: polizzaId } });
+  // A save of the policy rewrites its titles on the server: a new refreshKey asks again.
+  const askedFor = useRef(refreshKey);
+  useEffect(() => {
+    if (askedFor.current === refreshKey) return;
+    askedFor.current = refreshKey;
+    void mutate();
+  }, [refreshKey, mutate]);
   const mayReverse = can('storna_pagamenti_titoli');
   const done = () => {
     setPaying(null);

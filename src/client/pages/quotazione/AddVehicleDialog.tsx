@@ -107,7 +107,7 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
 
   // The makes once the dialog opens; the models of the chosen make, narrowed by the typed words.
   const marcheAnswer = useRoute<{ data: string[] }>(QUOTAZIONE_ROUTES.marche, show ? {} : null);
-  const modelsAnswer = useRoute<{ data: Model[] }>(QUOTAZIONE_ROUTES.modelli, show && marca ? {} : null, { keepPreviousData: true }, { 'filter[marca]': marca, search: typed });
+  const modelsAnswer = useRoute<{ data: Model[] }>(QUOTAZIONE_ROUTES.modelli, show && marca ? {} : null, { keepPreviousData: true }, { query: { 'filter[marca]': marca, search: typed } });
   const marche = marcheAnswer.data?.data ?? [];
   const models = show && marca ? (modelsAnswer.data?.data ?? []) : [];
   const searching = modelsAnswer.isLoading || modelsAnswer.isValidating;

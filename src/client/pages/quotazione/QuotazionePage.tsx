@@ -1,13 +1,12 @@
 // Custom page "quotazione": the management screen of a historic-car quotation (spec 001 §2), also served as the direct quotation.
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { generatePath, Navigate, useLocation } from 'react-router-dom';
-import useSWR from 'swr';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { getOne } from '../../api/dataProvider.ts';
+import { useGetOne } from '../../api/hooks.ts';
 import { getSessionData } from '../../api/session.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
@@ -42,10 +41,7 @@ function useCollaboratorName(collaboratoreId: unknown): string {
   const target = findResource(definitions, 'collaboratore');
   const id = typeof collaboratoreId === 'number' ? collaboratoreId : undefined;
   const own = id !== undefined && session?.user.collaboratore_id === id;
-  const { data } = useSWR(id !== undefined && !own && target?.can.read ? ['collaboratore', id] : null, () => getOne(target!.resource, id!), {
-    revalidateOnFocus: false,
-    shouldRetryOnError: false,
-  });
+  const { data } = useGetOne(!own && target?.can.read ? target.resource : undefined, id);
   if (id === undefined) return '';
   if (own) return session?.user.name ?? '';
   if (data) return fillTemplate(target?.resource.recordTitle ?? '{nome} {cognome}', data);

@@ -1,13 +1,13 @@
 // Step 1 'Seleziona Cliente': existing customer (search, table, daily-use vehicles) or a new client.
 import { useState } from 'react';
-import useSWR from 'swr';
 import { useDebounce } from 'use-debounce';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
-import { request } from '../../api/dataProvider.ts';
+import { useRoute } from '../../api/hooks.ts';
+import { RCA_ROUTES } from './routes.ts';
 import { formatDate } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 import type { QuotazioneRcaController } from './useQuotazioneRca.ts';
@@ -46,8 +46,7 @@ export function StepCliente({ ctl }: { ctl: QuotazioneRcaController }) {
   const [page, setPage] = useState(1);
   const [chosen, setChosen] = useState<ClienteTrovato | null>(null);
   const [veicolo, setVeicolo] = useState<string | undefined>();
-  const search = useSWR(term ? ['search-cliente', term, page] : null, () =>
-    request<SearchPage>('GET', '/api/search/cliente', { query: { 'filter[cognome_nome]': term, page } }), { keepPreviousData: true });
+  const search = useRoute<SearchPage>(RCA_ROUTES.cercaCliente, term ? {} : null, { keepPreviousData: true }, { query: { 'filter[cognome_nome]': term, page } });
 
   return (
     <div>

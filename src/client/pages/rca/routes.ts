@@ -2,6 +2,7 @@
 // (callRoute) with their parameters, so no screen builds a URL.
 export const RCA_ROUTES = {
   quotazione: '/api/quixa/FastQuotationFlow/{id}',
+  cercaCliente: '/api/search/cliente',
   nuovaQuotazione: '/api/quixa/FastQuotationFlow',
   clienteVeicolo: '/api/adapter/quixa/clienteVeicolo/FastQuotationFlow',
   proposta: '/api/quixa/Proposal',

@@ -1,7 +1,7 @@
 // Headless controller of the fast-quotation stepper: steps, request, coverages, calls (quotation, update, proposal) and busy guard.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
-import useSWR from 'swr';
+import { useRoute } from '../../api/hooks.ts';
 import { ApiError, callRoute } from '../../api/dataProvider.ts';
 import { RCA_ROUTES } from './routes.ts';
 import type { CoverageQuote, SimulationResponse } from '../../../shared/rca/simulazione.ts';
@@ -83,10 +83,7 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
 
-  const loaded = useSWR(id ? ['quotazioni_rca', id] : null, () => callRoute<{ data: Stored }>('GET', RCA_ROUTES.quotazione, { id }, { label: 'Quotazione' }), {
-    revalidateOnFocus: false,
-    revalidateOnReconnect: false,
-  });
+  const loaded = useRoute<{ data: Stored }>(RCA_ROUTES.quotazione, id ? { id } : null, { revalidateOnReconnect: false }, { label: 'Quotazione' });
   const initialised = useRef(false);
   useEffect(() => {
     const stored = loaded.data?.data;

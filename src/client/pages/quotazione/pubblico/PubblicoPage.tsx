@@ -3,7 +3,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import useSWR from 'swr';
+import { useRoute } from '../../../api/hooks.ts';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -84,9 +84,7 @@ export default function PubblicoPage() {
   const [params] = useSearchParams();
   const parameter1 = params.get('parameter1') ?? undefined;
   const origin: Origin = useMemo(() => (parameter1 ? { parameter1 } : {}), [parameter1]);
-  const { data: loaded, error, mutate, isLoading } = useSWR<Loaded>(['cliente-quotazione', uuid, parameter1], () =>
-    callRoute<Loaded>('GET', QUOTAZIONE_ROUTES.link, { uuid }, { noRedirect: true, query: origin }),
-    { revalidateOnFocus: false, shouldRetryOnError: false });
+  const { data: loaded, error, mutate, isLoading } = useRoute<Loaded>(QUOTAZIONE_ROUTES.link, { uuid }, {}, { noRedirect: true, query: origin });
   const [finished, setFinished] = useState<'dati' | 'documenti' | undefined>();
 
   if (isLoading) {
