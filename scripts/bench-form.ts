@@ -3,6 +3,7 @@
 // Usage: npx tsx scripts/bench-form.ts [--keys 40] [--rounds 2] [--fields 300,1000] [--chromium /usr/bin/chromium]
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import react from '@vitejs/plugin-react';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { recordFigure } from './bench/lib.ts';
+import { compileFormModule } from '../src/server/validation/standalone.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // issue 20: keystroke to next frame p95 by form size, at most this share of plain rjsf's, first keystroke after load.
@@ -88,7 +90,27 @@ async function main() {
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4000 },
   });
+  // The app's /api/validators, as the generic form needs it (a CSP without eval): the server compiles the form's
+  // schema into a standalone module, the page imports it.
+  const modules = new Map<string, string>();
   const server = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/api/validators') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { schema } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { schema: Parameters<typeof compileFormModule>[0] };
+        const code = compileFormModule(schema);
+        const hash = createHash('sha256').update(code).digest('hex');
+        modules.set(hash, code);
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `/api/validators/${hash}.js` }));
+      });
+      return;
+    }
+    const compiled = /^\/api\/validators\/([0-9a-f]{64})\.js$/.exec(req.url ?? '');
+    if (compiled && modules.has(compiled[1]!)) {
+      res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(modules.get(compiled[1]!));
+      return;
+    }
     const file = path.join(outDir, req.url === '/' || req.url?.startsWith('/?') ? 'index.html' : decodeURIComponent((req.url ?? '').split('?')[0]));
     if (!file.startsWith(outDir) || !existsSync(file)) {
       res.writeHead(404).end();
