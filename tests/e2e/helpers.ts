@@ -137,3 +137,17 @@ export async function keyboardCreateCustomer(page: Page, surname: string): Promi
   // The country is stored by its id and read back by its name.
   await expect(page.getByRole('combobox', { name: 'Nazione di Nascita' })).toHaveValue('Italia');
 }
+
+/**
+ * The public form's questionnaire (step 4) answered as a careful owner would: owner of the cars, 'altre coperture' as
+ * given, every other question Sì except claims with fault and drivers under 26.
+ */
+export async function answerQuestionnaire(page: Page, { altreCoperture }: { altreCoperture: 'Sì' | 'No' }): Promise<void> {
+  const answer = (name: RegExp, value: 'Sì' | 'No') => page.getByRole('radiogroup', { name }).getByLabel(value, { exact: true }).check();
+  await answer(/proprietario dei veicoli storici/, 'Sì');
+  await answer(/altre coperture assicurative/, altreCoperture);
+  for (const q4 of [/luogo chiuso/, /registro storico/, /uso amatoriale/, /responsabilità civile/, /furto e incendio/, /assistenza stradale/,
+    /raduni/, /all'estero/, /sinistri con colpa/, /attestato di rischio/, /meno di 26 anni/, /revisione/, /set informativo/]) {
+    await answer(q4, q4.source === 'sinistri con colpa' || q4.source === 'meno di 26 anni' ? 'No' : 'Sì');
+  }
+}

@@ -3,7 +3,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { admin, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, answerQuestionnaire, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -130,13 +130,7 @@ test('a customer completes the public form on a phone and staff see the result',
 
   // Step 4: needs questionnaire and vehicles.
   await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
-  const answer = (name: RegExp, value: 'Sì' | 'No') => page.getByRole('radiogroup', { name }).getByLabel(value, { exact: true }).check();
-  await answer(/proprietario dei veicoli storici/, 'Sì');
-  await answer(/altre coperture assicurative/, 'Sì');
-  for (const q4 of [/luogo chiuso/, /registro storico/, /uso amatoriale/, /responsabilità civile/, /furto e incendio/, /assistenza stradale/,
-    /raduni/, /all'estero/, /sinistri con colpa/, /attestato di rischio/, /meno di 26 anni/, /revisione/, /set informativo/]) {
-    await answer(q4, q4.source === 'sinistri con colpa' || q4.source === 'meno di 26 anni' ? 'No' : 'Sì');
-  }
+  await answerQuestionnaire(page, { altreCoperture: 'Sì' });
   // Four licences allow two to six daily-use vehicles.
   await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
   await expect(page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).locator('option')).toHaveText(['Seleziona…', '2', '3', '4', '5', '6']);
@@ -152,7 +146,7 @@ test('a customer completes the public form on a phone and staff see the result',
   await expect(page.getByText('Non puoi avere altre coperture assicurative in corso sullo stesso rischio')).toBeVisible();
   await expectFitsPhone(page);
   await expectNoSeriousViolations(page);
-  await answer(/altre coperture assicurative/, 'No');
+  await page.getByRole('radiogroup', { name: /altre coperture assicurative/ }).getByLabel('No', { exact: true }).check();
   await page.getByRole('button', { name: 'Invia' }).click();
 
   // Thanks, then one document per category (and the vehicle's registration document), then 'Termina Caricamento'.

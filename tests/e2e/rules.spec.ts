@@ -2,7 +2,7 @@
 // with the values they depend on, hidden ones keep no data, and the quotation total follows its x-computed expression.
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
-import { admin, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, answerQuestionnaire, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -177,13 +177,7 @@ test('array rows: a vehicle row shows Quintali only for type C (Autocarro), and 
   await quintali.fill('35');
   await tipologia.selectOption({ label: 'Autovettura' });
 
-  const answer = (name: RegExp, value: 'Sì' | 'No') => page.getByRole('radiogroup', { name }).getByLabel(value, { exact: true }).check();
-  await answer(/proprietario dei veicoli storici/, 'Sì');
-  await answer(/altre coperture assicurative/, 'No');
-  for (const q4 of [/luogo chiuso/, /registro storico/, /uso amatoriale/, /responsabilità civile/, /furto e incendio/, /assistenza stradale/,
-    /raduni/, /all'estero/, /sinistri con colpa/, /attestato di rischio/, /meno di 26 anni/, /revisione/, /set informativo/]) {
-    await answer(q4, q4.source === 'sinistri con colpa' || q4.source === 'meno di 26 anni' ? 'No' : 'Sì');
-  }
+  await answerQuestionnaire(page, { altreCoperture: 'No' });
   await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
   await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
   for (const [i, [marca, modello, anno, targa]] of [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH']].entries()) {
