@@ -151,3 +151,13 @@ export async function answerQuestionnaire(page: Page, { altreCoperture }: { altr
     await answer(q4, q4.source === 'sinistri con colpa' || q4.source === 'meno di 26 anni' ? 'No' : 'Sì');
   }
 }
+
+/** The two daily-use vehicles of the public form's step 4 (after choosing 2 of them). */
+export async function fillDailyVehicles(page: Page): Promise<void> {
+  for (const [i, [marca, modello, anno, targa]] of [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH']].entries()) {
+    await page.locator(`#root_veicoli_moderni_${i}_marca`).fill(marca!);
+    await page.locator(`#root_veicoli_moderni_${i}_modello`).fill(modello!);
+    await page.locator(`#root_veicoli_moderni_${i}_anno`).fill(anno!);
+    await page.locator(`#root_veicoli_moderni_${i}_targa`).fill(targa!);
+  }
+}

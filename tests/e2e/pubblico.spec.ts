@@ -3,7 +3,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { admin, answerQuestionnaire, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, answerQuestionnaire, appUrl, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -135,12 +135,7 @@ test('a customer completes the public form on a phone and staff see the result',
   await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
   await expect(page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).locator('option')).toHaveText(['Seleziona…', '2', '3', '4', '5', '6']);
   await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
-  for (const [i, [marca, modello, anno, targa]] of [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH']].entries()) {
-    await page.locator(`#root_veicoli_moderni_${i}_marca`).fill(marca!);
-    await page.locator(`#root_veicoli_moderni_${i}_modello`).fill(modello!);
-    await page.locator(`#root_veicoli_moderni_${i}_anno`).fill(anno!);
-    await page.locator(`#root_veicoli_moderni_${i}_targa`).fill(targa!);
-  }
+  await fillDailyVehicles(page);
   await expect(page.locator('#root_veicoli_storici_0_targa')).toHaveValue('RM123456');
   await page.getByRole('button', { name: 'Invia' }).click();
   await expect(page.getByText('Non puoi avere altre coperture assicurative in corso sullo stesso rischio')).toBeVisible();

@@ -2,7 +2,7 @@
 // with the values they depend on, hidden ones keep no data, and the quotation total follows its x-computed expression.
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
-import { admin, answerQuestionnaire, appUrl, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, answerQuestionnaire, appUrl, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -180,12 +180,7 @@ test('array rows: a vehicle row shows Quintali only for type C (Autocarro), and 
   await answerQuestionnaire(page, { altreCoperture: 'No' });
   await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
   await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
-  for (const [i, [marca, modello, anno, targa]] of [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH']].entries()) {
-    await page.locator(`#root_veicoli_moderni_${i}_marca`).fill(marca!);
-    await page.locator(`#root_veicoli_moderni_${i}_modello`).fill(modello!);
-    await page.locator(`#root_veicoli_moderni_${i}_anno`).fill(anno!);
-    await page.locator(`#root_veicoli_moderni_${i}_targa`).fill(targa!);
-  }
+  await fillDailyVehicles(page);
   // The hidden weight raises no error: the step is sent, and the stored car has no weight.
   await page.getByRole('button', { name: 'Invia' }).click();
   await expect(page.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
