@@ -1,4 +1,5 @@
 // Italian display formats (spec 000 §9): dates DD/MM/YYYY, money in it-IT euro with 2 decimals.
+import { isCalendarDay } from '../../shared/dates.ts';
 
 // CLDR leaves 4-digit Italian amounts ungrouped (1234,50); accounting wants 1.234,50 always.
 const money = new Intl.NumberFormat('it-IT', {
@@ -30,8 +31,7 @@ export function parseItalianDate(text: string): string | null {
   const match = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
   if (!match) return null;
   const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  if (!isCalendarDay(year, month, day)) return null;
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 

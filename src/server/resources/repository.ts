@@ -18,6 +18,7 @@ import type { Workflow, EventMeta } from '../../shared/workflow/machine.ts';
 import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
 import { INT4_MAX } from '../http/contract.ts';
+import { isCalendarDate } from '../../shared/dates.ts';
 
 export interface ListQuery {
   page: number;
@@ -948,15 +949,6 @@ export function withoutReadOnly(value: unknown, schema: JsonSchema | undefined):
     out[k] = withoutReadOnly(v, prop);
   }
   return out;
-}
-
-/** YYYY-MM-DD naming a day of the calendar (2026-02-30 does not). */
-function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
 function escapeLike(value: string): string {

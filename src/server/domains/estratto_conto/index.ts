@@ -10,6 +10,7 @@ import { requirePermission } from '../../auth/guards.ts';
 import { invalid } from '../../errors.ts';
 import { documentoPdf, type Blocco, type Colonna } from '../../pdf/documento.ts';
 import { formatEuro } from '../../../shared/money.ts';
+import { dataItaliana } from '../../../shared/dates.ts';
 
 /**
  * da_rimettere: a contractual company paid net of commissions gets the insurer's premium less the broker's commission,
@@ -27,7 +28,6 @@ const CAMPI = COLONNE.map((c) => c.campo);
 // More rows than a statement holds is a wrong filter, not a document to print.
 const MAX_RIGHE = 20000;
 
-const dataIt = (d: unknown) => (typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d.split('-').reverse().join('/') : '');
 
 function register(app: FastifyInstance): void {
   app.extensions.view('estratto_conto', `
@@ -59,7 +59,7 @@ function register(app: FastifyInstance): void {
       const q = request.query as Record<string, unknown>;
       const dal = q['filter[pagato_dal]'];
       const al = q['filter[pagato_al]'];
-      return `Pagamenti ${typeof dal === 'string' && dal ? `dal ${dataIt(dal)}` : ''} ${typeof al === 'string' && al ? `al ${dataIt(al)}` : ''}`.replace(/\s+/g, ' ').trim();
+      return `Pagamenti ${typeof dal === 'string' && dal ? `dal ${dataItaliana(dal)}` : ''} ${typeof al === 'string' && al ? `al ${dataItaliana(al)}` : ''}`.replace(/\s+/g, ' ').trim();
     };
 
     async function sommario(request: FastifyRequest): Promise<Riepilogo> {
@@ -97,7 +97,7 @@ function register(app: FastifyInstance): void {
           blocchi.push({ tipo: 'testo', testo: `${f.titolo} (${f.conteggio} ${f.conteggio === 1 ? 'titolo' : 'titoli'})` });
           blocchi.push({
             tipo: 'tabella', colonne,
-            righe: mine.map((r) => [String(r.polizza_numero ?? ''), String(r.contraente ?? ''), String(r.numero_rata ?? ''), dataIt(r.data_pagamento), ...CAMPI.map((c) => formatEuro(Number(r[c] ?? 0)))]),
+            righe: mine.map((r) => [String(r.polizza_numero ?? ''), String(r.contraente ?? ''), String(r.numero_rata ?? ''), dataItaliana(r.data_pagamento), ...CAMPI.map((c) => formatEuro(Number(r[c] ?? 0)))]),
             totale: ['Totale', '', '', '', ...CAMPI.map((c) => formatEuro(f.valori[c]))],
           });
         }

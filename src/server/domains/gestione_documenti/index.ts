@@ -17,6 +17,7 @@ import type { JsonSchema, ListColumn, ResourceDefinition } from '../../../shared
 import type { Workflow } from '../../../shared/workflow/machine.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Database } from '../../db/connection.ts';
+import { isCalendarDate } from '../../../shared/dates.ts';
 
 const MAX_PER_PAGE = 500;
 const EXPORT_BATCH = 500;
@@ -115,8 +116,7 @@ const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function dateFilter(value: string | undefined, field: string): string | undefined {
   if (value === undefined) return undefined;
-  // A round trip refuses days that do not exist (2026-02-31), which Date.parse would shift.
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)) || new Date(value).toISOString().slice(0, 10) !== value) throw invalid({ [`filter.${field}`]: ['Data non valida (AAAA-MM-GG).'] });
+  if (!isCalendarDate(value)) throw invalid({ [`filter.${field}`]: ['Data non valida (AAAA-MM-GG).'] });
   return value;
 }
 

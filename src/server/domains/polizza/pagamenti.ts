@@ -6,6 +6,7 @@ import { formatEuro } from '../../../shared/money.ts';
 import { centesimi, euro } from '../../../shared/premi.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
 import { aggiornaStatoPolizza, oggi, type Archivi, type Trx } from './titoli.ts';
+import { isCalendarDate } from '../../../shared/dates.ts';
 
 /** Runs inside the caller's transaction; `titoli` applies the row scope (a title one may not see answers 404). */
 export async function registraPagamento(trx: Trx, repos: Archivi, user: AuthUser, id: number, body: Record<string, unknown>): Promise<void> {
@@ -19,7 +20,7 @@ export async function registraPagamento(trx: Trx, repos: Archivi, user: AuthUser
   const errors: FieldErrors = {};
   const data = body.data_pagamento ?? body.data;
   const today = oggi();
-  if (typeof data !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(data) || Number.isNaN(Date.parse(`${data}T00:00:00Z`))) errors.data_pagamento = ['Data del pagamento obbligatoria (AAAA-MM-GG).'];
+  if (!isCalendarDate(data)) errors.data_pagamento = ['Data del pagamento obbligatoria (AAAA-MM-GG).'];
   else if (data > today) errors.data_pagamento = ['La data del pagamento non può essere futura.'];
   const tipo = body.tipo_pagamento;
   const tipi = (await sql<{ codice: string }>`SELECT codice FROM ref_tipo_pagamento`.execute(trx)).rows.map((r) => r.codice);

@@ -14,7 +14,7 @@ import type {
   AutoStoricheAppendici, EsitoAppendice, RichiestaAppendice, RichiestaCalcoloAppendice, VeicoloAppendice,
 } from '../../adapters/auto-storiche/appendici-types.ts';
 import { eseguiUnaVolta, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
-import { dataItaliana } from './decorrenza.ts';
+import { dataItaliana, isCalendarDate } from '../../../shared/dates.ts';
 import { consenti, polizzaAttiva, QUOTAZIONE, riga, transizione, type Servizio } from './servizio.ts';
 
 export const APPENDICE = 'appendice';
@@ -35,12 +35,10 @@ export interface ServizioAppendici extends Servizio {
   appendiciRepo: ResourceRepository;
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}$/;
-
 function dataEffetto(value: unknown, campo = 'data_effetto'): string {
   const iso = typeof value === 'string' ? value.trim().slice(0, 10) : '';
   if (!iso) throw invalid({ [campo]: [MESSAGGI_APPENDICI.dataObbligatoria] });
-  if (!ISO.test(iso) || Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) || new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) !== iso) {
+  if (!isCalendarDate(iso)) {
     throw invalid({ [campo]: ['Data non valida.'] });
   }
   return iso;

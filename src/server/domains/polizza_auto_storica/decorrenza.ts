@@ -1,18 +1,7 @@
 // Effective date of a historic-car policy: cover starts at 24:00 of the day the premium was received (spec 001 §9), never earlier.
+import { dataItaliana, isCalendarDate } from '../../../shared/dates.ts';
 import { invalid } from '../../errors.ts';
 
-const ISO = /^\d{4}-\d{2}-\d{2}$/;
-
-export function dataItaliana(iso: string): string {
-  const [y, m, d] = iso.split('-');
-  return `${d}/${m}/${y}`;
-}
-
-function valida(iso: string): boolean {
-  if (!ISO.test(iso)) return false;
-  const d = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso;
-}
 
 /** The same calendar day one year later (29 February → 28 February). */
 export function unAnnoDopo(iso: string): string {
@@ -47,13 +36,13 @@ export function calcolaDecorrenza(record: { data_incasso?: unknown; decorrenza?:
   if (incasso > oggi) throw invalid({ data_incasso: ['La data di incasso del premio non può essere futura.'] });
   let decorrenza: string;
   if (richiesta !== undefined && richiesta !== null && richiesta !== '') {
-    if (typeof richiesta !== 'string' || !valida(richiesta)) throw invalid({ decorrenza: ['Data non valida: usare il formato AAAA-MM-GG.'] });
+    if (!isCalendarDate(richiesta)) throw invalid({ decorrenza: ['Data non valida: usare il formato AAAA-MM-GG.'] });
     if (richiesta < incasso) {
       throw invalid({ decorrenza: [`La polizza decorre dalle ore 24:00 del giorno di incasso del premio: la decorrenza non può essere precedente al ${dataItaliana(incasso)}.`] });
     }
     decorrenza = richiesta;
   } else {
-    const desiderata = typeof record.decorrenza === 'string' && valida(record.decorrenza) ? record.decorrenza : incasso;
+    const desiderata = isCalendarDate(record.decorrenza) ? record.decorrenza : incasso;
     decorrenza = desiderata > incasso ? desiderata : incasso;
   }
   const scadenza = unAnnoDopo(decorrenza);

@@ -20,7 +20,8 @@ import {
 } from '../../adapters/auto-storiche/emissione-types.ts';
 import { KoalaNonRaggiungibile, type DatiEmissioneKoala, type EsitoKoala, type KoalaBroker } from '../../adapters/koala/types.ts';
 import { eseguiUnaVolta, registraRisposta, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
-import { calcolaDecorrenza, dataItaliana, type Decorrenza } from './decorrenza.ts';
+import { dataItaliana } from '../../../shared/dates.ts';
+import { calcolaDecorrenza, type Decorrenza } from './decorrenza.ts';
 import { completaRegistri, verificaIdoneita } from './idoneita.ts';
 import type { RegistriAdapter } from '../../adapters/registri/types.ts';
 import { registraInElenco, stornaInElenco } from './elenco.ts';

@@ -7,8 +7,8 @@ import { requirePermission } from '../../auth/guards.ts';
 import { notFoundFor } from '../../errors.ts';
 import { documentoPdf } from '../../pdf/documento.ts';
 import { formatEuro } from '../../../shared/money.ts';
+import { dataItaliana } from '../../../shared/dates.ts';
 
-const data = (d: unknown) => (typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d.split('-').reverse().join('/') : '');
 const importo = (v: unknown) => formatEuro(typeof v === 'number' ? v : Number(v ?? 0));
 
 function register(app: FastifyInstance): void {
@@ -47,7 +47,7 @@ function register(app: FastifyInstance): void {
         { tipo: 'titolo', testo: 'Polizza' },
         { tipo: 'campi', campi: [
           ['Numero', String(q.polizza_numero ?? '')], ['Compagnia', String(q.fornitore ?? '')], ['Prodotto', String(q.prodotto ?? '')],
-          ['Rata', String(q.numero_rata ?? '')], ['Periodo', `dal ${data(q.data_inizio)} al ${data(q.data_fine)}`],
+          ['Rata', String(q.numero_rata ?? '')], ['Periodo', `dal ${dataItaliana(q.data_inizio)} al ${dataItaliana(q.data_fine)}`],
         ] },
         { tipo: 'titolo', testo: 'Importi' },
         { tipo: 'campi', campi: [
@@ -56,7 +56,7 @@ function register(app: FastifyInstance): void {
         ] },
         { tipo: 'titolo', testo: 'Pagamento' },
         { tipo: 'campi', campi: [
-          ['Tipo di pagamento', tipi.get(String(q.tipo_pagamento)) ?? String(q.tipo_pagamento ?? '')], ['Data', data(q.data_pagamento)],
+          ['Tipo di pagamento', tipi.get(String(q.tipo_pagamento)) ?? String(q.tipo_pagamento ?? '')], ['Data', dataItaliana(q.data_pagamento)],
           ['Incassato da', String(q.pagato_da ?? '')],
         ] },
         { tipo: 'spazio' },
