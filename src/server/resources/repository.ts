@@ -309,7 +309,7 @@ export class ResourceRepository {
     // size, where adding ~45 properties one by one regrew its property store each few fields (~3 KB of garbage per row).
     let labels = 0;
     for (let i = 0; i < this.labelKeys.length; i++) if (this.labelKeys[i]! in row) labels |= 1 << i;
-    // (A bit per reference: past 30 references the record is built key by key, as before.)
+    // One bit per reference: a resource with more than 30 builds its records key by key.
     const out: Record<string, unknown> = this.labelKeys.length <= 30 ? { ...this.templateOf(labels) } : {};
     // mayRead() inlined from the precomputed list: this runs for every field of every row answered.
     for (const { name, readPermission } of this.shown) out[name] = !readPermission || hasPermission(readPermission, user) ? row[name] ?? null : null;
