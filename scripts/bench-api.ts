@@ -1,5 +1,7 @@
 // npm run bench:api — benchmarks the generic /api/cliente routes against the same SQL sent raw through pg, on 100 000 customers.
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import {
   captureQueries, cleanupStack, closedLoop, loginToken, ms, openBenchDatabase, pad, quote, recordFigure, seeded, startBenchApp, startHttpLoad, summarize,
   type Figure, type HttpLoad, type PhaseOptions, type RunResult, type Summary,
@@ -106,6 +108,42 @@ interface Scenario {
 }
 
 const cleanups = cleanupStack();
+
+/**
+ * CPU time of this process's main thread in ms (Linux; undefined elsewhere): the server's work during an API phase
+ * (the load runs in a worker), the driver's during a raw one. On a shared machine latency grows with everyone's load;
+ * the CPU a request costs barely does, so API/raw CPU compares two changes where the latency ratios cannot.
+ */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of proc(5)), in ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Main-thread CPU and garbage collection (count, pause) per request over `run`, which answers how many requests it made. */
+async function costOf(run: () => Promise<number>): Promise<{ cpuUs?: number; gcs: number; gcUs: number }> {
+  let gcs = 0;
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gcs++;
+      gcMs += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const before = mainThreadCpuMs();
+  const n = await run();
+  const after = mainThreadCpuMs();
+  // Entries are delivered asynchronously: let the last ones arrive.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  return { cpuUs: before === undefined || after === undefined ? undefined : ((after - before) * 1000) / n, gcs: gcs / n, gcUs: (gcMs * 1000) / n };
+}
 
 const norm = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -245,6 +283,7 @@ async function main(): Promise<void> {
   const load: HttpLoad = startHttpLoad();
   cleanups.push('http load worker', () => load.close());
   const results = new Map<string, Summary>();
+  const costs = new Map<string, { api: { cpuUs?: number; gcs: number; gcUs: number }; raw: { cpuUs?: number; gcs: number; gcUs: number } }>();
   const phase = (concurrency: number): PhaseOptions => ({ concurrency, warmup: WARMUP, requests: REQUESTS, warmupMaxMs: WARMUP_MAX_MS, maxMs: MAX_MS });
   for (const s of scenarios) {
     for (const concurrency of [1, CONCURRENCY]) {
@@ -262,6 +301,20 @@ async function main(): Promise<void> {
         + ` p50 ${ms(x.p50)} p95 ${ms(x.p95)} p99 ${ms(x.p99)} max ${ms(x.max)} ms, ${x.perSecond.toFixed(0)}/s`;
       console.log(`  ${s.label}, concurrency ${concurrency}\n${line('API', a)}\n${line('raw', b)}`);
     }
+    // One more pass at concurrency 1, warm, for what a request costs the main thread: CPU, and GC (what the p99 pays).
+    const cpuPhase: PhaseOptions = { concurrency: 1, warmup: 0, requests: REQUESTS, warmupMaxMs: 0, maxMs: MAX_MS };
+    const apiCost = await costOf(async () => {
+      const r = await load.run({ ...cpuPhase, host: '127.0.0.1', port, token, paths: s.paths });
+      return r.latencies.length + r.errors;
+    });
+    const rawCost = await costOf(async () => {
+      const r = await closedLoop(cpuPhase, async (i) => ((await raw.query(s.sql, s.params[i])).rowCount ?? 0) > 0 || !s.expectRows);
+      return r.latencies.length + r.errors;
+    });
+    costs.set(s.key, { api: apiCost, raw: rawCost });
+    const cost = (who: string, c: typeof apiCost) => `    ${who} ${c.cpuUs === undefined ? 'CPU n/a' : `CPU ${c.cpuUs.toFixed(0)} µs`}, `
+      + `GC ${(c.gcs * 1000).toFixed(1)} per 1000 requests, ${c.gcUs.toFixed(1)} µs of GC pause per request`;
+    console.log(`  ${s.label}, main thread per request (concurrency 1)\n${cost('API', apiCost)}\n${cost('raw', rawCost)}`);
   }
 
   // 5. Report.
@@ -300,6 +353,13 @@ async function main(): Promise<void> {
     }
   }
   const failures = [...results.values()].reduce((n, x) => n + x.errors, 0);
+  for (const s of scenarios) {
+    const c = costs.get(s.key)!;
+    if (c.api.cpuUs !== undefined && c.raw.cpuUs !== undefined) {
+      console.log(`main-thread CPU per request, ${s.label}: API ${c.api.cpuUs.toFixed(0)} µs, raw ${c.raw.cpuUs.toFixed(0)} µs (${(c.api.cpuUs / c.raw.cpuUs).toFixed(2)}x); `
+        + `GC pause per request API ${c.api.gcUs.toFixed(1)} µs, raw ${c.raw.gcUs.toFixed(1)} µs`);
+    }
+  }
   console.log('');
   for (const v of verdicts) console.log(v);
 

@@ -1,8 +1,11 @@
 // Self and total time per function of a V8 .cpuprofile (node --cpu-prof), heaviest first: where a request's time goes.
 import { readFileSync } from 'node:fs';
 
+// PER=<requests profiled>: also each line's time per request (µs), from the profile's own sampling interval.
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[]; hitCount: number }
-const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: Node[] };
+const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: Node[]; startTime: number; endTime: number; samples: number[] };
+const per = Number(process.env.PER) || 0;
+const sampleUs = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/src\//, 'src/')}:${n.callFrame.lineNumber + 1}`;
 const self = new Map<string, number>();
@@ -31,7 +34,8 @@ const filter = process.argv[3] ? new RegExp(process.argv[3]) : undefined;
 const show = (title: string, map: Map<string, number>) => {
   console.log(title);
   for (const [k, v] of [...map].filter(([k]) => !filter || filter.test(k)).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP) || 30)) {
-    console.log(`${((v / all) * 100).toFixed(1).padStart(5)}%  ${k}`);
+    const us = per ? `${((v * sampleUs) / per).toFixed(1).padStart(7)} µs/req  ` : '';
+    console.log(`${((v / all) * 100).toFixed(1).padStart(5)}%  ${us}${k}`);
   }
 };
 show('self', self);

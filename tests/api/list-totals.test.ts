@@ -68,4 +68,22 @@ describe('list totals', () => {
     expect(onTable).toHaveLength(1);
     expect(onTable[0]).toMatch(/ORDER BY/);
   });
+
+  it('the page statement, compiled once per order, answers each order, page and new row from the table as it is now', async () => {
+    const surnames = async (path: string) => ((await t.call('GET', path, { token: admin })).body.data as Array<{ cognome: string }>).map((r) => r.cognome);
+    const all = (await sql<{ cognome: string }>`SELECT cognome FROM cliente ORDER BY cognome, id`.execute(t.connection.db)).rows.map((r) => r.cognome);
+    for (let round = 0; round < 2; round++) {
+      expect(await surnames('/api/cliente?per_page=7&sort=cognome')).toEqual(all.slice(0, 7));
+      expect(await surnames('/api/cliente?per_page=7&page=2&sort=cognome')).toEqual(all.slice(7, 14));
+      expect(await surnames('/api/cliente?per_page=7&sort=-cognome')).toEqual([...all].reverse().slice(0, 7));
+    }
+    const added = await sql<{ id: number }>`INSERT INTO cliente (tipo, sesso, nome, cognome, attivo) VALUES ('RETAIL', 'F', 'ANNA', 'AAA NUOVA', true) RETURNING id`.execute(t.connection.db);
+    try {
+      expect((await surnames('/api/cliente?per_page=7&sort=cognome'))[0]).toBe('AAA NUOVA');
+      const first = await t.call('GET', '/api/cliente?per_page=3&sort=-id', { token: admin });
+      expect(first.body.data[0].id).toBe(added.rows[0]!.id);
+    } finally {
+      await sql`DELETE FROM cliente WHERE id = ${added.rows[0]!.id}`.execute(t.connection.db);
+    }
+  });
 });
