@@ -9,7 +9,7 @@ import { ApiError } from '../api/dataProvider.ts';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
 import { fillTemplate } from '../lib/format.ts';
 import { Icon } from '../lib/Icon.tsx';
-import { can } from '../lib/access.ts';
+import { can, useWorkflows } from '../lib/access.ts';
 import { useConfirmDelete } from '../lib/useConfirmDelete.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice } from '../lib/ui.tsx';
@@ -65,6 +65,8 @@ export interface ResourceListPageProps {
 
 export default function ResourceListPage({ def, rowActions, actionsWidth }: ResourceListPageProps) {
   const { resource, list } = def;
+  // Row actions ask the record's status.
+  useWorkflows(def);
   // Workflow statuses show by name in cells and filters.
   const schema = useMemo(() => withStatusTitles(def), [def]);
   const statusField = statusFilterField(def);
