@@ -1,5 +1,6 @@
 // Gzip size of the JavaScript each route loads, from dist/.vite/manifest.json; fails if the login route is over budget
-// or pulls in AG Grid or rjsf, and what each route is made of by package. Usage: npx vite build && npx tsx scripts/bench-form/bundle-size.ts
+// or pulls in AG Grid or rjsf (or the list route pulls AG Grid in before its rows show), and what each route is made of
+// by package. Usage: npx vite build && npx tsx scripts/bench-form/bundle-size.ts
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,11 +52,21 @@ function byPackage(sizes: Map<string, number>): [string, number][] {
 const gz = (file: string) => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
+// Each route's static closure: what loads before its content is on screen. The list draws its first page in a plain
+// table; AG Grid comes after (a lazy chunk), so it is counted in its own line, with the list, and not in the budget.
+const LIST_ROUTE = ['index.html', 'shell/MainLayout.tsx', 'shell/ResourceRoute.tsx', 'renderer/ResourceListPage.tsx'];
+const LOGIN = 'login (/login)';
+const LIST = 'customer list (/cliente)';
+const LIST_WITH_GRID = 'customer list with its lazy grid';
 const routes: Record<string, string[]> = {
-  'login (/login)': ['index.html', 'shell/LoginPage.tsx'],
-  'customer list (/cliente)': ['index.html', 'shell/MainLayout.tsx', 'shell/ResourceRoute.tsx', 'renderer/ResourceListPage.tsx'],
+  [LOGIN]: ['index.html', 'shell/LoginPage.tsx'],
+  [LIST]: LIST_ROUTE,
+  [LIST_WITH_GRID]: [...LIST_ROUTE, 'renderer/ResourceGrid.tsx'],
   'customer form (/modifica/cliente/:id)': ['index.html', 'shell/MainLayout.tsx', 'shell/ResourceRoute.tsx', 'renderer/ResourceFormPage.tsx'],
 };
+
+const budgets: Record<string, number> = { [LOGIN]: LOGIN_BUDGET_KB, [LIST]: LIST_BUDGET_KB };
+const forbidden: Record<string, string[]> = { [LOGIN]: ['ag-root-wrapper', 'rjsf-field'], [LIST]: ['ag-root-wrapper'] };
 
 let failed = false;
 for (const [label, keys] of Object.entries(routes)) {
@@ -67,21 +78,21 @@ for (const [label, keys] of Object.entries(routes)) {
   for (const [file, size] of [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 3)) console.log(`  ${file.padEnd(38)} ${kb(size).padStart(9)}`);
   // What the route is made of, package by package (estimated: see byPackage; "app" is the project's own code).
   console.log('  by package: ' + byPackage(sizes).slice(0, 8).map(([name, size]) => `${name} ${kb(size)}`).join(', '));
-  const budget = label.startsWith('login') ? LOGIN_BUDGET_KB : label.startsWith('customer list') ? LIST_BUDGET_KB : undefined;
-  if (budget) recordFigure('bundle', { figure: `${label} JavaScript, gzip`, value: Math.round(total / 102.4) / 10, unit: 'KB', target: `< ${budget} KB`, met: total / 1024 < budget });
-  if (label.startsWith('login')) {
-    const code = files.map((f) => readFileSync(path.join(DIST, f), 'utf8')).join('\n');
-    // Markers only AG Grid and rjsf ship: the login route must not carry either.
-    for (const marker of ['ag-root-wrapper', 'rjsf-field']) {
-      if (code.includes(marker)) {
-        console.log(`  login route contains "${marker}"`);
-        failed = true;
-      }
-    }
-    if (total / 1024 > LOGIN_BUDGET_KB) {
-      console.log(`  over the ${LOGIN_BUDGET_KB} KB budget`);
+  const figure = { figure: `${label} JavaScript, gzip`, value: Math.round(total / 102.4) / 10, unit: 'KB' };
+  const budget = budgets[label];
+  if (budget) recordFigure('bundle', { ...figure, target: `< ${budget} KB`, met: total / 1024 < budget });
+  else if (label === LIST_WITH_GRID) recordFigure('bundle', { ...figure, target: 'reported', met: true });
+  const code = files.map((f) => readFileSync(path.join(DIST, f), 'utf8')).join('\n');
+  // Markers only AG Grid and rjsf ship: the login route must carry neither, the list route not AG Grid before its rows.
+  for (const marker of forbidden[label] ?? []) {
+    if (code.includes(marker)) {
+      console.log(`  ${label} contains "${marker}"`);
       failed = true;
     }
+  }
+  if (label === LOGIN && total / 1024 > LOGIN_BUDGET_KB) {
+    console.log(`  over the ${LOGIN_BUDGET_KB} KB budget`);
+    failed = true;
   }
 }
 const css = Object.values(manifest).flatMap((c) => c.css ?? []);

@@ -6,7 +6,7 @@ import { registerQuotazioneWidgets } from './pages/quotazione/lazyWidgets.tsx';
 import { ProdottoPolizzaWidget } from './pages/polizza/lazyWidgets.tsx';
 import { QuietanzaPdfCell } from './pages/finanza/QuietanzaPdfCell.tsx';
 import { registerWidget } from './widgets/registry.ts';
-import { registerWorkflowGuards } from './lib/workflow.ts';
+import { registerWorkflowGuards } from './lib/workflowGuards.ts';
 import { QUOTAZIONE_GUARDS, QUOTAZIONE_MACHINE } from '../shared/domains/quotazione/guards.ts';
 
 let done = false;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider, setApiHandlers } from '../../src/client/api/dataProvider.ts';
 import { endSession, startSession } from '../../src/client/api/session.ts';
-import { can, canOpen } from '../../src/client/lib/access.ts';
+import { can, canOpen, loadWorkflows } from '../../src/client/lib/access.ts';
 import type { ResourceConfig, ResourceDef } from '../../src/client/types.ts';
 import type { WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
 
@@ -107,10 +107,13 @@ describe('can(resource, action, record?)', () => {
     workflow: machine,
   } as unknown as ResourceDef;
 
-  it('answers from the grants, and for a record from its status machine', () => {
+  it('answers from the grants, and for a record from its status machine', async () => {
     expect(can(undefined, 'list')).toBe(false);
     expect(can({ ...def, can: { ...def.can, delete: false } }, 'delete')).toBe(false);
     expect(can(def, 'delete')).toBe(true);
+    // The machines load on demand (not with the shell): asked about a record's status before, can() says so.
+    expect(() => can(def, 'delete', { id: 1, stato_quotazione_id: 1 })).toThrow(/useWorkflows/);
+    await loadWorkflows();
     // Deleting is the ELIMINA event: allowed in a draft, not once the policy waits for its signature (status 9).
     expect(can(def, 'delete', { id: 1, stato_quotazione_id: 1 })).toBe(true);
     expect(can(def, 'delete', { id: 1, stato_quotazione_id: 9 })).toBe(false);

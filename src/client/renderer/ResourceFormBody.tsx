@@ -1,6 +1,6 @@
 // The body every generic form shows, on a page or in a dialog: action bar, conflict notices and the schema form.
 import type { ResourceDef } from '../types.ts';
-import { can } from '../lib/access.ts';
+import { can, useWorkflows } from '../lib/access.ts';
 import { useDefinitions } from '../lib/definitions.ts';
 import { ConflictAlert, FormActionBar, SavingOverlay, TypedValuesPanel } from './FormParts.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
@@ -17,6 +17,7 @@ export interface ResourceFormBodyProps {
 export function ResourceFormBody({ def, id, formId, ctl, onCancel }: ResourceFormBodyProps) {
   const { resource, schema, form } = def;
   const { definitions } = useDefinitions();
+  useWorkflows(def);
   const canSave = ctl.mode === 'new' ? can(def, 'create') : can(def, 'update', ctl.record);
   const activeField = resource.activeField && schema.properties?.[resource.activeField] ? resource.activeField : undefined;
   return (

@@ -1,14 +1,15 @@
-// AG Grid showing one server page: columns from list.json, cells from the widget registry, sort/columns reported up.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+// AG Grid showing one server page: columns from list.json (listColumns), cells from the widget registry, sort/columns
+// reported up. Loaded lazily by the list page (the plain first-page table stands in until it arrives).
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { ClientSideRowModelModule, ColumnApiModule, ColumnAutoSizeModule, LocaleModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
-import type { AutoSizeStrategy, CellKeyDownEvent, ColDef, ColumnState, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
+import type { AutoSizeStrategy, CellKeyDownEvent, ColDef, GridApi, SortChangedEvent, SuppressKeyboardEventParams } from 'ag-grid-community';
 import { RowActions as RowActionButtons } from '../lib/RowActions.tsx';
-import { cellRenderer } from '../widgets/registry.ts';
-import type { JsonSchema, ListColumn, RecordData } from '../types.ts';
-import { formatSort, parseSort } from './listParams.ts';
-import { optionTitles } from '../../shared/enumTitle.ts';
+import type { RecordData } from '../types.ts';
+import { formatSort } from './listParams.ts';
+import { ACTIONS, ACTIONS_HEADER, ACTIONS_WIDTH, COLUMN_MIN_WIDTH, listColumns, offers, markUserSized, savedColumnsOf, setUserSized } from './listColumns.ts';
+import type { ResourceGridProps, RowActions } from './listColumns.ts';
 
 // Only what a server-paged list uses: rows as given (no client filtering or pagination), the column state API (saved
 // columns, pins), localeText and columns sized to their content. No row API, no cellClass/cellStyle: nothing calls them.
@@ -16,49 +17,19 @@ ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, Local
 
 const theme = themeQuartz.withParams({ fontFamily: 'inherit', headerFontWeight: 600, wrapperBorderRadius: 6 });
 
-export type SavedColumn = Pick<ColumnState, 'colId' | 'width' | 'hide'>;
-const ACTIONS = '__azioni';
-
-export interface RowActions {
-  edit?: (row: RecordData) => void;
-  remove?: (row: RecordData) => void;
-  describe: (row: RecordData) => string;
-  /** Per row: whether this row offers the action (a status may forbid deleting). */
-  allows?: (row: RecordData, action: 'edit' | 'remove') => boolean;
-  /** The edit button's word when a row opens another screen ('Apri'). */
-  editLabel?: string;
-  /** A desk's own buttons for the row, after edit and delete. */
-  extra?: (row: RecordData) => ReactNode;
-  /** Width of the actions column when the row has more buttons. */
-  width?: number;
-}
-
 function ActionsCell({ data, context }: CustomCellRendererProps<RecordData, unknown, RowActions>) {
   if (!data) return null;
-  const offers = (action: 'edit' | 'remove') => Boolean(context[action]) && context.allows?.(data, action) !== false;
   return (
     <RowActionButtons
       name={context.describe(data)}
       className="d-flex gap-1 align-items-center h-100"
-      onEdit={offers('edit') ? () => context.edit!(data) : undefined}
-      onDelete={offers('remove') ? () => context.remove!(data) : undefined}
+      onEdit={offers(context, data, 'edit') ? () => context.edit!(data) : undefined}
+      onDelete={offers(context, data, 'remove') ? () => context.remove!(data) : undefined}
       editLabel={context.editLabel}
     >
       {context.extra?.(data)}
     </RowActionButtons>
   );
-}
-
-/** The columns a user widened or narrowed by hand: only their width is kept, the others follow their content. */
-const userSized = new WeakMap<GridApi, Set<string>>();
-
-/** What is kept per user: order (array order), the widths they set and visibility; sort belongs to the URL. */
-export function savedColumnsOf(api: GridApi): SavedColumn[] {
-  const sized = userSized.get(api);
-  return api
-    .getColumnState()
-    .filter((c) => c.colId !== ACTIONS)
-    .map((c) => ({ colId: c.colId, width: sized?.has(c.colId) ? c.width : undefined, hide: c.hide }));
 }
 
 /** Every column as wide as its content (header included), the spare room shared out; re-run as data and columns change. */
@@ -89,33 +60,7 @@ function tabThroughButtons({ event }: SuppressKeyboardEventParams): boolean {
   return true;
 }
 
-/** Enum columns (and arrays of enums) show option titles (RETAIL → Retail) unless a format is given. */
-function titleMap(prop: JsonSchema | undefined): Map<unknown, string> | undefined {
-  return optionTitles(prop as Parameters<typeof optionTitles>[0]);
-}
-
-function display(value: unknown, titles: Map<unknown, string> | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map((v) => display(v, titles)).join(', ');
-  return titles?.get(value) ?? (typeof value === 'object' ? JSON.stringify(value) : String(value));
-}
-
-export interface ResourceGridProps {
-  columns: ListColumn[];
-  schema: JsonSchema;
-  rows: RecordData[];
-  loading: boolean;
-  sort: string;
-  emptyText: string;
-  actions: RowActions;
-  savedColumns?: SavedColumn[];
-  label: string;
-  onSortChange: (sort: string) => void;
-  onColumnsChange: (state: SavedColumn[]) => void;
-  onGridApi?: (api: GridApi | undefined) => void;
-}
-
-export function ResourceGrid(props: ResourceGridProps) {
+export default function ResourceGrid(props: ResourceGridProps) {
   const { columns, schema, rows, loading, sort, emptyText, actions, savedColumns, label, onSortChange, onColumnsChange, onGridApi } = props;
   const apiRef = useRef<GridApi | undefined>(undefined);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -131,39 +76,32 @@ export function ResourceGrid(props: ResourceGridProps) {
   const applied = useRef(false);
 
   const columnDefs = useMemo<ColDef<RecordData>[]>(() => {
-    const sorted = parseSort(sort);
-    const defs: ColDef<RecordData>[] = columns.map((column) => {
-      const titles = titleMap(schema.properties?.[column.field]);
-      const isRef = Boolean(schema.properties?.[column.field]?.['x-ref']);
-      const position = sorted.findIndex((s) => s.field === column.field);
-      return {
-        colId: column.field,
-        field: column.field,
-        headerName: column.headerName,
-        sortable: Boolean(column.sortable),
-        // The server sorts; the grid keeps the order it receives.
-        comparator: () => 0,
-        sort: position >= 0 ? sorted[position].dir : null,
-        sortIndex: position >= 0 && sorted.length > 1 ? position : null,
-        // list.json's width holds; other columns follow their content (AUTO_SIZE).
-        initialWidth: column.width,
-        suppressAutoSize: Boolean(column.width),
-        suppressSizeToFit: Boolean(column.width),
-        // list.json's pin; columns marked important join the left pin while the grid is wider than the screen.
-        pinned: column.pinned ?? (pinImportant && column.important ? 'left' : null),
-        initialHide: column.hide,
-        minWidth: 60,
-        cellRenderer: column.format ? cellRenderer(column.format, column.field) : undefined,
-        cellRendererParams: column.format ? { column, titles, prop: schema.properties?.[column.field] } : undefined,
-        // A reference reads as its record's label, which the server sends beside it (<field>__label).
-        valueGetter: isRef ? (p) => p.data?.[`${column.field}__label`] ?? p.data?.[column.field] : undefined,
-        valueFormatter: column.format ? undefined : (p) => display(p.value, titles),
-      };
-    });
+    const defs: ColDef<RecordData>[] = listColumns(columns, schema, sort).map(({ column, cell, cellParams, value, text, sort: dir, sortIndex }) => ({
+      colId: column.field,
+      field: column.field,
+      headerName: column.headerName,
+      sortable: Boolean(column.sortable),
+      // The server sorts; the grid keeps the order it receives.
+      comparator: () => 0,
+      sort: dir,
+      sortIndex,
+      // list.json's width holds; other columns follow their content (AUTO_SIZE).
+      initialWidth: column.width,
+      suppressAutoSize: Boolean(column.width),
+      suppressSizeToFit: Boolean(column.width),
+      // list.json's pin; columns marked important join the left pin while the grid is wider than the screen.
+      pinned: column.pinned ?? (pinImportant && column.important ? 'left' : null),
+      initialHide: column.hide,
+      minWidth: COLUMN_MIN_WIDTH,
+      cellRenderer: cell,
+      cellRendererParams: cellParams,
+      valueGetter: value ? (p) => (p.data ? value(p.data) : undefined) : undefined,
+      valueFormatter: text ? (p) => text(p.value) : undefined,
+    }));
     if (actions.edit || actions.remove || actions.extra) {
       defs.unshift({
         colId: ACTIONS,
-        headerName: 'Azioni',
+        headerName: ACTIONS_HEADER,
         cellRenderer: ActionsCell,
         sortable: false,
         resizable: false,
@@ -171,7 +109,7 @@ export function ResourceGrid(props: ResourceGridProps) {
         lockPosition: 'left',
         pinned: pinImportant ? 'left' : null,
         lockVisible: true,
-        width: actions.width ?? 100,
+        width: actions.width ?? ACTIONS_WIDTH,
         suppressAutoSize: true,
         suppressSizeToFit: true,
         suppressKeyboardEvent: tabThroughButtons,
@@ -196,7 +134,7 @@ export function ResourceGrid(props: ResourceGridProps) {
     const state = savedColumns
       .filter((c) => known.has(c.colId))
       .map((c) => ({ colId: c.colId, width: c.width ?? undefined, hide: c.hide ?? undefined }));
-    userSized.set(api, new Set(state.filter((c) => c.width).map((c) => c.colId)));
+    setUserSized(api, state.filter((c) => c.width).map((c) => c.colId));
     api.applyColumnState({ state: [{ colId: ACTIONS }, ...state], applyOrder: true });
   }, [savedColumns, columns]);
   useEffect(applySaved, [applySaved]);
@@ -249,9 +187,7 @@ export function ResourceGrid(props: ResourceGridProps) {
         onColumnResized={(e) => {
           if (!e.finished) return;
           if (e.source === 'uiColumnResized') {
-            const sized = userSized.get(e.api) ?? new Set<string>();
-            for (const column of e.columns ?? []) sized.add(column.getColId());
-            userSized.set(e.api, sized);
+            markUserSized(e.api, (e.columns ?? []).map((column) => column.getColId()));
             reportColumns();
           } else checkOverflow(e.api);
         }}

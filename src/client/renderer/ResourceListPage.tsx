@@ -1,6 +1,7 @@
-// Generic list screen for any resource: toolbar (and named actions), filters, AG Grid page, pager, delete confirmation, form dialog.
-import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
-import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
+// Generic list screen for any resource: toolbar (and named actions), filters, AG Grid page (lazy, a plain table first), pager,
+// delete confirmation, form dialog.
+import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazyScreen as lazy, loadChunk } from '../lib/lazyScreen.ts';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type { GridApi } from 'ag-grid-community';
 import Button from 'react-bootstrap/Button';
@@ -8,20 +9,37 @@ import { ApiError } from '../api/dataProvider.ts';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
 import { fillTemplate } from '../lib/format.ts';
 import { Icon } from '../lib/Icon.tsx';
-import { can } from '../lib/access.ts';
+import { can, useWorkflows } from '../lib/access.ts';
 import { useConfirmDelete } from '../lib/useConfirmDelete.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import type { RecordData, ResourceDef } from '../types.ts';
 import { ColumnChooser, FilterPanel, Pager, SearchBox } from './ListControls.tsx';
-import { ResourceGrid, savedColumnsOf } from './ResourceGrid.tsx';
-import type { RowActions, SavedColumn } from './ResourceGrid.tsx';
+import { FirstPageTable } from './FirstPageTable.tsx';
+import { savedColumnsOf } from './listColumns.ts';
+import type { ResourceGridProps, RowActions, SavedColumn } from './listColumns.ts';
 import { useColumnPreferences, useResourceList } from './useResourceList.ts';
 import { extraFilters } from './listParams.ts';
 import { StatusChips, statusFilterField, withStatusTitles } from './StatusChips.tsx';
 import { usePages } from './pages.tsx';
 import { ExportButton, SavedFilters } from './ListTools.tsx';
+
+// AG Grid is most of a list's JavaScript: the page draws its rows at once in a plain table and the grid takes over when
+// its chunk arrives. The download starts as this module loads, not when the rows are there.
+const gridChunk = loadChunk(() => import('./ResourceGrid.tsx'));
+// A failed early download is retried (and then reported) by the lazy component, not left unhandled.
+gridChunk.catch(() => undefined);
+const ResourceGrid = lazy(() => gridChunk.catch(() => import('./ResourceGrid.tsx')));
+
+/** The grid, with the plain table standing in until it is loaded. */
+function ListGrid({ hidden, ...props }: ResourceGridProps & { hidden: Set<string> }) {
+  return (
+    <Suspense fallback={<FirstPageTable {...props} hidden={hidden} />}>
+      <ResourceGrid {...props} />
+    </Suspense>
+  );
+}
 
 // Loaded only when a resource edits in a dialog ("ui:dialog" in form.ui.json), so plain lists stay without rjsf.
 const ResourceFormDialog = lazy(() => import('./ResourceFormDialog.tsx').then((m) => ({ default: m.ResourceFormDialog })));
@@ -47,6 +65,8 @@ export interface ResourceListPageProps {
 
 export default function ResourceListPage({ def, rowActions, actionsWidth }: ResourceListPageProps) {
   const { resource, list } = def;
+  // Row actions ask the record's status.
+  useWorkflows(def);
   // Workflow statuses show by name in cells and filters.
   const schema = useMemo(() => withStatusTitles(def), [def]);
   const statusField = statusFilterField(def);
@@ -101,6 +121,15 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
   const hiddenColumns =
     hidden ?? new Set(prefs.value ? prefs.value.filter((c) => c.hide).map((c) => c.colId) : list.columns.filter((c) => c.hide).map((c) => c.field));
 
+  // The user's choices reach the grid, also those made while it was still loading (the plain table shows them at once).
+  const saveColumns = prefs.save;
+  useEffect(() => {
+    if (!gridApi || !hidden) return;
+    gridApi.setColumnsVisible(list.columns.filter((c) => !hidden.has(c.field)).map((c) => c.field), true);
+    gridApi.setColumnsVisible([...hidden], false);
+    saveColumns(savedColumnsOf(gridApi));
+  }, [gridApi, hidden, list.columns, saveColumns]);
+
   const errorText = ctl.error instanceof ApiError || ctl.error instanceof Error ? ctl.error.message : undefined;
   return (
     <>
@@ -117,12 +146,10 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
           columns={list.columns}
           hidden={hiddenColumns}
           onToggle={(field, visible) => {
-            gridApi?.setColumnsVisible([field], visible);
             const next = new Set(hiddenColumns);
             if (visible) next.delete(field);
             else next.add(field);
             setHidden(next);
-            if (gridApi) prefs.save(savedColumnsOf(gridApi));
           }}
         />
         <SavedFilters listKey={def.name} state={ctl.state} onApply={ctl.applyFilters} />
@@ -156,7 +183,7 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
         </Notice>
       )}
       {prefs.loaded && (
-        <ResourceGrid
+        <ListGrid
           columns={list.columns}
           schema={schema}
           rows={ctl.rows}
@@ -169,6 +196,7 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
           onSortChange={ctl.setSort}
           onColumnsChange={prefs.save}
           onGridApi={setGridApi}
+          hidden={hiddenColumns}
         />
       )}
       <Pager page={ctl.state.page} lastPage={ctl.lastPage} total={ctl.total} totalIsEstimate={ctl.totalIsEstimate} perPage={ctl.state.perPage} onPage={ctl.setPage} onPerPage={ctl.setPerPage} />

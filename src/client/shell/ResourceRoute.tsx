@@ -3,7 +3,7 @@
 import { Suspense } from 'react';
 import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
 import { useLocation } from 'react-router-dom';
-import { can } from '../lib/access.ts';
+import { can, preloadWorkflows } from '../lib/access.ts';
 import { useDefinitions } from '../lib/definitions.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice } from '../lib/ui.tsx';
@@ -41,6 +41,8 @@ export default function ResourceRoute() {
   const { def, mode, id } = found;
   const allowed = can(def, mode === 'list' ? 'list' : mode === 'new' ? 'create' : 'read');
   if (!allowed) return <Message title={def.resource.title} text={msg.noPermission} />;
+  // A resource with a status machine: its code downloads beside the page's chunk, not after it.
+  preloadWorkflows(def);
   return (
     <Suspense fallback={<PageSpinner />}>
       {mode === 'list' ? <ResourceListPage key={def.name} def={def} /> : <ResourceFormPage key={`${def.name}:${id ?? 'new'}`} def={def} id={id} />}

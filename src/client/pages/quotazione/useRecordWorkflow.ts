@@ -2,10 +2,11 @@
 import { useMemo } from 'react';
 import { createActor } from 'xstate';
 import { useSelector } from '@xstate/react';
-import { sessionUser, workflowOf } from '../../lib/workflow.ts';
+import { workflowOf } from '../../lib/workflow.ts';
+import { sessionUser } from '../../lib/workflowGuards.ts';
 import type { EventMeta, Status, Workflow, WorkflowDefinition } from '../../../shared/workflow/machine.ts';
 
-// The machine cache and the session's user moved to lib/workflow.ts (shared with the access check).
+// The machine cache (lib/workflow.ts) and the session's user (lib/workflowGuards.ts) are shared with the access check.
 export { sessionUser, workflowOf };
 import type { RecordData } from '../../types.ts';
 
