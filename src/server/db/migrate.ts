@@ -134,8 +134,8 @@ async function relationExists(db: Trx, name: string): Promise<boolean> {
  * The triggers that keep workflow_count for a table (named after its status and scope columns). Created, then the
  * counts filled, in the start's transaction: CREATE TRIGGER holds off writers until commit, so no change is missed.
  * Per statement, from its transition tables: a statement writing many rows (an import, a bulk load, a mass status
- * change) updates each (scope, status) count once. Per row, one transaction inserting 200 000 quotations left 200 000
- * versions of 650 count rows behind it (11 MB the status chips then scanned on every request).
+ * change) updates each (scope, status) count once. Per row, one transaction inserting 200 000 rows left 200 000 dead
+ * versions of a few hundred count rows behind it (11 MB, which every read of the counts then scanned).
  */
 async function ensureStatusCounts(db: Trx, plan: Plan, table: string, statusField: string, scopeField: string | undefined): Promise<void> {
   const name = objectName('wfc', table, `${scopeField ?? ''}_${statusField}`);

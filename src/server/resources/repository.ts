@@ -959,7 +959,7 @@ function isCalendarDate(value: string): boolean {
 /**
  * The column holds the text, case aside. A column stored upper-cased (x-uppercase: every write upper-cases it) is
  * compared with LIKE against the text upper-cased the same way: ILIKE lower-cases every value it looks at, which made
- * counting a surname fragment over 200 000 quotations about four times slower (and, under a C collation, misses
+ * counting the matches of a fragment over 200 000 rows about four times slower (and, under a C collation, misses
  * accented capitals that the upper-casing finds).
  */
 function containsText(field: FieldDefinition | string, text: string): Expression<SqlBool> {
