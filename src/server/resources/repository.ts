@@ -391,9 +391,7 @@ export class ResourceRepository {
     }
     if (op === 'from') return sql<SqlBool>`${ref} >= ${parse(raw)}`;
     if (op === 'to') return sql<SqlBool>`${ref} <= ${parse(raw)}`;
-    if (field.kind === 'text' && !field.values) {
-      return sql<SqlBool>`${ref} ILIKE ${`%${escapeLike(raw)}%`}`;
-    }
+    if (field.kind === 'text' && !field.values) return containsText(field, raw);
     const values = raw.split(',').map((v) => parse(v.trim()));
     return values.length === 1 ? sql<SqlBool>`${ref} = ${values[0]}` : sql<SqlBool>`${ref} = ANY(${values})`;
   }
@@ -421,8 +419,7 @@ export class ResourceRepository {
     if (searchable.length && words.length) {
       // Every word must appear in one of the searchable columns: "rossi mario" finds MARIO ROSSI.
       for (const word of words) {
-        const pattern = `%${escapeLike(word)}%`;
-        conditions.push(sql<SqlBool>`(${sql.join(searchable.map((c) => sql`${sql.ref(c)} ILIKE ${pattern}`), sql` OR `)})`);
+        conditions.push(sql<SqlBool>`(${sql.join(searchable.map((c) => containsText(this.byName.get(c) ?? c, word)), sql` OR `)})`);
       }
     }
     return conditions;
@@ -1012,6 +1009,18 @@ export function withoutReadOnly(value: unknown, schema: JsonSchema | undefined):
     out[k] = withoutReadOnly(v, prop);
   }
   return out;
+}
+
+/**
+ * The column holds the text, case aside. A column stored upper-cased (x-uppercase: every write upper-cases it) is
+ * compared with LIKE against the text upper-cased the same way: ILIKE lower-cases every value it looks at, which made
+ * counting the matches of a fragment over 200 000 rows about four times slower (and, under a C collation, misses
+ * accented capitals that the upper-casing finds).
+ */
+function containsText(field: FieldDefinition | string, text: string): Expression<SqlBool> {
+  const name = typeof field === 'string' ? field : field.name;
+  if (typeof field !== 'string' && field.uppercase) return sql<SqlBool>`${sql.ref(name)} LIKE ${`%${escapeLike(text.toUpperCase())}%`}`;
+  return sql<SqlBool>`${sql.ref(name)} ILIKE ${`%${escapeLike(text)}%`}`;
 }
 
 function escapeLike(value: string): string {
