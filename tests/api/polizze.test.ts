@@ -1,5 +1,7 @@
 // Policies and titles through the API: CRUD with the 422 field mapping, product filter, gross premium,
 // title generation and regeneration, payment and reversal with history, row scope, and the streamed full list.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
@@ -355,6 +357,33 @@ describe('full list', () => {
     const bad = await t.call('GET', '/api/polizza?per_page=-1&filter[nonEsiste]=1', { token: admin });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ 'filter.nonEsiste': ['Filtro non consentito'] });
+  });
+
+  it('stops reading when the client goes away mid-stream: the connection goes back to the pool, no transaction left open', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    // The client takes the first bytes, then stops reading and leaves while the server waits for it (back-pressure).
+    const received = await new Promise<number>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/polizza?per_page=-1&search=MASSA', headers: { authorization: `Bearer ${admin}` } }, (res) => {
+        expect(res.statusCode).toBe(200);
+        res.once('data', (chunk: Buffer) => {
+          res.pause();
+          setTimeout(() => {
+            req.destroy();
+            resolve(chunk.length);
+          }, 300);
+        });
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    });
+    expect(received).toBeGreaterThan(0);
+    const pool = t.connection.pool;
+    await expect.poll(() => pool.totalCount - pool.idleCount, { timeout: 10_000 }).toBe(0);
+    const open = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(t.connection.db);
+    expect(open.rows[0]!.n).toBe(0);
+    const again = await t.call('GET', '/api/polizza?per_page=-1&search=MASSA', { token: admin });
+    expect(again.body.data).toHaveLength(2500);
   });
 });
 

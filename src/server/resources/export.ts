@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection.ts';
+import { readCursor } from '../db/cursor.ts';
 import type { AuthUser } from '../auth/user.ts';
 import type { FieldKind, JsonSchema, ListColumn } from '../../shared/definitions/types.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
@@ -177,7 +178,7 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, shee
     .send(out);
 }
 
-/** A resource list's export: the rows of its query, from a server-side cursor in one read-only transaction. */
+/** A resource list's export: the rows of its query, from a server-side cursor in one read-only transaction (readCursor). */
 export async function streamExport(
   reply: FastifyReply, db: Database, repo: ResourceRepository, user: AuthUser, query: ListQuery,
   format: ExportFormat, columns: ListColumn[], workflow: Workflow | undefined,
@@ -196,13 +197,7 @@ export async function streamExport(
   });
   return sendExport(reply, format, {
     name: def.name, title: def.resource.title, columns, sources, total,
-    read: (each) => db.transaction().setAccessMode('read only').execute(async (trx) => {
-      await sql`DECLARE esportazione NO SCROLL CURSOR FOR ${select}`.execute(trx);
-      for (;;) {
-        const batch = await sql<Record<string, unknown>>`FETCH ${sql.raw(String(BATCH))} FROM esportazione`.execute(trx);
-        if (!(await each(batch.rows.map(present))) || batch.rows.length < BATCH) break;
-      }
-    }),
+    read: (each) => readCursor(db, select, BATCH, (rows) => each(rows.map(present))),
   });
 }
 

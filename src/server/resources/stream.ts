@@ -1,13 +1,14 @@
 // The full list (per_page=-1) streamed from a server-side cursor: every row, constant memory, first byte before the last row is read.
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { sql } from 'kysely';
 import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection.ts';
+import { readCursor } from '../db/cursor.ts';
 import type { AuthUser } from '../auth/user.ts';
 import type { ListQuery, ResourceRepository } from './repository.ts';
 
 const BATCH = 1000;
+const PIECE = 64 * 1024;
 
 /** What a streamed body's writer is handed: the stream, and writes that wait while the client is slower. */
 export interface StreamedBody {
@@ -64,18 +65,20 @@ export async function streamAll(reply: FastifyReply, db: Database, repo: Resourc
   const { select, present } = await repo.selection(db, user, query);
   const out = await streamedBody(reply, async ({ out, closed, write, begin }) => {
     let total = 0;
-    // One read-only transaction: the cursor lives in it and every batch sees the same snapshot.
-    await db.transaction().setAccessMode('read only').execute(async (trx) => {
-      await sql`DECLARE lista_completa NO SCROLL CURSOR FOR ${select}`.execute(trx);
-      while (!closed()) {
-        const batch = await sql<Record<string, unknown>>`FETCH ${sql.raw(String(BATCH))} FROM lista_completa`.execute(trx);
-        if (begin()) await write('{"data":[');
-        if (!batch.rows.length) break;
-        let chunk = '';
-        for (const row of batch.rows) chunk += (total++ ? ',' : '') + JSON.stringify(present(row));
-        await write(chunk);
-        if (batch.rows.length < BATCH) break;
+    await readCursor(db, select, BATCH, async (rows) => {
+      if (begin()) await write('{"data":[');
+      // Written in pieces, each waiting for the client: a batch's JSON is never held whole.
+      let piece = '';
+      for (const row of rows) {
+        piece += (total++ ? ',' : '') + JSON.stringify(present(row));
+        if (piece.length >= PIECE) {
+          await write(piece);
+          piece = '';
+          if (closed()) return false;
+        }
       }
+      if (piece) await write(piece);
+      return !closed();
     });
     out.end(`],"current_page":1,"last_page":1,"per_page":-1,"total":${total}}`);
   });

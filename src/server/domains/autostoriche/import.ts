@@ -1,5 +1,4 @@
 // Reads an uploaded CSV or XLSX of historic-car models into rows validated like the API's, held column by column; writes nothing.
-import { checkXlsxBounds } from './xlsx-bounds.ts';
 import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { FieldDefinition, FieldKind, JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
@@ -7,6 +6,8 @@ import { SYSTEM_FIELDS } from '../../../shared/definitions/types.ts';
 import { lazyValidator, createAjv, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { rangeErrors } from './rules.ts';
+import { checkXlsxBounds } from './xlsx-bounds.ts';
+import { xlsxSheetRows } from './xlsx-rows.ts';
 
 export interface Rejection {
   /** Row as the user sees it in the file (header = row 1). */
@@ -312,40 +313,18 @@ async function* csvRows(head: Buffer, stream: Readable): AsyncGenerator<SheetRow
   }
 }
 
-/** Plain values from exceljs cells: formulas give their result, rich text and links their text. */
-function excelValue(value: unknown): unknown {
-  if (value === null || value === undefined || typeof value !== 'object') return value;
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  const cell = value as { richText?: Array<{ text: string }>; result?: unknown; text?: unknown; error?: unknown };
-  if (Array.isArray(cell.richText)) return cell.richText.map((t) => t.text).join('');
-  if ('result' in cell) return excelValue(cell.result);
-  if ('text' in cell) return excelValue(cell.text);
-  if ('error' in cell) return String(cell.error);
-  return String(value);
-}
-
-async function* xlsxRows(stream: Readable): AsyncGenerator<SheetRow> {
-  // Styles are ignored: number formats are of no use here and dates are not expected.
-  // Loaded on the first XLSX import: the package takes a tenth of the server's start-up otherwise.
-  const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'emit' });
-  let first = true;
+async function* xlsxRows(file: Buffer): AsyncGenerator<SheetRow> {
   try {
-    for await (const sheet of workbook) {
-      // Later sheets are read through (the upload must be consumed to its end) but not imported.
-      for await (const row of sheet) {
-        if (first) yield { row: row.number, cells: (row.values as unknown[]).slice(1).map(excelValue) };
-      }
-      first = false;
-    }
+    // Later sheets are not read: only the first is imported.
+    yield* xlsxSheetRows(file);
   } catch (error) {
     if (error instanceof HttpError) throw error;
     throw fileError('Il file XLSX non è leggibile: salvalo di nuovo da Excel come «Cartella di lavoro Excel (.xlsx)».');
   }
 }
 
-/** The upload (already capped by the upload limit) in memory, checked before ExcelJS expands any of it. */
-async function boundedXlsx(stream: Readable): Promise<Readable> {
+/** The upload (already capped by the upload limit) in memory, checked before any of its XML is expanded. */
+async function boundedXlsx(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   const file = Buffer.concat(chunks);
@@ -353,7 +332,7 @@ async function boundedXlsx(stream: Readable): Promise<Readable> {
   if (problem === 'cell') throw fileError('Il file XLSX contiene un testo troppo lungo per una cella (oltre 32.767 caratteri).');
   if (problem === 'expanded') throw fileError('Il file XLSX è troppo grande una volta decompresso: dividilo in più file.');
   if (problem === 'unreadable') throw fileError('Il file XLSX non è leggibile: salvalo di nuovo da Excel come «Cartella di lavoro Excel (.xlsx)».');
-  return Readable.from([file]);
+  return file;
 }
 
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);

@@ -11,13 +11,15 @@ export const MAX_EXPANDED_BYTES = 256 * 1024 * 1024;
 
 export type BoundsProblem = 'unreadable' | 'cell' | 'expanded';
 
-interface Entry {
+export interface ZipEntry {
+  name: string;
   method: number;
   compressedSize: number;
   dataStart: number;
 }
 
-function entries(file: Buffer): Entry[] | undefined {
+/** The archive's entries from its central directory; undefined when it is not a ZIP this reader understands. */
+export function zipEntries(file: Buffer): ZipEntry[] | undefined {
   // End of central directory: the last signature within the final 64 KiB + 22 bytes.
   const from = Math.max(0, file.length - 65_557);
   let eocd = -1;
@@ -30,7 +32,7 @@ function entries(file: Buffer): Entry[] | undefined {
   if (eocd < 0) return undefined;
   const count = file.readUInt16LE(eocd + 10);
   let at = file.readUInt32LE(eocd + 16);
-  const out: Entry[] = [];
+  const out: ZipEntry[] = [];
   for (let n = 0; n < count; n++) {
     if (at + 46 > file.length || file.readUInt32LE(at) !== 0x02014b50) return undefined;
     const method = file.readUInt16LE(at + 10);
@@ -42,25 +44,38 @@ function entries(file: Buffer): Entry[] | undefined {
     if (local + 30 > file.length || file.readUInt32LE(local) !== 0x04034b50) return undefined;
     const dataStart = local + 30 + file.readUInt16LE(local + 26) + file.readUInt16LE(local + 28);
     if (dataStart + compressedSize > file.length) return undefined;
-    out.push({ method, compressedSize, dataStart });
+    out.push({ name: file.toString('utf8', at + 46, at + 46 + nameLength), method, compressedSize, dataStart });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return out;
 }
 
+/** An entry's content, inflated one chunk at a time as it is read (stored or deflated entries). */
+export async function* entryChunks(file: Buffer, entry: ZipEntry): AsyncGenerator<Buffer> {
+  if (entry.method !== 0 && entry.method !== 8) throw new Error(`ZIP compression method ${entry.method}`);
+  const data = file.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
+  if (entry.method === 0) {
+    yield data;
+    return;
+  }
+  const inflater = createInflateRaw();
+  try {
+    yield* Readable.from([data]).pipe(inflater) as AsyncIterable<Buffer>;
+  } finally {
+    inflater.destroy();
+  }
+}
+
 /** undefined when the file stays within bounds, else why not. Memory use is one inflated chunk at a time. */
 export async function checkXlsxBounds(file: Buffer): Promise<BoundsProblem | undefined> {
-  const list = entries(file);
+  const list = zipEntries(file);
   if (!list) return 'unreadable';
   let total = 0;
   for (const entry of list) {
-    const data = file.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
     if (entry.method !== 0 && entry.method !== 8) return 'unreadable';
-    const inflater = entry.method === 8 ? createInflateRaw() : undefined;
-    const chunks: AsyncIterable<Buffer> = inflater ? Readable.from([data]).pipe(inflater) : Readable.from([data]);
     let run = 0;
     try {
-      for await (const chunk of chunks) {
+      for await (const chunk of entryChunks(file, entry)) {
         total += chunk.length;
         if (total > MAX_EXPANDED_BYTES) return 'expanded';
         // The longest stretch without '<' is the longest text (or tag) in the XML.
@@ -75,8 +90,6 @@ export async function checkXlsxBounds(file: Buffer): Promise<BoundsProblem | und
       }
     } catch {
       return 'unreadable';
-    } finally {
-      inflater?.destroy();
     }
   }
   return undefined;
