@@ -25,6 +25,14 @@ function afterPaint(task: () => void) {
   setTimeout(once, 100);
 }
 
+const mounted = new Set<TypingForm>();
+
+/** Commits the typed changes every form on the page still holds: for a reader of what the forms reported (whether there
+ * are unsaved changes) outside the forms' own blur and submit, such as a dialog closed with Escape. */
+export function flushTyping(): void {
+  for (const form of mounted) form.flushTyping();
+}
+
 export class TypingForm extends Form {
   /** Typed changes not yet committed, by field path: applied again at once where the latest data must be read. */
   private readonly deferred = new Map<string, Change>();
@@ -97,6 +105,14 @@ export class TypingForm extends Form {
       const value = (this.state.formData as Record<string, unknown> | undefined)?.[field];
       startTransition(() => this.setFieldValue(field, value));
     });
+  }
+
+  override componentDidMount() {
+    mounted.add(this);
+  }
+
+  override componentWillUnmount() {
+    mounted.delete(this);
   }
 
   override componentDidUpdate(...args: Parameters<Form['componentDidUpdate']>) {
