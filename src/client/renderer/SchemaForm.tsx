@@ -187,7 +187,10 @@ function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
               // Re-setting the same value runs live validation (without moving focus), now counting this field.
               // Deferred past the pointer gesture that moved the focus: run between its mousedown and its click, the
               // re-set would be batched with the click's own change and the click (a radio, a checkbox) would be lost.
-              form.current?.revalidate(field);
+              // Only when the field has an error to show: a whole-form update is worth more than one validation.
+              form.current?.revalidate(field, () =>
+                formValidator.validateFormData(latest.current, prepared.schema, undefined, undefined, prepared.uiSchema).errors.some((e) => topField(e.property) === field),
+              );
             }
           }}
           onError={(errors) => onInvalid?.(errors.length)}

@@ -98,10 +98,10 @@ export class TypingForm extends Form {
 
   /** Sets `field` to its own value again after the next frame, in a transition: live validation runs again (now with the
    * field counted as visited) without delaying the frame that shows the focus move. A pending typed change of the field
-   * validates it anyway. */
-  revalidate(field: string) {
+   * validates it anyway, and nothing is done when `needed` says there is nothing new to show. */
+  revalidate(field: string, needed: () => boolean) {
     afterPaint(() => {
-      if (this.deferred.has(JSON.stringify([field]))) return;
+      if (this.deferred.has(JSON.stringify([field])) || !needed()) return;
       const value = (this.state.formData as Record<string, unknown> | undefined)?.[field];
       startTransition(() => this.setFieldValue(field, value));
     });
