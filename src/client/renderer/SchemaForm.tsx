@@ -14,6 +14,8 @@ import { fieldOfId } from './layout.ts';
 import { formTemplates } from './templates.tsx';
 import { formValidator, useFormValidators } from './validator.ts';
 import { Notice, Spinner } from '../lib/ui.tsx';
+import { TypingContext } from '../widgets/typing.ts';
+import { TypingForm } from './TypingForm.tsx';
 import { computedProperties, staleComputed, staleHiddenRows } from '../../shared/rules.ts';
 
 const templates = { ...Theme.templates, ...formTemplates };
@@ -107,9 +109,9 @@ function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
   // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
   const computed = useMemo(() => computedProperties(schema), [schema]);
   const latest = useRef<RecordData>(initialData);
-  const form = useRef<Form | null>(null);
+  const form = useRef<TypingForm | null>(null);
   const setForm = useCallback(
-    (instance: Form | null) => {
+    (instance: TypingForm | null) => {
       form.current = instance;
       if (typeof formRef === 'function') formRef(instance);
       else if (formRef) (formRef as { current: Form | null }).current = instance;
@@ -128,6 +130,7 @@ function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
     const { errors } = formValidator.validateFormData(latest.current, prepared.schema, undefined, undefined, prepared.uiSchema);
     onValidity?.(errors.length + countErrors(extraErrors));
   }, 250);
+  const typed = useCallback((change: () => void) => (form.current ? form.current.typed(change) : change()), []);
   const scheduleValidity = (data: RecordData) => {
     latest.current = data;
     if (onValidity) countValidity();
@@ -141,56 +144,61 @@ function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
   return (
     // Capture runs before rjsf's own submit handler validates, so the attempt already counts.
     <div onSubmitCapture={() => (submitted.current = true)}>
-      <Form
-        ref={setForm}
-        id={id}
-        className="schema-form"
-        schema={prepared.schema}
-        uiSchema={prepared.uiSchema}
-        initialFormData={initialData}
-        validator={formValidator}
-        templates={templates}
-        widgets={allWidgets()}
-        formContext={formContext}
-        extraErrors={extraErrors}
-        disabled={disabled}
-        experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOUR}
-        liveValidate="onChange"
-        transformErrors={transformErrors}
-        showErrorList={false}
-        noHtml5Validate
-        focusOnFirstError
-        translateString={translateString}
-        onChange={(event: IChangeEvent, fieldId?: string) => {
-          let data = (event.formData ?? {}) as RecordData;
-          for (const [name, value] of staleComputed(computed, data)) {
-            data = { ...data, [name]: value };
-            form.current?.setFieldValue(name, value as never);
-          }
-          // A row's field its own condition hides holds no data (a truck's weight once the row is a car).
-          for (const [name, rows] of staleHiddenRows(schema, data)) {
-            data = { ...data, [name]: rows };
-            form.current?.setFieldValue(name, rows as never);
-          }
-          scheduleValidity(data);
-          onChange?.(data, fieldId);
-        }}
-        onSubmit={(event: IChangeEvent) => onSubmit?.((event.formData ?? {}) as RecordData)}
-        onBlur={(fieldId: string) => {
-          const field = fieldOfId(fieldId, prepared.fields);
-          if (field && !touched.current.has(field)) {
-            touched.current.add(field);
-            // Re-setting the same value runs live validation (without moving focus), now counting this field.
-            // Deferred past the pointer gesture that moved the focus: run between its mousedown and its click, the
-            // re-set would be batched with the click's own change and the click (a radio, a checkbox) would be lost.
-            setTimeout(() => form.current?.setFieldValue(field, latest.current[field] as never), 0);
-          }
-        }}
-        onError={(errors) => onInvalid?.(errors.length)}
-      >
-        {/* The action bar submits through the form attribute; rjsf's own button is not wanted. */}
-        <></>
-      </Form>
+      <TypingContext value={typed}>
+        <TypingForm
+          ref={setForm}
+          id={id}
+          className="schema-form"
+          schema={prepared.schema}
+          uiSchema={prepared.uiSchema}
+          initialFormData={initialData}
+          validator={formValidator}
+          templates={templates}
+          widgets={allWidgets()}
+          formContext={formContext}
+          extraErrors={extraErrors}
+          disabled={disabled}
+          experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOUR}
+          liveValidate="onChange"
+          transformErrors={transformErrors}
+          showErrorList={false}
+          noHtml5Validate
+          focusOnFirstError
+          translateString={translateString}
+          onChange={(event: IChangeEvent, fieldId?: string) => {
+            let data = (event.formData ?? {}) as RecordData;
+            for (const [name, value] of staleComputed(computed, data)) {
+              data = { ...data, [name]: value };
+              form.current?.setFieldValue(name, value as never);
+            }
+            // A row's field its own condition hides holds no data (a truck's weight once the row is a car).
+            for (const [name, rows] of staleHiddenRows(schema, data)) {
+              data = { ...data, [name]: rows };
+              form.current?.setFieldValue(name, rows as never);
+            }
+            scheduleValidity(data);
+            onChange?.(data, fieldId);
+          }}
+          onSubmit={(event: IChangeEvent) => onSubmit?.((event.formData ?? {}) as RecordData)}
+          onBlur={(fieldId: string) => {
+            const field = fieldOfId(fieldId, prepared.fields);
+            if (field && !touched.current.has(field)) {
+              touched.current.add(field);
+              // Re-setting the same value runs live validation (without moving focus), now counting this field.
+              // Deferred past the pointer gesture that moved the focus: run between its mousedown and its click, the
+              // re-set would be batched with the click's own change and the click (a radio, a checkbox) would be lost.
+              // Only when the field has an error to show: a whole-form update is worth more than one validation.
+              form.current?.revalidate(field, () =>
+                formValidator.validateFormData(latest.current, prepared.schema, undefined, undefined, prepared.uiSchema).errors.some((e) => topField(e.property) === field),
+              );
+            }
+          }}
+          onError={(errors) => onInvalid?.(errors.length)}
+        >
+          {/* The action bar submits through the form attribute; rjsf's own button is not wanted. */}
+          <></>
+        </TypingForm>
+      </TypingContext>
     </div>
   );
 }

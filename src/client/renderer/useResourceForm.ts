@@ -14,6 +14,7 @@ import { changedFields, createBody, displayValue, pickFields, sameValue, toError
 import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
 import type { PreparedForm } from './formSchema.ts';
 import { formValidator } from './validator.ts';
+import { flushTyping } from './TypingForm.tsx';
 
 export interface TypedValue {
   field: string;
@@ -116,6 +117,17 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
   const baseline = useRef<RecordData>(merged(initial));
   const dirtyRef = useRef(false);
   const afterSave = useRef<AfterSave | null>(null);
+
+  // Read where the user may leave: the keys typed last are committed first, so they count as changes.
+  const readDirty = useMemo(
+    () => ({
+      get current() {
+        flushTyping();
+        return dirtyRef.current;
+      },
+    }),
+    [],
+  );
 
   const setDirty = (value: boolean) => {
     dirtyRef.current = value;
@@ -285,6 +297,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
   /** Saves first when there are changes (the first section validates and submits), else runs at once. */
   const saveThen = useCallback(
     (pending: AfterSave) => {
+      flushTyping();
       if (dirtyRef.current && original && (opts.current.editable?.(original) ?? true)) {
         afterSave.current = pending;
         formRefs[first].current?.submit();
@@ -374,7 +387,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
     values,
     saving,
     dirty,
-    dirtyRef,
+    dirtyRef: readDirty,
     conflict: conflict !== null,
     typed,
     warnings,

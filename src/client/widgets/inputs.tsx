@@ -1,11 +1,12 @@
 // Text-like widgets (text, uppercase, currency, date, phone, textarea, password): one input, a codec per widget.
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import type { WidgetProps } from '@rjsf/utils';
 import { formatDate, parseDecimal, parseItalianDate } from '../lib/format.ts';
 import { describedBy } from './aria.ts';
+import { TypingContext } from './typing.ts';
 
 /** How a widget shows a value as text and turns typed text back into a value. */
 export interface Codec {
@@ -79,11 +80,17 @@ export function CodecInput({ codec, ...props }: WidgetProps & { codec: Codec }) 
   const { id, htmlName, value, required, disabled, readonly, autofocus, placeholder, rawErrors, options, onChange, onBlur, onFocus, schema, uiSchema } = props;
   const [text, setText] = useState(() => codec.format(value));
   const lastSent = useRef<unknown>(value);
+  // Values sent and not yet back as `value`: the form may hand one back after later keystrokes (a transition).
+  const unechoed = useRef<unknown[]>([]);
+  const typed = useContext(TypingContext);
 
   // Follow values set from outside (reload, action bar toggle) without fighting what the user is typing.
   useEffect(() => {
-    if (!sameValue(value, lastSent.current)) {
+    const echo = unechoed.current.findIndex((sent) => sameValue(sent, value));
+    if (echo >= 0) unechoed.current.splice(0, echo + 1);
+    else if (!sameValue(value, lastSent.current)) {
       lastSent.current = value;
+      unechoed.current = [];
       setText(codec.format(value));
     }
   }, [value, codec]);
@@ -93,7 +100,9 @@ export function CodecInput({ codec, ...props }: WidgetProps & { codec: Codec }) 
     setText(next);
     const parsed = codec.parse(next);
     lastSent.current = parsed;
-    onChange(parsed);
+    unechoed.current.push(parsed);
+    // The text above shows at once; the form's data follows in a transition.
+    typed(() => onChange(parsed));
   };
   const invalid = (rawErrors?.length ?? 0) > 0;
   const maxLength = codec.maxLength ?? (typeof schema.maxLength === 'number' ? schema.maxLength : undefined);
