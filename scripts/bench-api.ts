@@ -181,7 +181,9 @@ async function main(): Promise<void> {
   const readable = [...new Set(['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)])];
   const columns = readable.map(quote).join(', ');
   const searchable = def.resource.search ?? [];
-  const searchWhere = `WHERE (${searchable.map((c, i) => `${quote(c)} ILIKE $${i + 1}`).join(' OR ')})`;
+  // Upper-cased columns (x-uppercase: every write upper-cases them) compare with LIKE on the upper-cased term.
+  const upper = new Set(def.fields.filter((f) => f.uppercase).map((f) => f.name));
+  const searchWhere = `WHERE (${searchable.map((c, i) => `${quote(c)} ${upper.has(c) ? 'LIKE' : 'ILIKE'} $${i + 1}`).join(' OR ')})`;
   const listSql = `SELECT ${columns} FROM ${quote(def.name)} ORDER BY "id" DESC LIMIT $1 OFFSET $2`;
   const listCountSql = `SELECT count(*)::int AS n FROM ${quote(def.name)}`;
   const searchSql = `SELECT ${columns} FROM ${quote(def.name)} ${searchWhere} ORDER BY "id" DESC LIMIT $${searchable.length + 1} OFFSET $${searchable.length + 2}`;
@@ -211,8 +213,8 @@ async function main(): Promise<void> {
     {
       key: 'search', label: 'list + search', expectRows: false, sql: searchSql,
       paths: terms.map((t) => `/api/${def.name}?search=${encodeURIComponent(t)}&per_page=${PER_PAGE}`),
-      params: terms.map((t) => [...searchable.map(() => like(t)), PER_PAGE, 0]),
-      countSql: searchCountSql, countParams: terms.map((t) => searchable.map(() => like(t))),
+      params: terms.map((t) => [...searchable.map((c) => like(upper.has(c) ? t.toUpperCase() : t)), PER_PAGE, 0]),
+      countSql: searchCountSql, countParams: terms.map((t) => searchable.map((c) => like(upper.has(c) ? t.toUpperCase() : t))),
     },
     {
       key: 'get', label: 'get by id', expectRows: true, sql: getSql,
