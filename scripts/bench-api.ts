@@ -1,4 +1,5 @@
 // npm run bench:api — benchmarks the generic /api/cliente routes against the same SQL sent raw through pg, on 100 000 customers.
+import http from 'node:http';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -11,11 +12,15 @@ const ROWS = Number(process.env.BENCH_ROWS) || 100_000;
 // After the measurements the table grows to this many rows and the first page is measured again (0: skip).
 const GROW_ROWS = process.env.BENCH_GROW_ROWS === undefined ? 1_000_000 : Number(process.env.BENCH_GROW_ROWS);
 const REQUESTS = Number(process.env.BENCH_REQUESTS) || 2000;
-const WARMUP = Number(process.env.BENCH_WARMUP) || 200;
+// Enough requests for V8 to finish optimising the API's path: with 200, functions were still being compiled during the
+// measured requests (node --trace-opt) and their compile pauses made the API's p99.
+const WARMUP = Number(process.env.BENCH_WARMUP) || 3000;
+// API and raw alternate in this many slices of each phase.
+const ROUNDS = 4;
 const CONCURRENCY = 8;
 // Caps per phase keep the whole run bounded (~3 min on 2 cores) even if a scenario is slow; n is reported.
 const MAX_MS = (Number(process.env.BENCH_MAX_SECONDS) || 8) * 1000;
-const WARMUP_MAX_MS = 2000;
+const WARMUP_MAX_MS = 5000;
 const PER_PAGE = 15;
 const PAGES = 500;
 const ADMIN_EMAIL = 'bench@local';
@@ -284,24 +289,70 @@ async function main(): Promise<void> {
   // 4. Measure.
   const load: HttpLoad = startHttpLoad();
   cleanups.push('http load worker', () => load.close());
+  // BENCH_FLOOR=1, a diagnostic: a bare node:http server sending the same statement through the raw pool and answering
+  // JSON.stringify of its rows (no framework, session, permission or validation) takes turns too. API over floor is what the
+  // app adds to an HTTP hop. Off by default: in one process the two servers share Node's http code, and V8 deoptimised
+  // it on each switch (node --trace-deopt: 'wrong map' in parserOnIncoming, assignSocket...), which the API's p99 paid.
+  const withFloor = process.env.BENCH_FLOOR === '1';
+  let floorOf: Scenario | undefined;
+  const floor = http.createServer((req, res) => {
+    const s = floorOf!;
+    raw.query(s.sql, s.params[Number(req.url!.slice('/floor/'.length))]).then((r) => {
+      const body = JSON.stringify(s.key === 'get' ? { data: r.rows[0] } : { data: r.rows });
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }, () => {
+      res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+  cleanups.push('floor server', () => new Promise((resolve) => floor.close(resolve)));
+  const floorPort = (floor.address() as { port: number }).port;
+  const floorPaths = Array.from({ length: total }, (_, i) => `/floor/${i}`);
   const results = new Map<string, Summary>();
   const costs = new Map<string, { api: { cpuUs?: number; gcs: number; gcUs: number }; raw: { cpuUs?: number; gcs: number; gcUs: number } }>();
-  const phase = (concurrency: number): PhaseOptions => ({ concurrency, warmup: WARMUP, requests: REQUESTS, warmupMaxMs: WARMUP_MAX_MS, maxMs: MAX_MS });
+  const joined = (runs: RunResult[]): RunResult => ({
+    latencies: Float64Array.from(runs.flatMap((r) => [...r.latencies])),
+    elapsedMs: runs.reduce((sum, r) => sum + r.elapsedMs, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    capped: runs.some((r) => r.capped),
+  });
+  /**
+   * One phase, API and raw on the same inputs (request i of both is input WARMUP + i). Both warm first (V8 optimises the
+   * API's much longer path over thousands of requests), then they take turns in ROUNDS slices, so a slow spell of the
+   * shared machine falls on both sides instead of on whichever ran then.
+   */
+  const sideBySide = async (concurrency: number, s: Scenario, rawTask: (i: number) => Promise<boolean>) => {
+    floorOf = s;
+    const warm = { concurrency, warmup: WARMUP, requests: 0, warmupMaxMs: WARMUP_MAX_MS, maxMs: 0 };
+    await load.run({ ...warm, host: '127.0.0.1', port, token, paths: s.paths });
+    if (withFloor) await load.run({ ...warm, host: '127.0.0.1', port: floorPort, token, paths: floorPaths });
+    await closedLoop(warm, rawTask);
+    const slice = Math.ceil(REQUESTS / ROUNDS);
+    const rounds = { api: [] as RunResult[], floor: [] as RunResult[], raw: [] as RunResult[] };
+    for (let k = 0; k * slice < REQUESTS; k++) {
+      const at = WARMUP + k * slice;
+      const round = { concurrency, warmup: 0, requests: Math.min(slice, REQUESTS - k * slice), warmupMaxMs: 0, maxMs: MAX_MS / ROUNDS };
+      rounds.api.push(await load.run({ ...round, host: '127.0.0.1', port, token, paths: s.paths.slice(at) }));
+      if (withFloor) rounds.floor.push(await load.run({ ...round, host: '127.0.0.1', port: floorPort, token, paths: floorPaths.slice(at) }));
+      rounds.raw.push(await closedLoop(round, (i) => rawTask(at + i)));
+    }
+    return { api: summarize(joined(rounds.api)), floor: withFloor ? summarize(joined(rounds.floor)) : undefined, raw: summarize(joined(rounds.raw)) };
+  };
   for (const s of scenarios) {
     for (const concurrency of [1, CONCURRENCY]) {
-      const api: RunResult = await load.run({ ...phase(concurrency), host: '127.0.0.1', port, token, paths: s.paths });
-      const rawRun: RunResult = await closedLoop(phase(concurrency), async (i) => {
-        // The page statement alone: what the API adds (its total, the HTTP round trip, JSON) is its overhead.
+      // The page statement alone: what the API adds (its total, the HTTP round trip, JSON) is its overhead.
+      const { api: a, floor: f, raw: b } = await sideBySide(concurrency, s, async (i) => {
         const r = await raw.query(s.sql, s.params[i]);
         return !s.expectRows || (r!.rowCount ?? 0) > 0;
       });
-      const a = summarize(api);
-      const b = summarize(rawRun);
       results.set(`${s.key}/api/${concurrency}`, a);
       results.set(`${s.key}/raw/${concurrency}`, b);
+      if (f) results.set(`${s.key}/floor/${concurrency}`, f);
       const line = (who: string, x: Summary) => `    ${who} n=${x.n}${x.capped ? ' (time cap)' : ''}${x.errors ? ` errors=${x.errors}` : ''}`
         + ` p50 ${ms(x.p50)} p95 ${ms(x.p95)} p99 ${ms(x.p99)} max ${ms(x.max)} ms, ${x.perSecond.toFixed(0)}/s`;
-      console.log(`  ${s.label}, concurrency ${concurrency}\n${line('API', a)}\n${line('raw', b)}`);
+      console.log(`  ${s.label}, concurrency ${concurrency}\n${line('API', a)}${f ? `\n${line('floor', f)}` : ''}\n${line('raw', b)}`);
     }
     // One more pass at concurrency 1, warm, for what a request costs the main thread: CPU, and GC (what the p99 pays).
     const cpuPhase: PhaseOptions = { concurrency: 1, warmup: 0, requests: REQUESTS, warmupMaxMs: 0, maxMs: MAX_MS };
@@ -323,7 +374,7 @@ async function main(): Promise<void> {
   console.log(`\n${mode}, ${ids.n} customers, ${os.cpus().length} cores, Node ${process.version}, app pool ${database.connection.pool.options.max}`);
   // Other work on the machine skews the numbers; the load averages say how much.
   console.log(`load average at start ${loadAtStart}, at end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  console.log(`latency: concurrency 1; throughput: concurrency ${CONCURRENCY}; ${REQUESTS} requests after ${WARMUP} warm-up per phase (cap ${MAX_MS / 1000} s); times in ms`);
+  console.log(`latency: concurrency 1; throughput: concurrency ${CONCURRENCY}; ${REQUESTS} requests after ${WARMUP} warm-up per phase, ${withFloor ? 'API, floor and raw' : 'API and raw'} alternating in ${ROUNDS} slices (cap ${MAX_MS / 1000} s); times in ms`);
   const header = [pad('scenario', 22, true), pad('API p50', 8), pad('API p99', 8), pad('raw p50', 8), pad('raw p99', 8),
     pad('ratio p50', 9), pad('ratio p99', 9), pad('API req/s', 9), pad('raw q/s', 8)].join(' | ');
   console.log(header);
@@ -354,6 +405,16 @@ async function main(): Promise<void> {
       figures.push({ figure: `get by id at concurrency ${CONCURRENCY}, API rate over raw rate`, value: rate, unit: 'x', target: '>= 0.5x', met: rate >= 0.5 });
     }
   }
+  // What the HTTP hop alone costs on this machine, and what the app adds to it.
+  if (withFloor) console.log(`\nfloor: a bare node:http server sending the same statement and answering JSON.stringify of its rows`);
+  for (const s of withFloor ? scenarios : []) {
+    const a1 = results.get(`${s.key}/api/1`)!;
+    const f1 = results.get(`${s.key}/floor/1`)!;
+    const r1 = results.get(`${s.key}/raw/1`)!;
+    const f8 = results.get(`${s.key}/floor/${CONCURRENCY}`)!;
+    console.log(`  ${s.label}: floor p50 ${ms(f1.p50)} p99 ${ms(f1.p99)} ms (floor/raw ${(f1.p50 / r1.p50).toFixed(2)}x, ${(f1.p99 / r1.p99).toFixed(2)}x; `
+      + `API/floor ${(a1.p50 / f1.p50).toFixed(2)}x, ${(a1.p99 / f1.p99).toFixed(2)}x), ${f8.perSecond.toFixed(0)} req/s at concurrency ${CONCURRENCY}`);
+  }
   const failures = [...results.values()].reduce((n, x) => n + x.errors, 0);
   for (const s of scenarios) {
     const c = costs.get(s.key)!;
@@ -379,8 +440,7 @@ async function main(): Promise<void> {
     await raw.query('VACUUM ANALYZE cliente');
     const n = Number((await raw.query<{ n: string }>('SELECT count(*) AS n FROM cliente')).rows[0]!.n);
     console.log(`\ngrew the table to ${n} customers in ${((Date.now() - growStart) / 1000).toFixed(0)} s`);
-    const api = summarize(await load.run({ ...phase(1), host: '127.0.0.1', port, token, paths: first.paths }));
-    const rawRun = summarize(await closedLoop(phase(1), async (i) => ((await raw.query(first.sql, first.params[i])).rowCount ?? 0) > 0));
+    const { api, raw: rawRun } = await sideBySide(1, first, async (i) => ((await raw.query(first.sql, first.params[i])).rowCount ?? 0) > 0);
     const body = (await (await fetch(`${origin}${first.paths[0]}`, { headers: authHeaders })).json()) as { total: number; total_is_estimate: boolean };
     console.log(`  first page at ${n} rows: API p50 ${ms(api.p50)} p99 ${ms(api.p99)} ms, raw p50 ${ms(rawRun.p50)} p99 ${ms(rawRun.p99)} ms; `
       + `total answered ${body.total}${body.total_is_estimate ? ' (estimate)' : ''}`);

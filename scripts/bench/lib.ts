@@ -121,44 +121,104 @@ export async function closedLoop(opts: PhaseOptions, task: (i: number) => Promis
 
 // The HTTP load generator runs in its own thread: sharing the server's event loop would bill the client's
 // work (request writing, response parsing) to the API and serialise the two at concurrency 8.
+// It is a minimal keep-alive HTTP/1.1 client (as autocannon or wrk are), not node:http: on 2 cores the client's
+// own CPU and garbage collection compete with the server and PostgreSQL, and would be counted as the API's latency.
 // Plain JS evaluated in the worker, so it needs no TypeScript loader there.
 const HTTP_WORKER_SOURCE = `
-const http = require('node:http');
+const net = require('node:net');
 const { parentPort } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
-parentPort.on('message', async (job) => {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
-  const headers = { authorization: 'Bearer ' + job.token, accept: 'application/json' };
-  let rr = 0;
-  const once = (path) => new Promise((resolve) => {
-    // Several ports: the requests go round-robin, as a load balancer in front of several instances would send them.
-    const port = job.ports ? job.ports[(rr++) % job.ports.length] : job.port;
-    const req = http.request({ host: job.host, port, path, agent, headers }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve(res.statusCode === 200));
-      res.on('error', () => resolve(false));
-    });
-    req.on('error', () => resolve(false));
+const HEAD_END = Buffer.from('\\r\\n\\r\\n');
+
+// One connection, one request at a time: send(path) answers true for a complete 200 answer, false for anything else.
+function connection(host, port, token) {
+  const prefix = ' HTTP/1.1\\r\\nhost: ' + host + ':' + port + '\\r\\nauthorization: Bearer ' + token + '\\r\\naccept: application/json\\r\\n\\r\\n';
+  let socket = null;
+  let pending = null;
+  let buf = null;
+  const finish = (ok) => {
+    const resolve = pending;
+    pending = null;
+    buf = null;
+    if (resolve) resolve(ok);
+  };
+  const open = () => {
+    socket = net.connect({ host, port });
+    socket.setNoDelay(true);
     // A hung request counts as a failure instead of hanging the whole bench.
-    req.setTimeout(30000, () => req.destroy(new Error('timeout')));
-    req.end();
+    socket.setTimeout(30000, () => socket.destroy(new Error('timeout')));
+    const s = socket;
+    s.on('data', (data) => {
+      buf = buf ? Buffer.concat([buf, data]) : data;
+      const answer = parse(buf);
+      if (answer === null) return;
+      if (answer.close || answer === false) { s.destroy(); if (socket === s) socket = null; }
+      finish(answer !== false && answer.status === 200);
+    });
+    s.on('error', () => {});
+    s.on('close', () => { if (socket === s) { socket = null; finish(false); } });
+  };
+  const send = (path) => new Promise((resolve) => {
+    if (!socket) open();
+    pending = resolve;
+    buf = null;
+    socket.write('GET ' + path + prefix, 'latin1');
+  });
+  return { send };
+}
+
+// A whole answer in buf: { status, close }; null while incomplete; false if it cannot be read.
+function parse(buf) {
+  const end = buf.indexOf(HEAD_END);
+  if (end < 0) return null;
+  const head = buf.latin1Slice(0, end).toLowerCase();
+  const status = Number(head.slice(9, 12));
+  const close = head.includes('\\r\\nconnection: close');
+  const length = /\\r\\ncontent-length: *(\\d+)/.exec(head);
+  let at = end + 4;
+  if (length) return buf.length >= at + Number(length[1]) ? { status, close } : null;
+  if (!/\\r\\ntransfer-encoding: *chunked/.test(head)) return false;
+  for (;;) {
+    const eol = buf.indexOf('\\r\\n', at, 'latin1');
+    if (eol < 0) return null;
+    const size = parseInt(buf.latin1Slice(at, eol), 16);
+    if (!(size >= 0)) return false;
+    if (size === 0) return buf.length >= eol + 4 ? { status, close } : null;
+    at = eol + 2 + size + 2;
+    if (buf.length < at) return null;
+  }
+}
+
+// Connections outlive a job: a bench alternating short runs would otherwise pay a new connection at the start of each.
+const connections = new Map();
+parentPort.on('message', async (job) => {
+  let rr = 0;
+  // Lane i keeps connection i to each port. Several ports: the requests go round-robin,
+  // as a load balancer in front of several instances would send them.
+  const lanes = Array.from({ length: job.concurrency }, (_, lane) => (path) => {
+    const port = job.ports ? job.ports[(rr++) % job.ports.length] : job.port;
+    const key = job.host + ':' + port + ' ' + job.token;
+    let open = connections.get(key);
+    if (!open) connections.set(key, (open = []));
+    if (!open[lane]) open[lane] = connection(job.host, port, job.token);
+    return open[lane].send(path);
   });
   const phase = async (offset, count, limitMs, record) => {
     const latencies = new Float64Array(count);
     let next = 0, done = 0, errors = 0, capped = false;
     const started = performance.now();
-    const lane = async () => {
+    const lane = async (send) => {
       while (next < count) {
         if (performance.now() - started > limitMs) { capped = true; return; }
         const i = next++;
         const t0 = performance.now();
-        const ok = await once(job.paths[offset + i]);
+        const ok = await send(job.paths[offset + i]);
         const dt = performance.now() - t0;
         if (!ok) errors++;
         else if (record) latencies[done++] = dt;
       }
     };
-    await Promise.all(Array.from({ length: job.concurrency }, lane));
+    await Promise.all(lanes.map(lane));
     return { latencies: latencies.slice(0, done), elapsedMs: performance.now() - started, errors, capped };
   };
   try {
@@ -167,8 +227,6 @@ parentPort.on('message', async (job) => {
     parentPort.postMessage({ result }, [result.latencies.buffer]);
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.stack || error) });
-  } finally {
-    agent.destroy();
   }
 });
 `;
