@@ -295,20 +295,23 @@ async function main(): Promise<void> {
   // it on each switch (node --trace-deopt: 'wrong map' in parserOnIncoming, assignSocket...), which the API's p99 paid.
   const withFloor = process.env.BENCH_FLOOR === '1';
   let floorOf: Scenario | undefined;
-  const floor = http.createServer((req, res) => {
-    const s = floorOf!;
-    raw.query(s.sql, s.params[Number(req.url!.slice('/floor/'.length))]).then((r) => {
-      const body = JSON.stringify(s.key === 'get' ? { data: r.rows[0] } : { data: r.rows });
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    }, () => {
-      res.writeHead(500);
-      res.end();
+  let floorPort = 0;
+  if (withFloor) {
+    const floor = http.createServer((req, res) => {
+      const s = floorOf!;
+      raw.query(s.sql, s.params[Number(req.url!.slice('/floor/'.length))]).then((r) => {
+        const body = JSON.stringify(s.key === 'get' ? { data: r.rows[0] } : { data: r.rows });
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      }, () => {
+        res.writeHead(500);
+        res.end();
+      });
     });
-  });
-  await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
-  cleanups.push('floor server', () => new Promise((resolve) => floor.close(resolve)));
-  const floorPort = (floor.address() as { port: number }).port;
+    await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+    cleanups.push('floor server', () => new Promise((resolve) => floor.close(resolve)));
+    floorPort = (floor.address() as { port: number }).port;
+  }
   const floorPaths = Array.from({ length: total }, (_, i) => `/floor/${i}`);
   const results = new Map<string, Summary>();
   const costs = new Map<string, { api: { cpuUs?: number; gcs: number; gcUs: number }; raw: { cpuUs?: number; gcs: number; gcUs: number } }>();
