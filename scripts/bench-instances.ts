@@ -14,12 +14,17 @@ const SELF = fileURLToPath(import.meta.url);
 const ROWS = Number(process.env.BENCH_ROWS) || 20_000;
 const REQUESTS = Number(process.env.BENCH_REQUESTS) || 4000;
 const CONCURRENCY = 8;
+// Warm-up requests per instance: V8 optimises the API's path over thousands of requests (bench-api.ts), and two instances
+// given the warm-up of one each measured half-optimised code, slower than one instance.
+const WARMUP_PER_INSTANCE = 3000;
 const MAX_MS = (Number(process.env.BENCH_MAX_SECONDS) || 15) * 1000;
 const ADMIN_EMAIL = 'bench@local';
 const ADMIN_PASSWORD = 'bench-password-1234';
 
 /** One instance: its own process, pool and cache, on the given database. */
 async function serve(): Promise<void> {
+  const { tuneRuntime } = await import('../src/server/runtime.ts');
+  tuneRuntime();
   const { loadAll } = await import('../src/server/bootstrap.ts');
   const { connect } = await import('../src/server/db/connection.ts');
   const { buildApp } = await import('../src/server/app.ts');
@@ -52,7 +57,7 @@ async function main(): Promise<void> {
     const { lo, hi } = (await raw.query<{ lo: number; hi: number }>('SELECT min(id) AS lo, max(id) AS hi FROM cliente')).rows[0]!;
     const url = (database.connection.pool.options as { connectionString: string }).connectionString;
     const rnd = seeded(7);
-    const paths = Array.from({ length: REQUESTS + 400 }, (_, i) => (i % 4 === 3
+    const paths = Array.from({ length: REQUESTS + 2 * WARMUP_PER_INSTANCE }, (_, i) => (i % 4 === 3
       ? `/api/cliente?page=${1 + Math.floor(rnd() * 50)}&per_page=15`
       : `/api/cliente/${lo + Math.floor(rnd() * (hi - lo + 1))}`));
     const load = startHttpLoad();
@@ -63,7 +68,7 @@ async function main(): Promise<void> {
       try {
         const token = await loginToken(`http://127.0.0.1:${instances[0]!.port}`, ADMIN_EMAIL, ADMIN_PASSWORD);
         const ports = instances.map((i) => i.port);
-        const run = await load.run({ concurrency: CONCURRENCY, warmup: 400, requests: REQUESTS, warmupMaxMs: 5000, maxMs: MAX_MS, host: '127.0.0.1', port: ports[0]!, ports, token, paths });
+        const run = await load.run({ concurrency: CONCURRENCY, warmup: n * WARMUP_PER_INSTANCE, requests: REQUESTS, warmupMaxMs: 10_000, maxMs: MAX_MS, host: '127.0.0.1', port: ports[0]!, ports, token, paths });
         const s = summarize(run);
         results.push({ n, s });
         console.log(`${n} instance${n > 1 ? 's' : ''}: n=${s.n}${s.capped ? ' (time cap)' : ''}${s.errors ? ` errors=${s.errors}` : ''}, ${s.perSecond.toFixed(0)} req/s, p50 ${ms(s.p50)} p99 ${ms(s.p99)} ms`);

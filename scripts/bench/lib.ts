@@ -12,6 +12,7 @@ import { openDatabase, type RunningDatabase } from '../../src/server/server.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { domains } from '../../src/server/domains/index.ts';
+import { tuneRuntime } from '../../src/server/runtime.ts';
 
 export interface RunResult {
   /** Latency of each completed measured request, in ms, in completion order. */
@@ -382,6 +383,8 @@ export interface BenchApp {
 
 /** The real HTTP server (buildApp + listen), on 127.0.0.1 and a free port. */
 export async function startBenchApp(database: RunningDatabase, cleanups: Cleanups): Promise<BenchApp> {
+  // The V8 settings main.ts applies in production.
+  tuneRuntime();
   const app: FastifyInstance = await buildApp({ domains, db: database.connection.db, definitions: database.definitions, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   cleanups.push('close app', () => app.close());

@@ -46,6 +46,10 @@ export class InstanceCache {
    * After a write of this instance, one round trip on the listening connection: PostgreSQL delivers the notifications
    * committed before a statement ahead of its answer, so the next request cannot see a session that write ended.
    */
+  get unsettled(): boolean {
+    return this.listening && this.synced < this.writes;
+  }
+
   async settle(): Promise<void> {
     while (this.listening && this.synced < this.writes) {
       // One round trip at a time on that connection; a request arriving meanwhile waits for it, then checks again.

@@ -4,6 +4,9 @@ import { startServer } from './server.ts';
 import { domains } from './domains/index.ts';
 import { StartupError } from './db/embedded.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { tuneRuntime } from './runtime.ts';
+
+tuneRuntime();
 
 try {
   // The one read of the environment: a wrong value stops the start with its Italian message.

@@ -56,6 +56,26 @@ function permissionsOf(byRole: Map<string, string[]>, roles: string[]): string[]
   return permissions;
 }
 
+// A cached session answers the same user object for as long as the role table is the same: built once, not per request.
+// Frozen, as every request of the session shares it.
+const users = new WeakMap<SessionRow, { byRole: Map<string, string[]>; user: AuthUser }>();
+
+function userOf(row: SessionRow, byRole: Map<string, string[]>): AuthUser {
+  const known = users.get(row);
+  if (known?.byRole === byRole) return known.user;
+  const { expiresAt: _expiresAt, ...rest } = row;
+  const user = Object.freeze({ ...rest, permissions: permissionsOf(byRole, row.roles) });
+  users.set(row, { byRole, user });
+  return user;
+}
+
+/** The user of a session the cache holds, with its roles' permissions cached too; undefined when it must be read. */
+export function cachedUser(token: string, cache: InstanceCache): AuthUser | undefined {
+  const row = cache.session(tokenHash(token));
+  const byRole = row && cache.permissionsByRole();
+  return byRole ? userOf(row, byRole) : undefined;
+}
+
 /**
  * The user behind a live token of an active account, with the permissions of all their roles. With the app's cache
  * the row is read once per token; revocation, deactivation and role changes evict it on every instance (cache.ts).
@@ -74,9 +94,7 @@ export async function userForToken(db: Database, token: string, cache?: Instance
     if (!row) return undefined;
     cache?.rememberSession(hash, row, generation);
   }
-  const byRole = await permissionsByRole(db, cache);
-  const { expiresAt: _expiresAt, ...user } = row;
-  return { ...user, permissions: permissionsOf(byRole, row.roles) };
+  return userOf(row, await permissionsByRole(db, cache));
 }
 
 export async function revokeToken(db: Database, tokenId: number): Promise<void> {

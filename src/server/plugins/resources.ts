@@ -1,15 +1,15 @@
 // Generic CRUD routes for every resource declared under schemas/, on the paths its resource.json names.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { PermissionAction, ResourceDefinition } from '../../shared/definitions/types.ts';
-import { hasPermission } from '../../shared/permissions.ts';
-import { forbidden, invalid, notFoundFor } from '../errors.ts';
+import { invalid, notFoundFor } from '../errors.ts';
 import { ResourceRepository, directedSort, type ListQuery } from '../resources/repository.ts';
 import { streamAll } from '../resources/stream.ts';
 import { exportColumns, streamExport } from '../resources/export.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
+import { requirePermission } from '../auth/guards.ts';
 
 const MAX_PER_PAGE = 500;
 
@@ -125,7 +125,7 @@ function etag(reply: FastifyReply, record: Record<string, unknown>) {
 /** Action routes of the spec (POST /api/quotazioni/conferma/{id}, ...) from the events that declare a route. */
 function registerWorkflowRoutes(
   scoped: FastifyInstance, base: string, def: ResourceDefinition, repo: ResourceRepository, workflow: Workflow,
-  allow: (action: PermissionAction) => (request: FastifyRequest) => Promise<void>,
+  allow: (action: PermissionAction) => preHandlerHookHandler,
 ) {
   const run = async (request: FastifyRequest, type: string, id: number, body: Record<string, unknown>) => {
     const meta = workflow.definition.meta.events[type]!;
@@ -192,9 +192,7 @@ export default fp(async (app: FastifyInstance) => {
     for (const def of app.ctx.definitions.resources.values()) {
       const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
       const repo = new ResourceRepository(def, app.ctx, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table, workflow);
-      const allow = (action: PermissionAction) => async (request: FastifyRequest) => {
-        if (!hasPermission(def.resource.permissions[action], request.user)) throw forbidden();
-      };
+      const allow = (action: PermissionAction) => requirePermission(def.resource.permissions[action]);
       const what = def.resource.singular ?? 'Record';
       const tags = [def.name];
       // The engine validates the body itself (aliases, normalisation, the entity schema); the document shows the whole input.

@@ -1,6 +1,6 @@
 // Autocomplete pickers: the search rule they all share, and the {id, label} picker a resource declares
 // in resource.json ("autocomplete": {"path", "label"}), served with the resource's permission and row scope.
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import type { Database } from '../db/connection.ts';
 import type { ResourceDefinition } from '../../shared/definitions/types.ts';
 import type { ResourceRepository } from './repository.ts';
@@ -22,7 +22,7 @@ export function autocompleteSearch(query: unknown): { search?: string; tooShort:
 
 /** GET {autocomplete.path}?search=: active records the user may list, as {id, label}, ordered by label. */
 export function registerAutocomplete(
-  scoped: FastifyInstance, db: () => Database, def: ResourceDefinition, repo: ResourceRepository, preHandler: preHandlerAsyncHookHandler,
+  scoped: FastifyInstance, db: () => Database, def: ResourceDefinition, repo: ResourceRepository, preHandler: preHandlerHookHandler,
 ): void {
   const config = def.resource.autocomplete;
   if (!config) return;
