@@ -42,16 +42,17 @@ export class InstanceCache {
     this.writes++;
   }
 
-  /**
-   * After a write of this instance, one round trip on the listening connection: PostgreSQL delivers the notifications
-   * committed before a statement ahead of its answer, so the next request cannot see a session that write ended.
-   */
+  /** A write of this instance may have ended sessions the listener has not heard of yet: settle() before trusting them. */
   get unsettled(): boolean {
     return this.listening && this.synced < this.writes;
   }
 
+  /**
+   * After a write of this instance, one round trip on the listening connection: PostgreSQL delivers the notifications
+   * committed before a statement ahead of its answer, so the next request cannot see a session that write ended.
+   */
   async settle(): Promise<void> {
-    while (this.listening && this.synced < this.writes) {
+    while (this.unsettled) {
       // One round trip at a time on that connection; a request arriving meanwhile waits for it, then checks again.
       if (!this.settling) {
         const target = this.writes;
