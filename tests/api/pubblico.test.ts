@@ -87,7 +87,9 @@ describe('the link', () => {
     expect(ok.headers['cache-control']).toBe('no-store');
 
     const draft = (await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'A', cognome: 'B' } })).body.data.model;
-    for (const wrong of [randomUUID(), 'abc', draft.uuid, `${uuid}x`, uuid.toUpperCase().replace(/.$/, '0')]) {
+    // The link upper-cased with its last digit changed (to another digit: one in 16 links ends in '0').
+    const changed = uuid.toUpperCase().replace(/.$/, uuid.endsWith('0') ? '1' : '0');
+    for (const wrong of [randomUUID(), 'abc', draft.uuid, `${uuid}x`, changed]) {
       const res = await t.call('GET', `/api/cliente/quotazione/${encodeURIComponent(wrong)}`);
       expect([res.status, res.body]).toEqual([404, INVALID]);
     }
