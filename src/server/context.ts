@@ -1,4 +1,5 @@
 // What the app is built from, and the Fastify type augmentation every plugin relies on.
+import type { onRequestHookHandler } from 'fastify';
 import type { Ajv } from 'ajv';
 import type { MediaStore } from './media/store.ts';
 import type { FirmaProvider } from './adapters/firma/types.ts';
@@ -39,7 +40,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     /** The onRequest hook of every signed-in route: sets request.user or answers 401. */
-    authenticate: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+    authenticate: onRequestHookHandler;
   }
   interface FastifyRequest {
     user: AuthUser;

@@ -1,6 +1,6 @@
 // Login, logout, the current user and their own account; `authenticate` guards every non-public route.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError, invalid, unauthenticated } from '../errors.ts';
 import { passwordProblem, verifyPassword } from '../auth/passwords.ts';
@@ -40,7 +40,7 @@ function bearer(request: FastifyRequest): string | undefined {
 export default fp(async (app: FastifyInstance) => {
   app.decorateRequest('user', null as unknown as AuthUser);
   // A callback hook: a session the cache holds (nearly always) goes on without a promise or a statement of its own.
-  app.decorate('authenticate', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+  app.decorate<onRequestHookHandler>('authenticate', (request, _reply, done) => {
     // Spec 002 §7.4 sends api_token in the query: a token in a URL leaks into logs and Referer headers
     // (OWASP ASVS 3.1.1), so it is refused even beside a valid header, and the answer says what to do.
     if (Object.hasOwn((request.query ?? {}) as object, 'api_token')) return done(new HttpError(401, API_TOKEN_REFUSED));
