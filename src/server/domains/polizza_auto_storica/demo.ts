@@ -61,7 +61,7 @@ export async function seedQuotazioniPerStato(db: Database, definitions: Definiti
   const s: Servizio = {
     db, def, workflow, repo, polizze: new ResourceRepository(definitions.resources.get('polizza_auto_storica')!, deps),
     elenco: new ResourceRepository(definitions.resources.get('polizza')!, deps),
-    compagnia: emissioneAutoStoriche(SANDBOXES), koala: koalaBroker(SANDBOXES), registri: registriAdapter(SANDBOXES),
+    compagnia: emissioneAutoStoriche(SANDBOXES, db), koala: koalaBroker(SANDBOXES, db), registri: registriAdapter(SANDBOXES),
   };
   const modello = (await sql<{ id: number; marca: string; modello: string; anno: number | null; anno_da: number | null }>`
     SELECT id, marca, modello, anno, anno_da FROM autostoriche WHERE modello ILIKE '500%' ORDER BY id LIMIT 1`.execute(db)).rows[0];

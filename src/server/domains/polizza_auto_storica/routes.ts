@@ -53,11 +53,11 @@ export function register(app: FastifyInstance): void {
       elenco: elencoDef ? new ResourceRepository(elencoDef, app.ctx) : undefined,
       log: (message) => app.log.warn(message),
       leaseMs: app.ctx.config.CHIAMATE_ESTERNE_LEASE_MS,
-      compagnia: emissioneAutoStoriche(app.ctx.config, (chiave, esito) => {
+      compagnia: emissioneAutoStoriche(app.ctx.config, app.ctx.db, (chiave, esito) => {
         consegnaDuplicata(s, chiave, esito).catch((error: unknown) => app.log.error({ err: error, chiave }, 'seconda consegna della risposta di emissione non registrata'));
       }),
-      koala: koalaBroker(app.ctx.config),
-      appendici: appendiciAutoStoriche(app.ctx.config, tariffa),
+      koala: koalaBroker(app.ctx.config, app.ctx.db),
+      appendici: appendiciAutoStoriche(app.ctx.config, tariffa, app.ctx.db),
       registri: registriAdapter(app.ctx.config),
     };
     const validaQuotazione = lazyValidator(() => app.ctx.ajv, def.schema);
