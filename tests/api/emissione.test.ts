@@ -267,6 +267,33 @@ describe('exactly one policy, however the insurer behaves', () => {
     expect((await chiamate(id)).map((c) => c.stato)).toEqual(['confermata']);
   });
 
+  it('an answer whose policy number another quotation already holds is never retried for ever: the call closes, the quotation says why, issuing again succeeds', async () => {
+    const altra = await inAttesaDiEmissione('NC100AA');
+    const id = await inAttesaDiEmissione('NC200AA');
+    impostaGuastiSandbox(`quotazione-${id}`, ['timeout_dopo_commit', 'ricerca_non_disponibile']);
+    expect((await emetti(id)).status).toBe(502);
+    const [numero] = await polizzeEmesseSandbox(t.connection.db, `quotazione-${id}`);
+    // The number the insurer gave is already recorded here for another quotation (a sandbox that forgot its books, data by hand).
+    expect((await emetti(altra)).body.result).toBe(0);
+    await q('UPDATE polizza_auto_storica SET numero_polizza = ? WHERE quotazione_id = ?', numero, altra);
+    const res = await emetti(id);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.message).toContain(`polizza ${numero!}, ma questo numero è già registrato per la quotazione n. ${altra}`);
+    expect(await polizze(id)).toEqual([]);
+    expect((await chiamate(id)).map((c) => c.stato)).toEqual(['fallita']);
+    expect((await stato(id)).stato_quotazione_id).toBe(11);
+    const ultimo = (await storico(id)).at(-1)!;
+    expect(ultimo).toMatchObject({ event: 'ERRORE_EMISSIONE', from_status: 7, to_status: 11 });
+    expect(ultimo.note).toContain(numero);
+    // Not stuck: issuing again is a new call with a new key, answered with a new number.
+    const again = await emetti(id);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.result).toBe(0);
+    expect(again.body.verti_policy_number).not.toBe(numero);
+    expect((await chiamate(id)).map((c) => c.stato)).toEqual(['fallita', 'confermata']);
+    expect((await stato(id)).stato_quotazione_id).toBe(9);
+  });
+
   it('a process that died after the insurer committed: its call waits out the lease, then is reconciled, never sent again', async () => {
     const id = await inAttesaDiEmissione('CR100AA');
     const chiave = randomUUID();
