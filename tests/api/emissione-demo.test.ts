@@ -83,3 +83,26 @@ it('issues a demo quotation after a restart, and again after another: numbers ne
     await secondo.close();
   }
 }, 180_000);
+
+it('an install seeded before the sandbox kept its books: numbering starts past the policies held, which the insurer knows', async () => {
+  await sql`DELETE FROM sandbox_registro`.execute(t.connection.db);
+  await sql`DELETE FROM sandbox_contatore`.execute(t.connection.db);
+  const prima = await numeri();
+  const app = await riavvia();
+  try {
+    // A policy issued before the books were kept is known to the insurer: its documents are regenerated.
+    const { id } = await quotazione('Firma');
+    const rigenera = await app.call('POST', `/api/quotazioni/${id}/rigenera-documenti-compagnia`, app.token);
+    expect(rigenera.status, JSON.stringify(rigenera.body)).toBe(200);
+    // A new issue, on a demo quotation set to 'In attesa di emissione' (the status alone matters here).
+    const { id: nuova } = await quotazione('Verifica');
+    await sql`UPDATE quotazione SET stato_quotazione_id = 7 WHERE id = ${nuova}`.execute(t.connection.db);
+    expect((await app.call('PUT', `/api/update_quotazione_per_emissione/${nuova}`, app.token, { data_incasso: OGGI })).status).toBe(200);
+    const issued = await app.call('POST', `/api/quotazioni/emetti/${nuova}?decorrenza=${OGGI}`, app.token, {});
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(prima).not.toContain(issued.body.verti_policy_number);
+    expect(new Set(await numeri()).size).toBe(prima.length + 1);
+  } finally {
+    await app.close();
+  }
+}, 180_000);

@@ -5,7 +5,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/connection.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Trx = Transaction<any>;
+export type Trx = Transaction<any>;
 
 const TABELLE = [
   `CREATE TABLE IF NOT EXISTS sandbox_registro (

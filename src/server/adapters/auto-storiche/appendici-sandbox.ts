@@ -1,7 +1,7 @@
 // Deterministic sandbox of the insurer's appendices: premiums from the tariff, pro rata of the policy year; faults on request.
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
-import { RegistroSandbox } from '../sandbox-registro.ts';
+import { RegistroSandbox, type Trx } from '../sandbox-registro.ts';
 import { rateoCentesimi } from '../../../shared/appendici.ts';
 import { EsitoIncerto } from './emissione-types.ts';
 import { SandboxAutoStoriche, type Tariffa } from './sandbox.ts';
@@ -16,7 +16,7 @@ const guasti = new Map<string, GuastoAppendice[]>();
 const SISTEMA = 'auto_storiche_appendici';
 
 /** The numbering starts past every appendix already recorded here (issued before the books were kept). */
-async function avvio(trx: Transaction<any>): Promise<number> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function avvio(trx: Trx): Promise<number> {
   if (!(await sql<{ t: string | null }>`SELECT to_regclass('appendice')::text AS t`.execute(trx)).rows[0]!.t) return 0;
   const max = await sql<{ n: number | null }>`SELECT max(substring(numero_appendice from 3)::bigint) - 5000000 AS n
     FROM appendice WHERE numero_appendice ~ '^AP[0-9]{9}$'`.execute(trx);

@@ -1,8 +1,8 @@
 // Deterministic sandbox of the insurer's issue side: the data choose the result, tests inject transport faults.
 import { createHash } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
-import { RegistroSandbox } from '../sandbox-registro.ts';
+import { RegistroSandbox, type Trx } from '../sandbox-registro.ts';
 import {
   EsitoIncerto, type AutoStoricheEmissione, type EsitoEmissione, type EsitoRicerca, type EsitoStorno, type RichiestaEmissione,
 } from './emissione-types.ts';
@@ -27,7 +27,7 @@ const numeroPolizza = (n: number) => `AS${String(7000000 + n).padStart(9, '0')}`
  * older version): those are recorded as issued, with their reversal, so that a restart neither reuses their numbers nor
  * forgets them.
  */
-async function avvio(trx: Transaction<any>): Promise<number> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function avvio(trx: Trx): Promise<number> {
   if (!(await sql<{ t: string | null }>`SELECT to_regclass('polizza_auto_storica')::text AS t`.execute(trx)).rows[0]!.t) return 0;
   await sql`INSERT INTO sandbox_registro (sistema, chiave, operazione, riferimento, numero, esito)
     SELECT ${SISTEMA}, 'pregressa-' || p.id, 'emissione', 'quotazione-' || p.quotazione_id, p.numero_polizza,
