@@ -20,7 +20,7 @@ async function surnameOfSeveralKinds(page: Page): Promise<{ q: string; hits: Hit
 }
 
 test('keyboard only: the shortcut focuses the search, results of several kinds, arrows and Enter open one', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await keyboardLogin(page, STAFF.email, STAFF.password);
   const search = page.getByRole('combobox', { name: /^Cerca clienti/ });
   await expect(search).toHaveAttribute('placeholder', 'Cerca…');
