@@ -9,6 +9,7 @@ import { exportColumns, streamExport } from '../resources/export.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
+import { registerCerca } from '../resources/cerca.ts';
 import { requirePermission } from '../auth/guards.ts';
 
 const MAX_PER_PAGE = 500;
@@ -189,9 +190,11 @@ function registerWorkflowRoutes(
 export default fp(async (app: FastifyInstance) => {
   app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
+    const repositories: ResourceRepository[] = [];
     for (const def of app.ctx.definitions.resources.values()) {
       const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
       const repo = new ResourceRepository(def, app.ctx, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table, workflow);
+      repositories.push(repo);
       const allow = (action: PermissionAction) => requirePermission(def.resource.permissions[action]);
       const what = def.resource.singular ?? 'Record';
       const tags = [def.name];
@@ -258,5 +261,6 @@ export default fp(async (app: FastifyInstance) => {
         }));
       }
     }
+    registerCerca(scoped, () => app.ctx.db, repositories);
   });
 }, { name: 'resources', dependencies: ['auth'] });

@@ -19,6 +19,8 @@ import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
 import { INT4_MAX } from '../http/contract.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
+import { referenceSearchFields } from '../../shared/definitions/compile.ts';
+import { nestedEntry, nestedTextSql } from './search-sql.ts';
 
 export interface ListQuery {
   page: number;
@@ -417,15 +419,84 @@ export class ResourceRepository {
       }
       conditions.push(this.filterCondition(field, declared?.bound ?? filter.op, filter.value, filter.field));
     }
-    const searchable = this.def.resource.search ?? [];
-    const words = (query.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 5);
-    if (searchable.length && words.length) {
-      // Every word must appear in one of the searchable columns: "rossi mario" finds MARIO ROSSI.
-      for (const word of words) {
-        conditions.push(sql<SqlBool>`(${sql.join(searchable.map((c) => containsText(this.byName.get(c) ?? c, word)), sql` OR `)})`);
-      }
-    }
+    conditions.push(...await this.searchConditions(db, user, this.def.resource.search ?? [], query.search ?? ''));
     return conditions;
+  }
+
+  /**
+   * What a search adds: every word (five at most) must appear in one of `entries` (see searchEntryError in compile.ts):
+   * "rossi mario" finds MARIO ROSSI. A reference matches when its record's own text search fields do, within that
+   * resource's row scope (a policy by its customer's name). Typed text with nothing to search finds nothing, never all.
+   */
+  private async searchConditions(db: Database, user: AuthUser, entries: string[], text: string): Promise<Expression<SqlBool>[]> {
+    const words = text.trim().split(/\s+/).filter(Boolean).slice(0, 5);
+    if (!words.length) return [];
+    const matchers: Array<(word: string) => Expression<SqlBool> | undefined> = [];
+    for (const entry of entries) {
+      const nested = nestedEntry(entry);
+      if (nested) {
+        if (!this.mayProbe(nested[0], user)) continue;
+        const column = sql.raw(nestedTextSql(...nested));
+        matchers.push((word) => sql<SqlBool>`${column} LIKE ${`%${escapeLike(word.toUpperCase())}%`}`);
+        continue;
+      }
+      if (entry === 'id') {
+        matchers.push((word) => (/^\d{1,10}$/.test(word) && Number(word) <= INT4_MAX ? sql<SqlBool>`${sql.ref(`${this.table}.id`)} = ${Number(word)}` : undefined));
+        continue;
+      }
+      const field = this.byName.get(entry);
+      if (!field || !this.mayProbe(entry, user)) continue;
+      const target = field.ref ? this.deps.definitions.resources.get(field.ref) : undefined;
+      if (target) {
+        const fields = referenceSearchFields(target).map((name) => target.fields.find((f) => f.name === name)!);
+        const scope = await scopeFilterOf(target, db, user);
+        // Unqualified names inside the subquery are the target's columns; the reference is the outer row's.
+        matchers.push((word) => sql<SqlBool>`${sql.ref(`${this.table}.${field.name}`)} IN (SELECT id FROM ${sql.table(target.name)}
+          WHERE (${sql.join(fields.map((f) => containsText(f, word)), sql` OR `)})${scope ? sql` AND ${scope}` : sql``})`);
+        continue;
+      }
+      matchers.push((word) => containsText(field, word));
+    }
+    return words.map((word) => {
+      const any = matchers.map((match) => match(word)).filter((c): c is Expression<SqlBool> => c !== undefined);
+      return any.length ? sql<SqlBool>`(${sql.join(any, sql` OR `)})` : sql<SqlBool>`false`;
+    });
+  }
+
+  /**
+   * The top bar's search (resource.json cerca): at most `limit` records in the user's row scope matching `text`, as
+   * {id, label, route}. No order in SQL: sorting every match of a common fragment before the LIMIT would read them all,
+   * where the planner can stop at the first few; the few found are ordered by label.
+   */
+  async cerca(db: Database, user: AuthUser, text: string, limit: number): Promise<Array<{ id: number; label: string; route: string }>> {
+    const config = this.def.resource.cerca;
+    if (!config) return [];
+    const conditions = await this.searchConditions(db, user, config.fields, text);
+    if (!conditions.length) return [];
+    const scope = await this.scopeFilter(db, user);
+    if (scope) conditions.unshift(scope);
+    const named = new Set([...`${config.label}${config.route}`.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
+    const references = [...named].map((name) => this.byName.get(name)).filter((f): f is FieldDefinition => !!f?.ref);
+    const columns = [...new Set(['id', ...named])].filter((name) => name === 'id' || this.mayRead(name, user));
+    const labels = await this.labelColumns(db, user, references);
+    const rows = await sql<Record<string, unknown>>`SELECT ${sql.join([...columns.map((c) => sql.ref(c)), ...labels])}
+      FROM ${sql.table(this.table)} WHERE ${sql.join(conditions, sql` AND `)} LIMIT ${limit}`.execute(db);
+    const value = (row: Record<string, unknown>, name: string) => {
+      const v = this.byName.get(name)?.ref ? row[name + LABEL_SUFFIX] ?? row[name] : row[name];
+      return v === null || v === undefined ? '' : String(v);
+    };
+    return rows.rows.flatMap((row) => {
+      let complete = true;
+      const route = config.route.replace(/\{([^}]*)\}/g, (_, name: string) => {
+        const v = row[name];
+        if (v === null || v === undefined) complete = false;
+        return encodeURIComponent(String(v));
+      });
+      // A record whose screen cannot be named (a title without its policy) is left out rather than linked nowhere.
+      if (!complete) return [];
+      const label = config.label.replace(/\{([^}]*)\}/g, (_, name: string) => value(row, name)).replace(/\s+/g, ' ').replace(/^[\s·,-]+|[\s·,-]+$/g, '');
+      return [{ id: Number(row.id), label: label || `#${String(row.id)}`, route }];
+    }).sort((a, b) => a.label.localeCompare(b.label, 'it'));
   }
 
   /** A list query's conditions, its checked order (`-name` descending, ending with id) and its label columns. */
