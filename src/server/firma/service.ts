@@ -297,6 +297,12 @@ export async function pollOpenRequests(ctx: FirmaContext, limit = 50): Promise<n
   return changed;
 }
 
+/** presentRequest's answer (null: no request yet), for the response schemas that carry it. */
+export const SIGNATURE_REQUEST_SCHEMA = {
+  type: ['object', 'null'], additionalProperties: true,
+  description: 'ultima richiesta di firma: status (sending, draft, ongoing, done, refused, expired, error), modalita (otp, manual), errors, storico',
+};
+
 export function presentRequest(row: SignatureRequestRow | undefined) {
   if (!row) return null;
   return {
