@@ -1,12 +1,13 @@
-// Quotation documents beyond the generic file routes: the contract generated at the request to issue (and its
-// regeneration), and the signature request of spec 001 §4 whose completion concludes the quotation.
+// Quotation documents beyond the generic file routes: the contract generated at the request to issue, at the issue (and
+// at each regeneration), each version with its own code, and the signature request of spec 001 §4 whose completion
+// concludes the quotation ('Firma Manuale' takes back only the contract to sign, signed).
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
-import { randomBytes } from 'node:crypto';
 import { listDocuments, mediaTransaction, type MediaRecord, type MediaStore } from '../../media/store.ts';
 import { downloadPattern, presentMedia } from '../../media/routes.ts';
 import type { Database } from '../../db/connection.ts';
@@ -75,10 +76,11 @@ async function checkSignedContract(trx: Trx, id: number, stored: MediaRecord, re
   const versione = Number(ultimo.meta?.versione ?? versioni.length);
   if (!codice) throw invalid({ file: ['Il contratto da firmare non ha un codice di riscontro: rigenera i documenti di emissione e fai firmare la nuova versione.'] });
   if (stored.sha256 === ultimo.sha256) throw invalid({ file: ['Il file è il contratto non firmato: carica la copia firmata dal contraente.'] });
+  const bytes = await read();
   let testo = '';
   try {
     const { PDFDocument } = await import('pdf-lib');
-    const doc = await PDFDocument.load(await read(), { ignoreEncryption: true, updateMetadata: false });
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
     testo = [doc.getKeywords(), doc.getSubject(), doc.getTitle()].filter(Boolean).join(' ');
   } catch {
     // An unreadable PDF carries no code: refused below like any other file.
