@@ -84,7 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await registerSecurityHeaders(app);
   // Before any route: the document collects every route registered after it, and every route inherits the defaults.
-  registerEntitySchemas(app, options.definitions);
+  registerEntitySchemas(app, options.definitions, extensions);
   await registerOpenApi(app, config.appName);
 
   await app.register(maintenancePlugin);

@@ -4,6 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import type { Definitions, JsonSchema, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { INT4_MAX } from './contract.ts';
+import type { Extensions } from '../extensions.ts';
 import { ERROR_CODES } from '../../shared/error-codes.ts';
 
 export { ENGINE_VALIDATED } from './contract.ts';
@@ -54,15 +55,17 @@ export function inputSchema(def: ResourceDefinition): JsonSchema {
   return { type: 'object', additionalProperties: false, properties };
 }
 
-export function entitySchema(def: ResourceDefinition): JsonSchema {
+/** `extra`: what the domain's answer of one record adds (ResourceHooks.readOne), read-only. */
+export function entitySchema(def: ResourceDefinition, extra: Record<string, JsonSchema> = {}): JsonSchema {
   const { $comment: _, ...schema } = def.schema;
   // Each reference's label travels beside it (cliente_id__label), read by the server in the same query.
   const labels = Object.fromEntries(def.fields.filter((f) => f.ref).map((f) => [`${f.name}__label`, { type: ['string', 'null'], readOnly: true, description: `etichetta di ${f.name}` }]));
-  return { ...schema, properties: { ...schema.properties, ...labels, version: { type: 'integer', readOnly: true } } };
+  const extras = Object.fromEntries(Object.entries(extra).map(([name, prop]) => [name, { ...prop, readOnly: true }]));
+  return { ...schema, properties: { ...schema.properties, ...labels, ...extras, version: { type: 'integer', readOnly: true } } };
 }
 
 /** Registers Error, each entity and its input once; routes refer to them as `{$ref: 'cliente#'}`. */
-export function registerEntitySchemas(app: FastifyInstance, definitions: Definitions): void {
+export function registerEntitySchemas(app: FastifyInstance, definitions: Definitions, extensions?: Pick<Extensions, 'hooksFor'>): void {
   app.addSchema({
     $id: 'Error', type: 'object', required: ['message', 'code'],
     properties: {
@@ -72,7 +75,7 @@ export function registerEntitySchemas(app: FastifyInstance, definitions: Definit
     },
   });
   for (const def of definitions.resources.values()) {
-    app.addSchema({ $id: def.name, ...entitySchema(def) });
+    app.addSchema({ $id: def.name, ...entitySchema(def, extensions?.hooksFor(def.name).readOne?.properties) });
     app.addSchema({ $id: `${def.name}_input`, ...inputSchema(def) });
   }
 }

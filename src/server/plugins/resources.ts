@@ -228,7 +228,8 @@ export default fp(async (app: FastifyInstance) => {
           const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           etag(reply, record);
           reply.header('cache-control', 'no-store');
-          return { data: record };
+          const readOne = app.ctx.extensions.hooksFor(def.name).readOne;
+          return { data: readOne ? { ...record, ...(await readOne.load(app.ctx.db, record, request.user)) } : record };
         });
         if (serves('create')) scoped.post(base, { preHandler: allow('create'), schema: { tags, summary: `Crea ${what}`, body: input, response: { 201: writeResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           const { model, warnings } = await repo.create(app.ctx.db, request.user, request.body);

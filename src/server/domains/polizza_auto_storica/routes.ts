@@ -10,6 +10,7 @@ import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
 import { chiamateDi } from './chiamate.ts';
+import { storeIssuedContract } from '../quotazione/documenti.ts';
 import { ELENCO, sincronizzaElenco } from './elenco.ts';
 import { appendiciAutoStoriche } from '../../adapters/auto-storiche/appendici.ts';
 import { tariffa } from '../../adapters/auto-storiche/tariffa.ts';
@@ -59,6 +60,7 @@ export function register(app: FastifyInstance): void {
       koala: koalaBroker(app.ctx.config, app.ctx.db),
       appendici: appendiciAutoStoriche(app.ctx.config, tariffa, app.ctx.db),
       registri: registriAdapter(app.ctx.config),
+      contratto: (trx, user, quotazione) => storeIssuedContract(app.ctx.media, trx, quotazione, user),
     };
     const validaQuotazione = lazyValidator(() => app.ctx.ajv, def.schema);
     const read = requirePermission(def.resource.permissions.read);

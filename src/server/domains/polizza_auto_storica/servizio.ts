@@ -43,6 +43,8 @@ export interface Servizio {
   log?: (message: string) => void;
   /** CHIAMATE_ESTERNE_LEASE_MS: an outside call in progress longer than this is taken as abandoned. */
   leaseMs?: number;
+  /** Stores the issued policy's contract to sign, in the issue's (or the regeneration's) transaction. */
+  contratto(trx: Trx, user: AuthUser, quotazioneId: number): Promise<void>;
 }
 
 type Row = Record<string, unknown>;
@@ -213,6 +215,8 @@ async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, c
     await transizione(s, trx, user, row, 'EMETTI', {
       verti_policy_number: esito.verti_policy_number, infodrive_id: esito.infodrive_id ?? null, polizza_id: polizza.id, decorrenza: richiesta.decorrenza,
     }, nota);
+    // Whoever issued (staff from 7, after a request, a retry from 11, a reconciled answer): the contract to sign.
+    await s.contratto(trx, user, chiamata.record_id);
   } else if (esito.result === 1) {
     await transizione(s, trx, user, row, 'AVVISO_EMISSIONE', {}, nota);
   } else {
@@ -400,6 +404,7 @@ export async function rigeneraDocumenti(s: Servizio, user: AuthUser, id: number)
     const locked = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0]!;
     await s.polizze.writeOnBehalf(trx, user, await s.polizze.lockRow(trx, Number(polizza.id)), { documenti: answer.esito.documenti ?? [] });
     await transizione(s, trx, user, locked, 'RIGENERA_DOCUMENTI', {}, `Risposta compagnia (result 0): ${answer.esito.documenti?.length ?? 0} documenti rigenerati.`);
+    await s.contratto(trx, user, id);
     return { message: 'Documenti rigenerati', data: { documenti: answer.esito.documenti ?? [], model: await s.repo.get(trx as unknown as Database, user, id) } };
   });
 }

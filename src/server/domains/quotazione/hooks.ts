@@ -9,6 +9,7 @@ import { fromCents, toCents } from '../../../shared/money.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
 import type { MigrationStatement } from '../../extensions.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
+import { latestRequest, presentRequest, SIGNATURE_REQUEST_SCHEMA } from '../../firma/service.ts';
 
 const NEEDS_CALCULATION = new Set(['CONFERMA', 'CONFERMA_DIRETTA', 'APPROVA', 'RICHIEDI_EMISSIONE', 'EMETTI_DIRETTA']);
 export const STALE_CALCULATION = 'Il calcolo non corrisponde ai dati attuali della quotazione: ricalcola il premio prima di procedere.';
@@ -109,6 +110,13 @@ export function register(app: FastifyInstance): void {
       if (NEEDS_CALCULATION.has(event) && !(Array.isArray(before.preventivi) && before.preventivi.length > 0)) {
         throw new HttpError(409, STALE_CALCULATION, undefined, undefined, 'STALE_CALCULATION');
       }
+    },
+    // The quotation carries its latest signature request (spec 001 §3), as stored: reading it asks the provider nothing.
+    readOne: {
+      properties: { last_signature_request: SIGNATURE_REQUEST_SCHEMA },
+      async load(db, record) {
+        return { last_signature_request: presentRequest(await latestRequest(db, { resource: 'quotazione', id: Number(record.id) })) };
+      },
     },
   });
   // A forced premium under the calculated one is allowed but flagged, except for super_admin (spec 001 §4).
