@@ -291,7 +291,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         setSaving(false);
       }
     },
-    [saving, first, names, sections, formRefs, mode, fields, form, original, resource, id, navigate, notify, showRecord, fail],
+    [saving, first, names, sections, formRefs, mode, fields, form, schema, original, resource, id, navigate, notify, showRecord, fail],
   );
 
   /** Saves first when there are changes (the first section validates and submits), else runs at once. */
