@@ -26,6 +26,7 @@ import {
   consentsOf, fieldsUpTo, publicRules, publicSchema, type PublicStep, type PublicView, type ShownNotice,
 } from '../../../shared/domains/quotazione/pubblico.ts';
 import type { AppConfig } from '../../context.ts';
+import { conDatiDelServer } from './veicoli.ts';
 
 const DIR = path.resolve(import.meta.dirname, '..', '..', '..', '..', 'schemas', 'quotazione');
 const view: PublicView = JSON.parse(readFileSync(path.join(DIR, 'public.view.json'), 'utf8'));
@@ -207,8 +208,9 @@ export function register(app: FastifyInstance): void {
         const stored = (row.veicoli_storici ?? []) as Array<Record<string, unknown>>;
         const sent = Array.isArray(normalised.veicoli_storici) ? normalised.veicoli_storici as Array<Record<string, unknown>> : [];
         if (sent.length !== stored.length) throw invalid({ veicoli_storici: ['Non puoi aggiungere o togliere veicoli storici: contatta il tuo intermediario.'] });
-        normalised.veicoli_storici = stored.map((v, i) => {
-          // Each vehicle needs a row id: its registration document (libretto) is filed under it.
+        normalised.veicoli_storici = conDatiDelServer(stored.map((v, i) => {
+          // Each vehicle needs a row id: its registration document (libretto) is filed under it. The registry data stay
+          // while plate and type are those they were read for (conDatiDelServer).
           const out: Record<string, unknown> = { ...v, id: v.id ?? randomUUID() };
           for (const f of view.veicoli_storici.scrittura) {
             const value = sent[i]![f];
@@ -219,7 +221,7 @@ export function register(app: FastifyInstance): void {
           // What the row's own conditions now hide holds no data (a truck's weight once the vehicle is a car).
           for (const hidden of hiddenProperties(vehicleItems, out)) delete out[hidden];
           return out;
-        });
+        }), stored, vehicleItems, true);
       }
       if (Array.isArray(normalised.veicoli_moderni)) {
         normalised.veicoli_moderni = (normalised.veicoli_moderni as Array<Record<string, unknown>>).map((v) =>
