@@ -103,3 +103,48 @@ describe('field read permissions of a quotation (spec 000 §2.9, 001 §6)', () =
     expect(schema.properties.preventivi.items.properties.premio_compagnia['x-read-permission']).toBe('super_admin');
   });
 });
+
+describe('registering payments (ruoli.json: gestione_incassi)', () => {
+  it('a collaborator may not pay his own titles by any route; a cashier may', async () => {
+    const post = async (url: string, body: Record<string, unknown>) => {
+      const res = await t.call('POST', url, { token: admin, body });
+      expect(res.status, `${url} ${JSON.stringify(res.body)}`).toBe(201);
+      return res.body.data.model.id as number;
+    };
+    const fornitore = await post('/api/compagnia', { ragioneSociale: 'Pagamenti Spa', tipoCompagnia: 'FORNITORE', percentRitenuta: 11.5 });
+    const contrattuale = await post('/api/compagnia_contrattuale', { nome: 'Compagnia Pagamenti' });
+    const prodotto = await post('/api/categoria_prodotto', {
+      nome: 'Incendio', compagnia_fornitore_id: fornitore, compagnia_contrattuale_id: contrattuale, ramo_id: 8, settore_id: 1, percentuale_provvigione_attiva: 12,
+    });
+    const cliente = await post('/api/cliente', { tipo: 'RETAIL', sesso: 'M', nome: 'Mario', cognome: 'Pagante', collaboratore_id: collabId });
+    const polizza = await post('/api/polizza', {
+      collaboratore_id: collabId, cliente_id: cliente, compagnia_contrattuale_id: contrattuale, fornitore_id: fornitore,
+      mandato_prodotto_id: prodotto, polizza_numero: 'PAG-1', data_entrata_in_effetto: '2026-01-15', data_scadenza: '2027-01-15',
+      frazionamento_slug: 'TRIMESTRALE', tacito_rinnovo: true, totale_premio_imponibile: 1000, totale_premio_imposte: 220, diritti: 10, spese: 5, competenze: 20,
+    });
+    const titoli = (await t.call('GET', `/api/titolo?filter[polizza_id]=${polizza}&sort=numero_rata`, { token: collab })).body.data as Array<{ id: number; premio: number }>;
+    expect(titoli.length).toBe(4);
+    const [first, second] = titoli as [{ id: number; premio: number }, { id: number; premio: number }];
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+    const payment = (x: { premio: number }) => ({ data_pagamento: today, importo: x.premio, tipo_pagamento: 'BONIFICO' });
+
+    for (const url of [`/api/titolo/${first.id}/pagamento`, `/api/titoli/${first.id}/pagamento`]) {
+      const refused = await t.call('POST', url, { token: collab, body: payment(first) });
+      expect(refused.status, url).toBe(403);
+      expect(refused.body.message).toBe('Non hai i permessi per registrare pagamenti.');
+    }
+    for (const url of ['/api/titolo/pagamenti', '/api/titoli/pagamenti', '/api/gestione_incassi/pagamenti']) {
+      const refused = await t.call('POST', url, { token: collab, body: { titoli: [first.id], data_pagamento: today, importo: first.premio, tipo_pagamento: 'BONIFICO' } });
+      expect(refused.status, url).toBe(403);
+      expect(refused.body.message).toBe('Non hai i permessi per registrare pagamenti.');
+    }
+    const unpaid = (await t.call('GET', `/api/titolo/${first.id}`, { token: admin })).body.data;
+    expect(unpaid).toMatchObject({ saldato: false, stato: 'GIACENZA' });
+
+    const cashier = await userWithRoles(t, admin, { email: 'cassiere.permessi@test.it', roles: ['cassiere'] });
+    const paid = await t.call('POST', `/api/titolo/${first.id}/pagamento`, { token: admin, body: payment(first) });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const desk = await t.call('POST', '/api/gestione_incassi/pagamenti', { token: cashier, body: { titoli: [second.id], data_pagamento: today, importo: second.premio, tipo_pagamento: 'BONIFICO' } });
+    expect(desk.status, JSON.stringify(desk.body)).toBe(200);
+  });
+});
