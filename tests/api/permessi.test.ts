@@ -1,7 +1,9 @@
 // Issue 29: what a collaborator reads of a quotation (insurer premium, colours), who registers payments, consents that
 // outlive their quotation, one customer per codice fiscale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { todayIso } from '../../src/shared/rca/richiesta.ts';
 
 let t: TestApp;
 let admin: string;
@@ -10,6 +12,7 @@ let approver: string;
 let collabId: number;
 let giallo: number;
 let rosso: number;
+let verde: number;
 
 function quotazione(model: number, extra: Record<string, unknown> = {}) {
   return {
@@ -36,6 +39,7 @@ beforeAll(async () => {
   approver = await userWithRoles(t, admin, { email: 'approver.permessi@test.it', roles: ['approvatore'] });
   const model = async (body: Record<string, unknown>) => (await t.call('POST', '/api/autostoriche', { token: admin, body })).body.data.model.id as number;
   giallo = await model({ marca: 'ALFA ROMEO', modello: 'GIULIA SUPER', anno: 1968, valore_b: 18000, colore: 'giallo', tipologia: 'A' });
+  verde = await model({ marca: 'FIAT', modello: '500 F', anno: 1968, valore_b: 6000, colore: 'verde', tipologia: 'A' });
   rosso = await model({ marca: 'LANCIA', modello: 'FLAMINIA', anno: 1965, valore_b: 20000, colore: 'rosso', tipologia: 'A' });
 });
 afterAll(() => t?.close());
@@ -146,5 +150,96 @@ describe('registering payments (ruoli.json: gestione_incassi)', () => {
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     const desk = await t.call('POST', '/api/gestione_incassi/pagamenti', { token: cashier, body: { titoli: [second.id], data_pagamento: today, importo: second.premio, tipo_pagamento: 'BONIFICO' } });
     expect(desk.status, JSON.stringify(desk.body)).toBe(200);
+  });
+});
+
+// The customer's public link up to the documents step (status 5): personal data, consents, questionnaire.
+const CF = 'RSSMRA80A01H501U';
+const personali = (uuid: string) => ({
+  uuid, persona: 'f', sesso: 'M', nome: 'Mario', cognome: 'Rossi', cfisc: CF, email: 'mario.rossi@example.it',
+  telefono: '+393331234567', attivita_lavorativa: 'LAVORATORE_AUTONOMO', dataNascita: '1980-01-01', nazione_nascita_id: '1',
+  provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via Roma', residenzaCivico: '1',
+  residenzaCap: '00100', residenza_comune_id: '058091', provincia_codice: 'RM',
+});
+const consensi = { consenso_trattamento: 'ok', radio1: 'ko', radio2: 'ok', radio3: 'ok', consenso_allegati: 'ok', consenso_otp: 'ok' };
+const questionario = {
+  radio0: 'ok', copertura: 'ko', ...Object.fromEntries([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map((n) => [`radio${n}`, 'ok'])),
+  patenti: 2, quotidiano: 1,
+  veicoli_storici: [{ targa: 'AB123CD', tipologia_ania: 'A', anno: 1968 }],
+  veicoli_moderni: [{ marca: 'Fiat', modello: 'Panda', anno: '2019', targa: 'ab123cd', grado_parentela: 'Contraente' }],
+};
+
+async function linkToDocuments(): Promise<{ id: number; clienteId: number }> {
+  const id = await calculated(collab, verde);
+  const conferma = await t.call('POST', `/api/quotazioni/conferma/${id}`, { token: collab });
+  expect(conferma.body.data?.model?.stato_quotazione_id, JSON.stringify(conferma.body)).toBe(4);
+  const uuid = (await t.call('GET', `/api/quotazioni/${id}`, { token: admin })).body.data.uuid as string;
+  const dati = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) });
+  expect(dati.status, JSON.stringify(dati.body)).toBe(201);
+  expect((await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 3, ...consensi } })).status).toBe(201);
+  const q = await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, ...questionario } });
+  expect(q.status, JSON.stringify(q.body)).toBe(201);
+  expect((await t.call('GET', `/api/quotazioni/${id}`, { token: admin })).body.data.stato_quotazione_id).toBe(5);
+  return { id, clienteId: dati.body.data.model.id };
+}
+
+const consentRows = async (quotazioneId: number) =>
+  (await sql<{ n: number }>`SELECT count(*)::int AS n FROM quotazione_consenso WHERE quotazione_id = ${quotazioneId}`.execute(t.connection.db)).rows[0]!.n;
+
+describe('consents outlive their quotation (GDPR art. 7(1))', () => {
+  it('deleting the quotation keeps its consent records, with the customer; the table refuses deletes and changes', async () => {
+    const { id, clienteId } = await linkToDocuments();
+    const before = await consentRows(id);
+    expect(before).toBe(6);
+    const del = await t.call('DELETE', `/api/quotazioni/${id}`, { token: collab });
+    expect(del.status, JSON.stringify(del.body)).toBeLessThan(300);
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: admin })).status).toBe(404);
+    expect(await consentRows(id)).toBe(before);
+    const kept = await t.call('GET', `/api/cliente/${clienteId}/consensi`, { token: collab });
+    expect(kept.status).toBe(200);
+    expect(kept.body.data.filter((r: { quotazione_id: number }) => r.quotazione_id === id).map((r: { consenso: string }) => r.consenso))
+      .toEqual(['consenso_trattamento', 'radio1', 'radio2', 'radio3', 'consenso_allegati', 'consenso_otp']);
+    await expect(sql`DELETE FROM quotazione_consenso WHERE quotazione_id = ${id}`.execute(t.connection.db)).rejects.toThrow(/append-only/);
+    await expect(sql`UPDATE quotazione_consenso SET cliente_id = NULL WHERE quotazione_id = ${id}`.execute(t.connection.db)).rejects.toThrow(/append-only/);
+    expect(await consentRows(id)).toBe(before);
+  });
+});
+
+describe('one customer per codice fiscale', () => {
+  it('the public link and the RCA stepper reuse the customer on file; the generic form refuses a second one at cf', async () => {
+    const first = await linkToDocuments();
+    const second = await linkToDocuments();
+    expect(second.clienteId).toBe(first.clienteId);
+
+    const rca = await t.call('POST', '/api/quixa/FastQuotationFlow', { token: collab, body: {
+      fastFlowData: {
+        vehicleCategory: 'Auto', plate: 'FA456GH', birthdate: '1980-01-01', convention: 'QP_STANDARD', effectDate: todayIso(), bonusMalus: 5,
+        insuranceSituation: 'AlreadyInsuredATR',
+        personData: { gender: 'Male', name: 'mario', surname: 'rossi', birthDate: '1980-01-01', maritalStatus: 'Single', fiscalCode: CF },
+      },
+      coverages: [{ code: 'P01', description: 'Responsabilità Civile', selected: true, value: 6000000, coInsurance: true, PackageCode: 'P94' }],
+      addresses: [{ addressType: 'PermanentResidency', streetType: 'Via', streetName: 'roma', number: '1', cityIstat: 58091, zipCode: '00100' }],
+      contacts: [{ type: 'Email', isPrincipal: true, value_contact: 'mario.rossi@example.it' }],
+      privacyData: { question1: true, question2: true, question3: true },
+    } });
+    expect(rca.status, JSON.stringify(rca.body)).toBe(200);
+    const proposal = await t.call('POST', '/api/quixa/Proposal', { token: collab, body: { proposalData: { quotationNumber: rca.body.data.simulation_number, sendMailToClient: false } } });
+    expect(proposal.status, JSON.stringify(proposal.body)).toBe(200);
+    expect(proposal.body.data.cliente_id).toBe(first.clienteId);
+
+    const holders = await sql<{ n: number }>`SELECT count(*)::int AS n FROM cliente WHERE cf = ${CF}`.execute(t.connection.db);
+    expect(holders.rows[0]!.n).toBe(1);
+
+    const body = { tipo: 'RETAIL', sesso: 'M', nome: 'Mario', cognome: 'Rossi', cf: CF.toLowerCase() };
+    const dup = await t.call('POST', '/api/cliente', { token: collab, body });
+    expect(dup.status).toBe(422);
+    expect(dup.body.errors).toEqual({ cf: ['Esiste già un cliente con questo codice fiscale.'] });
+    // Another collaborator learns only that the code is taken.
+    const otherId = (await t.call('POST', '/api/collaboratore', { token: admin, body: { sesso: 'F', nome: 'Altra', cognome: 'AGENTE', tipo: 'AGENTE', email: 'altra.permessi@example.it' } })).body.data.model.id;
+    const other = await userWithRoles(t, admin, { email: 'other.permessi@test.it', roles: ['collaboratore'], collaboratore_id: otherId });
+    const foreign = await t.call('POST', '/api/cliente', { token: other, body });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors).toEqual({ cf: ['Esiste già un cliente con questo codice fiscale.'] });
+    expect(JSON.stringify(foreign.body)).not.toContain(String(first.clienteId));
   });
 });
