@@ -6,6 +6,7 @@ import { invalid, notFoundFor } from '../errors.ts';
 import { ResourceRepository, directedSort, type ListQuery } from '../resources/repository.ts';
 import { streamAll } from '../resources/stream.ts';
 import { exportColumns, streamExport } from '../resources/export.ts';
+import { listFor } from '../../shared/definitions/read-masks.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
@@ -174,7 +175,8 @@ function registerWorkflowRoutes(
     schema: { tags, summary: 'Stato, azioni disponibili, avvisi e storico', params: ID_PARAMS, response: { 200: { type: 'object', properties: { data: { type: 'object' } } }, ...errorResponses(401, 403, 404) } },
   }, async (request) => {
     const id = parseId((request.params as { id: string }).id, def);
-    const record = await repo.get(scoped.ctx.db, request.user, id);
+    // Only the machine's answers leave this route: its guards judge the stored values (a hidden colour still needs a derogation).
+    const record = await repo.get(scoped.ctx.db, request.user, id, true);
     const status = Number(record[workflow.statusField]);
     return {
       data: {
@@ -220,7 +222,7 @@ export default fp(async (app: FastifyInstance) => {
           },
         }, async (request, reply) => {
           const raw = request.query as Record<string, unknown>;
-          const columns = exportColumns(def.list.columns, typeof raw.columns === 'string' ? raw.columns : undefined);
+          const columns = exportColumns(listFor(def, request.user).columns, typeof raw.columns === 'string' ? raw.columns : undefined);
           const query = parseListQuery(def, { ...raw, page: undefined, per_page: undefined });
           return streamExport(reply, app.ctx.db, repo, request.user, query, raw.format as 'csv' | 'xlsx', columns, workflow);
         });
