@@ -190,7 +190,9 @@ class Staging {
       throw new HttpError(409, message, { cancella: [message] }, { ...impact, conferma_richiesta: true });
     }
     if (options.cancella) {
-      await trx.deleteFrom(RESOURCE).where('id', '!=', sql<number>`ALL(${kept}::integer[])`).execute();
+      const deleted = await trx.deleteFrom(RESOURCE).where('id', '!=', sql<number>`ALL(${kept}::integer[])`).executeTakeFirst();
+      // What was deleted, also a model added through the API since the count.
+      impact.da_eliminare = Number(deleted.numDeletedRows);
       // Still read and priced by the quotations using them, no longer offered for new ones (search, marche).
       if (kept.length) {
         await trx.updateTable(RESOURCE)
