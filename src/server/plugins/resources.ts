@@ -197,6 +197,7 @@ export default fp(async (app: FastifyInstance) => {
       const tags = [def.name];
       // The engine validates the body itself (aliases, normalisation, the entity schema); the document shows the whole input.
       const input = { $ref: `${def.name}_input#`, [ENGINE_VALIDATED]: true };
+      const update = { $ref: `${def.name}_update#`, [ENGINE_VALIDATED]: true };
       const own = { creat: def.resource.messages?.created, aggiornat: def.resource.messages?.updated, eliminat: def.resource.messages?.deleted };
       const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => own[verb] ?? `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
       const serves = (op: PermissionAction) => !def.resource.api.operations || def.resource.api.operations.includes(op);
@@ -235,7 +236,7 @@ export default fp(async (app: FastifyInstance) => {
         });
         if (serves('update')) scoped.put(`${base}/:id`, {
           preHandler: allow('update'),
-          schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: input, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
+          schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: update, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
         }, async (request, reply) => {
           const id = parseId((request.params as { id: string }).id, def);
           const { model, warnings } = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
