@@ -7,6 +7,7 @@ import { ResourceRepository, directedSort, type ListQuery } from '../resources/r
 import { streamAll } from '../resources/stream.ts';
 import { exportColumns, streamExport } from '../resources/export.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
+import { INT4_MAX } from '../http/contract.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
 import { requirePermission } from '../auth/guards.ts';
@@ -57,8 +58,9 @@ const writeResponse = (name: string) => ({
 const IF_MATCH = { type: 'object', properties: { 'if-match': { type: 'string', maxLength: 40 } } };
 const MESSAGE_RESPONSE = { type: 'object', properties: { message: { type: 'string' } } };
 
+/** A record's id is a positive int32 in plain decimal: '01', '+1' or '1.0' name no record (they were read as 1). */
 function parseId(raw: string, def: ResourceDefinition): number {
-  if (!/^\d{1,9}$/.test(raw)) throw notFoundFor(def);
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > INT4_MAX) throw notFoundFor(def);
   return Number(raw);
 }
 
