@@ -8,6 +8,7 @@ import { streamAll } from '../resources/stream.ts';
 import { exportColumns, streamExport } from '../resources/export.ts';
 import { listFor } from '../../shared/definitions/read-masks.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
+import { INT4_MAX } from '../http/contract.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
 import { registerCerca } from '../resources/cerca.ts';
@@ -59,8 +60,9 @@ const writeResponse = (name: string) => ({
 const IF_MATCH = { type: 'object', properties: { 'if-match': { type: 'string', maxLength: 40 } } };
 const MESSAGE_RESPONSE = { type: 'object', properties: { message: { type: 'string' } } };
 
+/** A record's id is a positive int32 in plain decimal: '01', '+1' or '1.0' name no record (they were read as 1). */
 function parseId(raw: string, def: ResourceDefinition): number {
-  if (!/^\d{1,9}$/.test(raw)) throw notFoundFor(def);
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > INT4_MAX) throw notFoundFor(def);
   return Number(raw);
 }
 
@@ -202,6 +204,7 @@ export default fp(async (app: FastifyInstance) => {
       const tags = [def.name];
       // The engine validates the body itself (aliases, normalisation, the entity schema); the document shows the whole input.
       const input = { $ref: `${def.name}_input#`, [ENGINE_VALIDATED]: true };
+      const update = { $ref: `${def.name}_update#`, [ENGINE_VALIDATED]: true };
       const own = { creat: def.resource.messages?.created, aggiornat: def.resource.messages?.updated, eliminat: def.resource.messages?.deleted };
       const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => own[verb] ?? `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
       const serves = (op: PermissionAction) => !def.resource.api.operations || def.resource.api.operations.includes(op);
@@ -241,7 +244,7 @@ export default fp(async (app: FastifyInstance) => {
         });
         if (serves('update')) scoped.put(`${base}/:id`, {
           preHandler: allow('update'),
-          schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: input, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
+          schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: update, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
         }, async (request, reply) => {
           const id = parseId((request.params as { id: string }).id, def);
           const { model, warnings } = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
