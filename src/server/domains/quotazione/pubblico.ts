@@ -439,7 +439,7 @@ export function register(app: FastifyInstance): void {
       const notice = (await noticesFor(db, row)).find((n) => String(n.id) === id);
       const m = notice ? await findDocument(db, notice.id) : undefined;
       if (!m) throw new HttpError(404, 'Documento non trovato.');
-      return sendDocument(reply, app.ctx, m, false);
+      return sendDocument(reply, app.ctx, m);
     });
 
     app.post('/api/cliente/quotazione/terminaCaricamento/:uuid', { schema: { params: uuidParam, querystring } }, async (request, reply) => {
