@@ -54,4 +54,11 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     reply.headers(headers);
     done();
   });
+  // A request refused before its body was read (an upload refused at its first part): Node only discards the rest of a
+  // body nobody started reading, so the socket stalled behind this one and the next request on the same keep-alive
+  // connection waited for a timeout. The connection is closed after this answer instead, so the client opens a new one.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.raw.complete === false) reply.header('connection', 'close');
+    done(null, payload);
+  });
 }
