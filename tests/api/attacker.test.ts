@@ -4,13 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestApp, type TestApp } from './helpers.ts';
+import { ANONYMOUS_BODY_LIMIT } from '../../src/server/http/security.ts';
 
 let t: TestApp;
 let admin: string;
 let port: number;
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { LOGIN_SLOW_BASE_MS: 200 } });
+  t = await createTestApp({ config: { LOGIN_SLOW_BASE_MS: 200, PUBLIC_RATE_LIMIT_IP: 5 } });
   admin = await t.login(ADMIN.email, ADMIN.password);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
@@ -77,5 +78,58 @@ describe('a refused upload on a keep-alive connection', () => {
     } finally {
       agent.destroy();
     }
+  });
+});
+
+describe('memory without a login', () => {
+  it('60 bodies of 9 MB at concurrency 20 without a token are refused unread: 413, 429 or 401, and the memory stays put', async () => {
+    // One JSON document of 9 MB, shared by every request (the client's copy costs nothing per request).
+    const huge = Buffer.from(JSON.stringify({ email: 'nobody@test.it', password: 'wrong-password-1', pad: 'A'.repeat(9 * 1024 * 1024) }));
+    const targets = ['/api/login', '/api/cliente/quotazione', '/api/cliente', '/api/nope'];
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
+    const statuses: number[] = [];
+    const started = Date.now();
+    let next = 0;
+    try {
+      await Promise.all(Array.from({ length: 20 }, async () => {
+        while (next < 60) {
+          const url = targets[next++ % targets.length]!;
+          const res = await t.app.inject({ method: 'POST', url, payload: huge, headers: { 'content-type': 'application/json' } });
+          statuses.push(res.statusCode);
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }
+      }));
+    } finally {
+      clearInterval(sampler);
+    }
+    // Read and parsed, these bodies took hundreds of MB (about 27 MB each, 20 at a time); refused unread, a few.
+    expect((peak - before) / 1024 / 1024).toBeLessThan(120);
+    expect(statuses).toHaveLength(60);
+    for (const status of statuses) expect([401, 413, 429]).toContain(status);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a chunked body without a length is cut at the anonymous limit too', async () => {
+    const { Readable } = await import('node:stream');
+    const body = JSON.stringify({ email: 'nobody@test.it', password: 'x'.repeat(ANONYMOUS_BODY_LIMIT) });
+    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: Readable.from([Buffer.from(body)]), headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(413);
+    expect(JSON.parse(res.body).message).toBe('Richiesta troppo grande.');
+    // A signed-in user keeps the app's limit: a list preference of 80 KB is taken.
+    const value = 'v'.repeat(80 * 1024);
+    expect((await t.call('PUT', '/api/preferences/grande', { token: admin, body: { value: value.slice(0, 90_000) } })).status).toBe(200);
+  });
+
+  it("the public routes count an address's requests before reading the body: a malformed flood meets 429", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/cliente/quotazione', remoteAddress: '203.0.113.77', payload: '{"not json', headers: { 'content-type': 'application/json' } });
+      statuses.push(res.statusCode);
+    }
+    // PUBLIC_RATE_LIMIT_IP is 5 in this file.
+    expect(statuses.slice(0, 5).every((s) => s === 400)).toBe(true);
+    expect(statuses.slice(5)).toEqual([429, 429]);
   });
 });
