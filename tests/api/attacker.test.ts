@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createTestApp, type TestApp } from './helpers.ts';
+import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 import { ANONYMOUS_BODY_LIMIT } from '../../src/server/http/security.ts';
 
 let t: TestApp;
@@ -131,5 +131,38 @@ describe('memory without a login', () => {
     // PUBLIC_RATE_LIMIT_IP is 5 in this file.
     expect(statuses.slice(0, 5).every((s) => s === 400)).toBe(true);
     expect(statuses.slice(5)).toEqual([429, 429]);
+  });
+});
+
+describe('parallel password guessing', () => {
+  const login = (email: string, password: string, address: string) =>
+    t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: address, payload: { email, password } });
+
+  it('guesses sent in parallel from many addresses wait their turn one after the other, and the owner still gets in', async () => {
+    await userWithRoles(t, admin, { email: 'guessed@test.it', roles: ['staff'] });
+    // Ten failures from ten addresses: the account is slowed down from now on (LOGIN_SLOW_BASE_MS is 200 here).
+    for (let i = 0; i < 10; i++) expect((await login('guessed@test.it', `wrong-${i}-password`, `192.0.2.${i + 1}`)).statusCode).toBe(422);
+    const started = Date.now();
+    const guesses = await Promise.all(Array.from({ length: 10 }, (_, i) => login('guessed@test.it', `parallel-${i}-password`, `198.51.100.${i + 1}`)));
+    const elapsed = Date.now() - started;
+    for (const guess of guesses) expect(guess.statusCode).toBe(422);
+    // Side by side they all waited one delay (about 200 ms); queued, ten turns at least 200 ms apart.
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    // Never a refusal for the owner, from their own address.
+    const owner = await login('guessed@test.it', 'user-password-1234', '203.0.113.200');
+    expect(owner.statusCode, owner.body).toBe(200);
+  }, 60_000);
+
+  it("PUT /api/account counts wrong current passwords like logins: the sixth from the same address is refused", async () => {
+    const token = await userWithRoles(t, admin, { email: 'account@test.it', roles: ['staff'] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await t.call('PUT', '/api/account', { token, body: { password_attuale: `wrong-${i}-password`, password: 'new-password-12345' } });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([422, 422, 422, 422, 422, 429]);
+    // The failures are the account's: the login from the same address is refused too, from another one it works.
+    expect((await login('account@test.it', 'user-password-1234', '127.0.0.1')).statusCode).toBe(429);
+    expect((await login('account@test.it', 'user-password-1234', '203.0.113.201')).statusCode).toBe(200);
   });
 });
