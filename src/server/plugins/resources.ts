@@ -181,6 +181,8 @@ function registerWorkflowRoutes(
     return {
       data: {
         stato: workflow.status(status),
+        // The version judged: the client trusts these events only for the record it shows.
+        version: record.version ?? null,
         eventi: workflow.available(status, request.user, record).map((e) => ({ type: e.type, ...e.meta, target: e.target, targets: e.targets })),
         avvisi: workflow.warnings(status, request.user, record),
         storico: await repo.history(scoped.ctx.db, request.user, id),
