@@ -78,7 +78,11 @@ describe('inclusion', () => {
 
     const calc = await t.call('POST', `/api/v1/goold/quotations/inclusion/calculate/${id}`, { token: staff, body: { date: TRA_UN_MESE, historic: { auto_storica_id: lancia, targa: 'cd456ef', tipologia_ania: 'A' }, competenze: 10 } });
     expect(calc.status, JSON.stringify(calc.body)).toBe(200);
-    const { premio_verti, nuovo_premio_annuale, appendice } = calc.body.data;
+    const { nuovo_premio_annuale, appendice } = calc.body.data;
+    // The insurer's amount is the super_admin's (spec 001 §6): staff get null, in the answer and in the draft.
+    expect(calc.body.data.premio_verti).toBeNull();
+    expect(appendice.premio_verti).toBeNull();
+    const { premio_verti } = (await t.call('GET', `/api/quotazioni/${id}/appendici`, { token: admin })).body.bozze.inclusione;
     expect(premio_verti).toBeGreaterThan(0);
     expect(nuovo_premio_annuale).toBeGreaterThan(premio_verti);
     // Total = competenze + issue fee (15 €) + insurer premium, in cents.
@@ -86,7 +90,7 @@ describe('inclusion', () => {
     expect(appendice).toMatchObject({ stato: 'bozza', targa: 'CD456EF', spese_emissione: 15, competenze: 10 });
 
     const reloaded = await t.call('GET', `/api/quotazioni/${id}/appendici`, { token: staff });
-    expect(reloaded.body.bozze.inclusione).toMatchObject({ targa: 'CD456EF', premio_verti });
+    expect(reloaded.body.bozze.inclusione).toMatchObject({ targa: 'CD456EF', premio_verti: null });
 
     const preview = await t.call('POST', '/api/preview_appendice_inclusione_polizza_autostoriche_verti', { token: staff, body: inclusione(id) });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
@@ -210,5 +214,41 @@ describe('registry eligibility of the issue (spec 001 §9)', () => {
     const res = await t.call('POST', `/api/quotazioni/emetti/${id}?decorrenza=${OGGI}`, { token: staff, body: {} });
     expect(res.status).toBe(503);
     expect((await sql`SELECT 1 FROM chiamata_esterna WHERE record_id = ${id}`.execute(t.connection.db)).rows).toHaveLength(0);
+  });
+});
+
+describe('who reads what of an appendix', () => {
+  it('answers the insurer amount to the super_admin only (spec 001 §6), on every route that shows an appendix', async () => {
+    const id = await emessa(['EF789GH']);
+    const calc = await t.call('POST', `/api/v1/goold/quotations/inclusion/calculate/${id}`, { token: staff, body: { date: TRA_UN_MESE, historic: { auto_storica_id: lancia, targa: 'GH012IJ', tipologia_ania: 'A' }, competenze: 10 } });
+    expect(calc.status, JSON.stringify(calc.body)).toBe(200);
+    expect(calc.body.data.premio_verti).toBeNull();
+    expect(calc.body.data.appendice.premio_verti).toBeNull();
+    const own = await t.call('GET', `/api/quotazioni/${id}/appendici`, { token: collab });
+    expect(own.status).toBe(200);
+    expect(own.body.bozze.inclusione).toMatchObject({ targa: 'GH012IJ', premio_verti: null });
+    expect(own.body.data.map((a: { premio_verti: unknown }) => a.premio_verti)).toEqual([null]);
+    const draftId = own.body.bozze.inclusione.id as number;
+    const resource = await t.call('GET', `/api/appendici/${draftId}`, { token: staff });
+    if (resource.status === 200) expect(resource.body.data.premio_verti).toBeNull();
+    // The super_admin reads it everywhere.
+    expect((await t.call('GET', `/api/quotazioni/${id}/appendici`, { token: admin })).body.bozze.inclusione.premio_verti).toBeGreaterThan(0);
+    expect((await t.call('GET', `/api/appendici/${draftId}`, { token: admin })).body.data.premio_verti).toBeGreaterThan(0);
+  });
+});
+
+describe('numeric ids in the paths of the domain routes', () => {
+  it('answers only the plain decimal id: 0N, +N, " N" name no record (404), never record N', async () => {
+    const id = await emessa(['LM345NO']);
+    const routes = [`/api/quotazioni/{id}/appendici`, `/api/quotazioni/{id}/consensi`, `/api/quotazioni/{id}/media`, `/api/quotazioni/{id}/chiamate-esterne`];
+    for (const route of routes) {
+      expect((await t.call('GET', route.replace('{id}', String(id)), { token: admin })).status, route).toBe(200);
+      for (const spelling of [`0${id}`, `+${id}`, ` ${id}`, `${id}.0`]) {
+        const res = await t.call('GET', route.replace('{id}', encodeURIComponent(spelling)), { token: admin });
+        expect(res.status, `${route} ${JSON.stringify(spelling)}`).toBe(404);
+      }
+    }
+    // A well-formed id of no record: 404 as well.
+    expect((await t.call('GET', '/api/quotazioni/2147483647/appendici', { token: admin })).status).toBe(404);
   });
 });

@@ -90,7 +90,7 @@ const PATH_VALUES = ['1', '0', '-1', '1.5', '1e3', '0x10', 'abc', '2147483648', 
 const ONE_IN_DISGUISE = ['01', '1.0', '1e0', '0x1', '+1', ' 1', '1\u200f'];
 const INTEGER_ID = /^(id|.*Id)$/;
 /** Routes whose id is a text key, not a record's integer id (a historic vehicle's row id, e.g. 'v-1'). */
-const STRING_IDS = new Set(['PUT /api/v1/goold/vehicles/{id}']);
+const STRING_IDS = new Set(['PUT /api/v1/goold/vehicles/{id}', 'POST /api/veicolo_update_dati_ania/{id}/{plate}/{type}']);
 /** Operations the issue reported 5xx on with a hostile id: every path value, no sampling. */
 const FULL_PATH_VALUES = new Set(['PUT /api/v1/goold/vehicles/{id}', 'PUT /api/cliente/{id}', 'GET /api/quixa/FastQuotationFlow/{id}', 'POST /api/titolo/{id}/pagamento']);
 const DEEP_ARRAY = '['.repeat(10_000) + ']'.repeat(10_000);
@@ -190,11 +190,13 @@ describe('fuzzing every operation of the OpenAPI document', () => {
         // Path values, without a body: a real id and hostile ones (never a 5xx nor a write). An integer id is a positive
         // int32 written in decimal: the spellings that a loose parser would read as record 1 must not reach it.
         if (pathParams.length) {
-          // The listed route gets every value; the others a rotating share (ids are parsed by a few shared functions).
-          const share = FULL_PATH_VALUES.has(`${upper} ${path}`) ? PATH_VALUES : ['1', ...PATH_VALUES.slice(1).filter((_, i) => (i + figures.operations) % 3 === 0)];
+          // The listed route gets every value; the others a rotating share (ids are parsed by a few shared functions),
+          // and every route with an integer id all the spellings of 1 (a loose parser of its own would answer record 1).
+          const integerId = pathParams.some((p) => INTEGER_ID.test(p.name) && !STRING_IDS.has(`${upper} ${path}`));
+          const rotating = ['1', ...PATH_VALUES.slice(1).filter((_, i) => (i + figures.operations) % 3 === 0)];
+          const share = FULL_PATH_VALUES.has(`${upper} ${path}`) ? PATH_VALUES : integerId ? [...new Set([...rotating, ...ONE_IN_DISGUISE])] : rotating;
           for (const value of share) {
             const values = Object.fromEntries(pathParams.map((p) => [p.name, value]));
-            const integerId = pathParams.some((p) => INTEGER_ID.test(p.name) && !STRING_IDS.has(`${upper} ${path}`));
             await send(upper, build(values, {}), undefined, integerId && ONE_IN_DISGUISE.includes(value), `path=${JSON.stringify(value)}`);
           }
         }

@@ -96,6 +96,12 @@ describe('field read permissions of a quotation (spec 000 §2.9, 001 §6)', () =
     const yellow = await calculated(collab, giallo);
     const wf = await t.call('GET', `/api/quotazioni/${yellow}/workflow`, { token: collab });
     expect(wf.body.data.avvisi).toEqual(['Attenzione! Deroga necessaria.']);
+    // The client cannot tell yellow from green: the answer names CONFERMA's real target, for the version it judged.
+    const conferma = wf.body.data.eventi.find((e: { type: string }) => e.type === 'CONFERMA');
+    expect(conferma.target.key).toBe('in_attesa_di_deroga');
+    const shown = (await t.call('GET', `/api/quotazioni/${yellow}`, { token: collab })).body.data;
+    expect(shown.colore).toBeNull();
+    expect(wf.body.data.version).toBe(shown.version);
     const confirmed = await t.call('POST', `/api/quotazioni/conferma/${yellow}`, { token: collab });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     expect(confirmed.body.data.model).toMatchObject({ stato_quotazione_id: 2, colore: null });

@@ -12,7 +12,11 @@ import { KoalaNonRaggiungibile } from '../../src/server/adapters/koala/types.ts'
 interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: unknown }
 const seen: Seen[] = [];
 const issued = new Map<string, { verti_policy_number: string }>();
-let mode: 'ok' | '500' | 'slow' | '422' | '409' = 'ok';
+// 'silent' never answers: the timeout is tested against no answer at all, not raced against a slow one.
+let mode: 'ok' | '500' | 'silent' | '422' | '409' = 'ok';
+const hanging: ServerResponse[] = [];
+/** Normal calls get ample time (a loaded machine is slow); only the silent server meets the short timeout. */
+const AMPLE_MS = 15_000;
 let server: Server;
 let base: string;
 
@@ -30,7 +34,7 @@ beforeAll(async () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       if (req.headers.authorization !== 'Bearer segreto') return send(res, 401, { message: 'no' });
       if (mode === '500') return send(res, 500, { message: 'boom' });
-      if (mode === 'slow') return setTimeout(() => send(res, 200, { result: 0 }), 500);
+      if (mode === 'silent') return void hanging.push(res);
       if (mode === '422') return send(res, 422, { Error: [{ descError: 'Codice fiscale non valido' }] });
       if (mode === '409') return send(res, 409, { message: 'Idempotency-Key already used' });
       const key = String(req.headers['idempotency-key'] ?? '');
@@ -51,7 +55,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => new Promise<void>((resolve) => {
+  for (const res of hanging) res.destroy();
+  server.closeAllConnections();
+  server.close(() => resolve());
+}));
 
 const richiesta: RichiestaEmissione = {
   riferimento: 'quotazione-1', decorrenza: '2026-12-01', premio_centesimi: 30176, check_atrc_contract_expiration_date: false,
@@ -60,7 +68,7 @@ const richiesta: RichiestaEmissione = {
 };
 
 describe('insurer issue API over HTTP', () => {
-  const http = () => new HttpAutoStoricheEmissione({ baseUrl: base, apiKey: 'segreto', timeoutMs: 200 });
+  const http = (timeoutMs = AMPLE_MS) => new HttpAutoStoricheEmissione({ baseUrl: base, apiKey: 'segreto', timeoutMs });
 
   it('is configured by environment and refuses to start half-configured', () => {
     expect(configurazioneHttp(loadConfig({ AUTO_STORICHE_EMISSIONE_ADAPTER: 'http', AUTO_STORICHE_EMISSIONE_URL: 'https://x/v1/', AUTO_STORICHE_API_KEY: 'k' }))).toEqual({ baseUrl: 'https://x/v1', apiKey: 'k', timeoutMs: 30000 });
@@ -84,11 +92,11 @@ describe('insurer issue API over HTTP', () => {
   it('a 5xx, a timeout: outcome unknown; a 4xx without result: an error answer', async () => {
     mode = '500';
     await expect(http().emetti('chiave-3', richiesta)).rejects.toBeInstanceOf(EsitoIncerto);
-    mode = 'slow';
-    await expect(http().emetti('chiave-4', richiesta)).rejects.toMatchObject({ causa: 'timeout' });
+    mode = 'silent';
+    await expect(http(100).emetti('chiave-4', richiesta)).rejects.toMatchObject({ causa: 'timeout' });
     mode = '422';
     expect(await http().emetti('chiave-5', richiesta)).toEqual({ result: 2, Error: [{ descError: 'Codice fiscale non valido' }] });
-    await expect(new HttpAutoStoricheEmissione({ baseUrl: 'http://127.0.0.1:1', apiKey: 'x', timeoutMs: 500 }).cerca('k')).rejects.toMatchObject({ causa: 'rete' });
+    await expect(new HttpAutoStoricheEmissione({ baseUrl: 'http://127.0.0.1:1', apiKey: 'x', timeoutMs: AMPLE_MS }).cerca('k')).rejects.toMatchObject({ causa: 'rete' });
   });
 
   it('a 409 to a keyed request: the key was already received, the outcome is learnt by the lookup, never taken as a refusal', async () => {
@@ -104,7 +112,7 @@ describe('insurer issue API over HTTP', () => {
 describe('Koala over HTTP', () => {
   it('imports with a key per resend; unreachable when it answers 5xx', async () => {
     mode = 'ok';
-    const koala = new HttpKoala({ baseUrl: base, token: 'segreto', timeoutMs: 500 });
+    const koala = new HttpKoala({ baseUrl: base, token: 'segreto', timeoutMs: AMPLE_MS });
     const dati = { numero_polizza: 'HT1', quotazione_id: 1, contraente: 'ROSSI MARIO', codice_fiscale: 'RSSMRA80A01H501U', decorrenza: '2026-12-01', scadenza: '2027-12-01', premio: 301.76, competenze: 20 };
     expect(await koala.reimportaEmissione('k1', dati)).toEqual({ ok: true, id_importazione: 'K-1' });
     expect(seen.at(-1)!.body).toMatchObject({ policy_number: 'HT1', holder: 'ROSSI MARIO', premium: 301.76, broker_fee: 20 });

@@ -9,7 +9,7 @@ import { readListState, writeListState } from '../../src/client/renderer/listPar
 import { formValidator } from '../../src/client/renderer/validator.ts';
 import { precompile } from './support/formValidators.ts';
 import { DRAWER_FIELDS, mainFieldNames, quotazioneForms, resizeModerni, subsetSchema } from '../../src/client/pages/quotazione/useQuotazione.ts';
-import { actionEvents } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
+import { actionEvents, confirmTextOf, serverAvailable } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import type { AvailableEvent } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
 import { registerFeatures } from '../../src/client/features.ts';
@@ -92,6 +92,22 @@ describe('action buttons are the events the machine allows, by label', () => {
     expect(labels(7, 'collaboratore', giallo)).toEqual(['Richiedi emissione']);
     // Issue, renewal and reversal come later: no button until they exist.
     expect(labels(7, 'staff', giallo)).toEqual([]);
+  });
+});
+
+describe('the confirm text of an event comes from the status it leads to', () => {
+  const conferma = (events: AvailableEvent[]) => events.find((e) => e.type === 'CONFERMA')!;
+  it('takes the server\'s target when the colour is hidden from the user (a yellow quotation needs a derogation)', () => {
+    const hidden = { colore: null, preventivi: [{ premio_totale: 100 }] };
+    // The client's own guards, blind to the hidden yellow, lead CONFERMA elsewhere: the plain confirm text.
+    const local = conferma(workflow.available(1, as('collaboratore'), hidden) as AvailableEvent[]);
+    expect(local.target?.key).not.toBe('in_attesa_di_deroga');
+    expect(confirmTextOf(local)).not.toContain('Deroga');
+    // GET …/workflow judged the stored yellow: its target picks the derogation text.
+    const fromServer = conferma(serverAvailable(workflow, { version: 3, eventi: [{ type: 'CONFERMA', target: { key: 'in_attesa_di_deroga' } as never }] }));
+    expect(fromServer.target?.key).toBe('in_attesa_di_deroga');
+    expect(fromServer.meta.label).toBe('Conferma');
+    expect(confirmTextOf(fromServer)).toBe('Attenzione! Deroga necessaria. Vuoi inviare la quotazione in deroga?');
   });
 });
 

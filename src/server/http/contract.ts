@@ -13,6 +13,21 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export const INT4_MAX = 2147483647;
 export const NUL_MESSAGE = 'Il testo contiene caratteri non ammessi.';
 
+/** A record id in a path: a positive int32 in plain decimal (no sign, spaces, leading zeros, fraction or exponent). */
+const PATH_ID = /^[1-9]\d{0,9}$/;
+
+/**
+ * The one parser of numeric path ids: any other spelling names no record, so it answers the route's 404 (as an id
+ * that is well formed but absent or out of scope does), never record 1 for `01` or `+1`.
+ */
+export function parsePathId(raw: unknown, notFound: () => Error): number {
+  if (typeof raw !== 'string' || !PATH_ID.test(raw) || Number(raw) > INT4_MAX) throw notFound();
+  return Number(raw);
+}
+
+/** The path schema of routes with a numeric `:id` (its shape is judged by parsePathId, to answer 404 not 422). */
+export const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'id numerico del record' } } } as const;
+
 /** The name a request part has in error answers when the fault is the part as a whole (never `_`). */
 const PART_NAME: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
 

@@ -5,6 +5,7 @@ import { sql, type Transaction } from 'kysely';
 import type { MediaCollectionConfig, MediaConfig, MediaType, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { HttpError, forbidden, invalid, notFound, notFoundFor } from '../errors.ts';
+import { parsePathId } from '../http/contract.ts';
 import { ResourceRepository, type RepositoryDeps } from '../resources/repository.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import type { AuthUser } from '../auth/user.ts';
@@ -29,7 +30,7 @@ export function collectionsOf(media: MediaConfig, model?: string): Map<string, M
 }
 
 function parseId(raw: unknown): number | undefined {
-  return typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : undefined;
+  return typeof raw === 'string' && /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : undefined;
 }
 
 /** Where a resource's files download: the first declared download path, or the default one under its API path. */
@@ -290,8 +291,8 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
     const paths = media.paths ?? {};
     const ownFile = async (request: FastifyRequest) => {
       const params = request.params as { collection_name: string; id: string };
-      const id = parseId(params.id);
-      const m = id === undefined ? undefined : await findDocument(app.ctx.db, id);
+      const id = parsePathId(params.id, () => notFound('Documento', false));
+      const m = await findDocument(app.ctx.db, id);
       if (!m || m.owner_resource !== def.name || m.collection_name !== params.collection_name) throw notFound('Documento', false);
       if (!owner.mayRead(request.user)) throw forbidden();
       return m;
@@ -316,8 +317,7 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
     }
     for (const p of paths.list ?? [`${base}/:id/media`]) {
       app.get(p, { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 12 } }, required: ['id'] } } }, async (request, reply) => {
-        const id = parseId((request.params as { id: string }).id);
-        if (id === undefined) throw notFoundFor(def);
+        const id = parsePathId((request.params as { id: string }).id, () => notFoundFor(def));
         if (!owner.mayRead(request.user)) throw forbidden();
         await owner.record(app.ctx.db, request.user, id);
         reply.header('cache-control', 'no-store');

@@ -8,7 +8,7 @@ import { streamAll } from '../resources/stream.ts';
 import { exportColumns, streamExport } from '../resources/export.ts';
 import { listFor } from '../../shared/definitions/read-masks.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
-import { INT4_MAX } from '../http/contract.ts';
+import { ID_PARAMS, parsePathId } from '../http/contract.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
 import { registerCerca } from '../resources/cerca.ts';
@@ -16,7 +16,6 @@ import { requirePermission } from '../auth/guards.ts';
 
 const MAX_PER_PAGE = 500;
 
-const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'id numerico del record' } } };
 const FILTER_VALUE = { anyOf: [{ type: 'string', maxLength: 1000 }, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 1000 } }] };
 const LIST_QUERY = {
   type: 'object',
@@ -62,8 +61,7 @@ const MESSAGE_RESPONSE = { type: 'object', properties: { message: { type: 'strin
 
 /** A record's id is a positive int32 in plain decimal: '01', '+1' or '1.0' name no record (they were read as 1). */
 function parseId(raw: string, def: ResourceDefinition): number {
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > INT4_MAX) throw notFoundFor(def);
-  return Number(raw);
+  return parsePathId(raw, () => notFoundFor(def));
 }
 
 export function parseListQuery(def: ResourceDefinition, query: Record<string, unknown>): ListQuery {
@@ -183,6 +181,8 @@ function registerWorkflowRoutes(
     return {
       data: {
         stato: workflow.status(status),
+        // The version judged: the client trusts these events only for the record it shows.
+        version: record.version ?? null,
         eventi: workflow.available(status, request.user, record).map((e) => ({ type: e.type, ...e.meta, target: e.target, targets: e.targets })),
         avvisi: workflow.warnings(status, request.user, record),
         storico: await repo.history(scoped.ctx.db, request.user, id),

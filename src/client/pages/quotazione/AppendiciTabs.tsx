@@ -58,7 +58,8 @@ interface Appendice extends RecordData {
   modello?: string;
   anno?: number;
   data_effetto?: string;
-  premio_verti: number;
+  /** The insurer's amount: null for whoever may not read it (only a super_admin, spec 001 §6). */
+  premio_verti: number | null;
   spese_emissione: number;
   competenze: number;
   premio_annuale: number;
@@ -143,6 +144,8 @@ const cents = (text: string) => toCents(parseDecimal(text) ?? 0);
 
 export function AppendiciEmesse({ elenco }: { elenco: Elenco | undefined }) {
   const emesse = (elenco?.data ?? []).filter((a) => a.stato === 'emessa');
+  // The server answers the insurer's amount only to who may read it: no column of blanks for the others.
+  const premioVisibile = emesse.some((a) => a.premio_verti !== null && a.premio_verti !== undefined);
   return (
     <section className="mt-4" aria-label={ta.emesse}>
       <h3 className="h6">{ta.emesse}</h3>
@@ -156,7 +159,7 @@ export function AppendiciEmesse({ elenco }: { elenco: Elenco | undefined }) {
               <th scope="col">Operazione</th>
               <th scope="col">Targa</th>
               <th scope="col">Data effetto</th>
-              <th scope="col" className="text-end">{ta.premioCompagnia}</th>
+              {premioVisibile && <th scope="col" className="text-end">{ta.premioCompagnia}</th>}
               <th scope="col" className="text-end">{ta.totale}</th>
             </tr>
           </thead>
@@ -167,7 +170,7 @@ export function AppendiciEmesse({ elenco }: { elenco: Elenco | undefined }) {
                 <td>{a.operazione === 'inclusione' ? ta.inclusione : ta.esclusione}</td>
                 <td className="font-monospace">{a.targa}</td>
                 <td>{formatDate(a.data_effetto)}</td>
-                <td className="text-end">{formatMoney(a.premio_verti)}</td>
+                {premioVisibile && <td className="text-end">{formatMoney(a.premio_verti)}</td>}
                 <td className="text-end">{formatMoney(a.appendice_totale)}</td>
               </tr>
             ))}
@@ -200,7 +203,11 @@ export function InclusioneTab({ quotazione, item, onIssued }: Props) {
   const premioTesto = premio ?? euro(bozza?.premio_verti);
   const speseTesto = spese ?? euro(bozza?.spese_emissione ?? fromCents(SPESE_EMISSIONE_PREDEFINITE_CENTESIMI));
   const calcolata = Boolean(bozza && veicolo === undefined && data === undefined);
-  const totale = bozza ? totaleInclusione({ competenze_centesimi: cents(competenzeTesto), spese_emissione_centesimi: cents(speseTesto), premio_verti_centesimi: cents(premioTesto) }) : undefined;
+  // Without the insurer's amount (not readable) the total is the draft's, with the competenze the user typed instead.
+  const premioNascosto = Boolean(bozza) && (bozza?.premio_verti === null || bozza?.premio_verti === undefined);
+  const totale = !bozza ? undefined : premioNascosto
+    ? toCents(bozza.appendice_totale) - toCents(bozza.competenze ?? 0) + cents(competenzeTesto)
+    : totaleInclusione({ competenze_centesimi: cents(competenzeTesto), spese_emissione_centesimi: cents(speseTesto), premio_verti_centesimi: cents(premioTesto) });
 
   const body = () => ({
     auto_storica: { id: veicoloScelto?.auto_storica_id },
@@ -261,7 +268,7 @@ export function InclusioneTab({ quotazione, item, onIssued }: Props) {
                 <dt className="col-7">{ta.nuovoPremioAnnuale}</dt>
                 <dd className="col-5 text-end" data-testid="nuovo-premio-annuale">{formatMoney(bozza.premio_annuale)}</dd>
               </dl>
-              <AmountField id={`${uid}-premio`} label={ta.premioCompagnia} value={premioTesto} onChange={setPremio} disabled={!superAdmin} hint={superAdmin ? undefined : ta.soloSuperAdmin} />
+              {!premioNascosto && <AmountField id={`${uid}-premio`} label={ta.premioCompagnia} value={premioTesto} onChange={setPremio} disabled={!superAdmin} hint={superAdmin ? undefined : ta.soloSuperAdmin} />}
               <AmountField id={`${uid}-competenze`} label={ta.competenze} value={competenzeTesto} onChange={setCompetenze} />
               <AmountField id={`${uid}-spese`} label={ta.speseEmissione} value={speseTesto} onChange={setSpese} disabled={!superAdmin} hint={superAdmin ? undefined : ta.soloSuperAdmin} />
               <p className="fw-semibold">{ta.totale}: <span data-testid="totale-inclusione">{totale === undefined ? '' : formatMoney(fromCents(totale))}</span></p>

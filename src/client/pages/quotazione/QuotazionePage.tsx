@@ -28,7 +28,7 @@ import { t, STATO_DIRETTA } from './texts.ts';
 import { quotazioneForms, useQuotazione } from './useQuotazione.ts';
 import { WithFormValidators } from '../../renderer/WithFormValidators.tsx';
 import { EsclusioneTab, InclusioneTab, ta } from './AppendiciTabs.tsx';
-import { useRecordWorkflow } from './useRecordWorkflow.ts';
+import { confirmTextOf, useRecordWorkflow } from './useRecordWorkflow.ts';
 import type { AvailableEvent } from './useRecordWorkflow.ts';
 import './quotazione.css';
 
@@ -125,7 +125,7 @@ function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string;
   const ctl = useQuotazione(def, id);
   // Page actions the vehicle widget calls (the registry refresh of a row), through the form's context.
   const widgetContext = useMemo(() => ({ actions: { aggiornaDatiAnia: ctl.refreshRegistry } }), [ctl.refreshRegistry]);
-  const wf = useRecordWorkflow(def.workflow!, ctl.record);
+  const wf = useRecordWorkflow(def.workflow!, ctl.record, ctl.serverEvents);
   const uid = useId();
   const [pending, setPending] = useState<Pending | null>(null);
   const [nota, setNota] = useState('');
@@ -187,7 +187,7 @@ function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string;
   const needsNote = Boolean(pending && pending.event.meta.note);
   const noteRequired = pending?.event.meta.note === 'required';
   const confirmText = pending
-    ? ((pending.event.target && pending.event.meta.confirmWhenTarget?.[pending.event.target.key]) ?? pending.event.meta.confirm ?? `${pending.event.meta.label}?`)
+    ? confirmTextOf(pending.event)
     : '';
 
   const confirm = async () => {

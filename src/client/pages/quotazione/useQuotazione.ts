@@ -10,7 +10,7 @@ import { useResourceForm } from '../../renderer/useResourceForm.ts';
 import type { FormUi, JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import { sessionUser, workflowOf } from './useRecordWorkflow.ts';
 import { t } from './texts.ts';
-import type { AvailableEvent } from './useRecordWorkflow.ts';
+import type { AvailableEvent, ServerEvents } from './useRecordWorkflow.ts';
 
 /** Fields edited in the preview drawer rather than in 'Raccolta dati' ("ui:drawer" of the form may name others). */
 export const DRAWER_FIELDS = ['competenze', 'premio_forzato', 'note'];
@@ -53,7 +53,7 @@ function flatten(errors: Record<string, string[]>): string[] {
 }
 
 interface WorkflowAnswer {
-  data: { storico: HistoryRow[] };
+  data: ServerEvents & { storico: HistoryRow[] };
 }
 
 export interface HistoryRow {
@@ -112,6 +112,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
   const [busy, setBusy] = useState<string | null>(null);
   const [calcErrors, setCalcErrors] = useState<string[]>([]);
   const [history, setHistory] = useState<HistoryRow[]>();
+  const [serverEvents, setServerEvents] = useState<ServerEvents>();
   // The drawer's values as typed (the preview follows them), until the forms show another record.
   const [typedDrawer, setTypedDrawer] = useState<{ formKey: number; data: RecordData }>();
   const drawerLive = typedDrawer?.formKey === formKey ? typedDrawer.data : drawerSection.initial;
@@ -121,6 +122,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     try {
       const answer = await getWorkflow<WorkflowAnswer>(resource, id);
       setHistory(answer.data.storico);
+      setServerEvents({ version: answer.data.version, eventi: answer.data.eventi });
     } catch (err) {
       // A record that cannot be read says so once, where it is loaded.
       if (isApiError(err, 'NOT_FOUND')) return;
@@ -128,11 +130,13 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     }
   }, [id, resource, notify]);
 
+  // Each stored version shown gets the server's events for it (a save or a calculation can change what is allowed).
+  const version = record?.version;
   useEffect(() => {
     void loadHistory();
-    // Only when the record changes: later reloads are explicit.
+    // Only when the record or its version changes: later reloads are explicit.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id]);
+  }, [id, version]);
 
   const onMainChange = useCallback(
     (data: RecordData) => {
@@ -253,6 +257,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     saveWarnings: form.warnings,
     calcErrors,
     history,
+    serverEvents,
     drawerLive,
     onMainChange,
     onDrawerChange,

@@ -27,6 +27,31 @@ export interface RecordWorkflow {
   allows: (type: string) => boolean;
 }
 
+/** The events of GET …/workflow, judged by the server on the stored record (values the user may not read included). */
+export interface ServerEvents {
+  version: unknown;
+  eventi: Array<{ type: string; target?: Status; targets?: Status[] }>;
+}
+
+/**
+ * The server's events with this machine's metadata. A masked value (a collaborator gets no green/yellow colour) makes
+ * the client's own guards judge differently: the server's answer names the real target (CONFERMA → in_attesa_di_deroga).
+ */
+export function serverAvailable(workflow: Workflow, server: ServerEvents): AvailableEvent[] {
+  return server.eventi.flatMap((e) => {
+    const meta = workflow.definition.meta.events[e.type];
+    if (!meta) return [];
+    const target = e.target ? workflow.statuses.find((s) => s.key === e.target!.key) : undefined;
+    const targets = e.targets?.flatMap((t) => workflow.statuses.filter((s) => s.key === t.key));
+    return [{ type: e.type, meta, ...(target ? { target } : {}), ...(targets ? { targets } : {}) }];
+  });
+}
+
+/** What the confirm dialog of an event asks: its text for the status it leads to, else its own, else its label. */
+export function confirmTextOf(event: AvailableEvent): string {
+  return (event.target && event.meta.confirmWhenTarget?.[event.target.key]) ?? event.meta.confirm ?? `${event.meta.label}?`;
+}
+
 /** Buttons of the action bar: events with a route of their own (manual change, edits and later features excluded). */
 export function actionEvents(events: AvailableEvent[]): AvailableEvent[] {
   return events.filter((e) => e.meta.route && !e.meta.later && !e.meta.public && !e.meta.kind);
@@ -36,7 +61,7 @@ export function actionEvents(events: AvailableEvent[]): AvailableEvent[] {
  * An actor restored at the record's status (XState's resolveState), read with useSelector; the events come from
  * Workflow.available, the very function the server's GET …/workflow answers with.
  */
-export function useRecordWorkflow(definition: WorkflowDefinition, record: RecordData | undefined): RecordWorkflow {
+export function useRecordWorkflow(definition: WorkflowDefinition, record: RecordData | undefined, server?: ServerEvents): RecordWorkflow {
   const workflow = workflowOf(definition);
   const statusId = Number(record?.[workflow.statusField] ?? workflow.initialStatus.id);
   const data = useMemo(() => record ?? {}, [record]);
@@ -50,8 +75,10 @@ export function useRecordWorkflow(definition: WorkflowDefinition, record: Record
   return useMemo(() => {
     const status = workflow.statuses.find((s) => s.key === key) ?? workflow.status(statusId);
     const user = sessionUser();
-    const events = workflow.available(status.id, user, data) as AvailableEvent[];
+    // The server's answer for this very version wins: it judged the values this user is not shown.
+    const fresh = server && record && server.version !== undefined && server.version === (record.version ?? null);
+    const events = fresh ? serverAvailable(workflow, server) : workflow.available(status.id, user, data) as AvailableEvent[];
     const types = new Set(events.map((e) => e.type));
     return { workflow, status, events, warnings: workflow.warnings(status.id, user, data), allows: (type: string) => types.has(type) };
-  }, [workflow, key, statusId, data]);
+  }, [workflow, key, statusId, data, server, record]);
 }

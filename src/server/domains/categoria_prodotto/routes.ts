@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, invalid, notFound } from '../../errors.ts';
+import { parsePathId } from '../../http/contract.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { parseListQuery } from '../../plugins/resources.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
@@ -67,8 +68,7 @@ async function answeringNested<T>(nested: Set<string>, run: () => Promise<T>): P
 }
 
 function parseId(raw: string, what: string): number {
-  if (!/^\d{1,9}$/.test(raw)) throw notFound(what);
-  return Number(raw);
+  return parsePathId(raw, () => notFound(what));
 }
 
 function versionFrom(request: FastifyRequest, body: Body): number | undefined {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { requirePermission } from '../../auth/guards.ts';
 import { notFound } from '../../errors.ts';
+import { parsePathId } from '../../http/contract.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import { collaboratoreLabel, subNetworkIds } from './network.ts';
@@ -61,9 +62,7 @@ export function register(app: FastifyInstance): void {
     app.get('/api/autocomplete/punto_vendita_superiore', superiors, async (request) =>
       (tooShort(request.query) ? { data: [] } : activeCollaborators(app, wordsCondition(searchWords(request.query)))));
     app.get('/api/autocomplete/punto_vendita_superiore/:id', superiors, async (request) => {
-      const raw = (request.params as { id: string }).id;
-      if (!/^\d{1,9}$/.test(raw)) throw notFound('Collaboratore');
-      const id = Number(raw);
+      const id = parsePathId((request.params as { id: string }).id, () => notFound('Collaboratore'));
       const exists = await sql`SELECT 1 FROM collaboratore WHERE id = ${id}`.execute(app.ctx.db);
       if (!exists.rows.length) throw notFound('Collaboratore');
       if (tooShort(request.query)) return { data: [] };

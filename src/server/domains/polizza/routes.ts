@@ -3,13 +3,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, forbidden, invalid, notFound } from '../../errors.ts';
+import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
 import { aggiornaStatoPolizza, oggi, parametriProvvigioni } from './titoli.ts';
 import { puoRegistrarePagamenti, registraPagamento } from './pagamenti.ts';
 
-const idParam = { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } }, required: ['id'] } as const;
+const idParam = ID_PARAMS;
+const titoloId = (request: { params: unknown }) => parsePathId((request.params as { id: string }).id, () => notFound('Titolo', false));
 const looseQuery = { type: 'object', additionalProperties: true } as const;
 
 /** A positive integer query value or undefined; anything else is a 422 at that parameter. */
@@ -142,7 +144,7 @@ export function register(app: FastifyInstance): void {
         preHandler: puoRegistrarePagamenti,
         schema: { params: idParam, body: { type: 'object', additionalProperties: true } },
       }, async (request) => {
-        const id = Number((request.params as { id: string }).id);
+        const id = titoloId(request);
         const body = (request.body ?? {}) as Record<string, unknown>;
         const user = request.user;
         return db.transaction().execute(async (trx) => {
@@ -156,7 +158,7 @@ export function register(app: FastifyInstance): void {
         preHandler: requirePermission('storna_pagamenti_titoli'),
         schema: { params: idParam, body: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] } },
       }, async (request) => {
-        const id = Number((request.params as { id: string }).id);
+        const id = titoloId(request);
         const body = (request.body ?? {}) as Record<string, unknown>;
         const user = request.user;
         return db.transaction().execute(async (trx) => {
@@ -177,7 +179,7 @@ export function register(app: FastifyInstance): void {
       });
 
       app.get(`${base}/:id/movimenti`, { preHandler: canRead, schema: { params: idParam } }, async (request) => {
-        const id = Number((request.params as { id: string }).id);
+        const id = titoloId(request);
         await titoli.get(db, request.user, id);
         const rows = await sql`SELECT id, tipo, data, importo, tipo_pagamento, nota, user_name, at FROM titolo_movimento
           WHERE titolo_id = ${id} ORDER BY id`.execute(db);

@@ -101,9 +101,12 @@ async function salvaBozza(s: ServizioAppendici, trx: Trx, user: AuthUser, values
 
 const IMPORTI = ['premio_verti', 'spese_emissione', 'competenze', 'premio_annuale', 'appendice_totale', 'importo'];
 
-/** Public shape of an appendix: amounts as numbers in euro, as everywhere in the API (numeric columns come back as text). */
-export function presenta(a: Row): Row {
-  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, IMPORTI.includes(k) && v !== null && v !== undefined ? Number(v) : v]));
+/**
+ * Public shape of an appendix: amounts as numbers in euro, as everywhere in the API (numeric columns come back as text),
+ * and only the fields this user may read (the insurer's amount is the super_admin's, spec 001 §6).
+ */
+export function presenta(s: Pick<ServizioAppendici, 'appendiciRepo'>, a: Row, user: AuthUser): Row {
+  return s.appendiciRepo.presentPart(Object.fromEntries(Object.entries(a).map(([k, v]) => [k, IMPORTI.includes(k) && v !== null && v !== undefined ? Number(v) : v])), user);
 }
 
 async function modello(trx: Trx | Database, id: unknown): Promise<Row> {
@@ -172,7 +175,7 @@ export async function calcolaInclusione(s: ServizioAppendici, user: AuthUser, qu
   }));
   return {
     message: 'Calcolo eseguito.',
-    data: { premio_verti: fromCents(esito.premio_centesimi), nuovo_premio_annuale: fromCents(premioAnnuo), appendice: presenta(draft) },
+    data: { ...s.appendiciRepo.presentPart({ premio_verti: fromCents(esito.premio_centesimi) }, user), nuovo_premio_annuale: fromCents(premioAnnuo), appendice: presenta(s, draft, user) },
   };
 }
 
@@ -265,14 +268,14 @@ interface RispostaAppendice {
   data: { appendice?: Row; model: Row };
 }
 
-async function rispostaAppendice(s: Servizio, trx: Trx, user: AuthUser, chiamata: ChiamataEsterna, esito: EsitoAppendice): Promise<RispostaAppendice> {
+async function rispostaAppendice(s: ServizioAppendici, trx: Trx, user: AuthUser, chiamata: ChiamataEsterna, esito: EsitoAppendice): Promise<RispostaAppendice> {
   const r = chiamata.richiesta as RichiestaAppendice & { appendice_id: number };
   const appendice = (await sql<Row>`SELECT * FROM appendice WHERE id = ${r.appendice_id}`.execute(trx)).rows[0];
   const messaggio = esito.result === 0
     ? (r.operazione === 'inclusione' ? MESSAGGI_APPENDICI.inclusioneEmessa : MESSAGGI_APPENDICI.esclusioneEmessa)
     : `${esito.result === 1 ? 'WARNING ' : ''}${esito.Error[0]?.descError ?? ''}`;
   if (esito.result !== 0) throw new HttpError(422, messaggio, { appendice: esito.Error.map((e) => e.descError) }, { result: esito.result, Error: esito.Error });
-  return { result: esito.result, message: messaggio, Error: esito.Error, data: { appendice: appendice && presenta(appendice), model: await s.repo.get(trx as unknown as Database, user, chiamata.record_id) } };
+  return { result: esito.result, message: messaggio, Error: esito.Error, data: { appendice: appendice && presenta(s, appendice, user), model: await s.repo.get(trx as unknown as Database, user, chiamata.record_id) } };
 }
 
 /** Records a confirmed answer: the appendix issued, the vehicle included or excluded, a history row with the insurer's answer. */
@@ -407,7 +410,7 @@ export async function calcolaEsclusione(s: ServizioAppendici, user: AuthUser, qu
     spese_emissione: 0, competenze: 0, premio_annuale: fromCents(Math.max(0, toCents(Number(polizza.premio_verti ?? 0)) - esito.premio_annuo_veicolo_centesimi)),
     appendice_totale: fromCents(esito.premio_centesimi), importo: fromCents(esito.premio_centesimi), importo_forzato: false,
   }));
-  return { message: 'Calcolo eseguito.', data: { premio: fromCents(esito.premio_centesimi), appendice: presenta(draft) } };
+  return { message: 'Calcolo eseguito.', data: { premio: fromCents(esito.premio_centesimi), appendice: presenta(s, draft, user) } };
 }
 
 /** The exclusion amount: the calculated one, or one forced by a super_admin. */
@@ -448,14 +451,14 @@ export async function emettiEsclusione(s: ServizioAppendici, user: AuthUser, quo
 }
 
 /** GET /api/quotazioni/{id}/appendici: the drafts being prepared (they survive a reload) and the issued appendices. */
-export async function appendiciDi(s: Servizio, user: AuthUser, quotazioneId: number) {
+export async function appendiciDi(s: ServizioAppendici, user: AuthUser, quotazioneId: number) {
   await s.repo.get(s.db, user, quotazioneId);
   const rows = (await sql<Row>`SELECT * FROM appendice WHERE quotazione_id = ${quotazioneId} ORDER BY id`.execute(s.db)).rows;
   return {
-    data: rows.map(presenta),
+    data: rows.map((r) => presenta(s, r, user)),
     bozze: {
-      inclusione: rows.filter((r) => r.operazione === 'inclusione' && r.stato === 'bozza').map(presenta)[0] ?? null,
-      esclusione: rows.filter((r) => r.operazione === 'esclusione' && r.stato === 'bozza').map(presenta)[0] ?? null,
+      inclusione: rows.filter((r) => r.operazione === 'inclusione' && r.stato === 'bozza').map((r) => presenta(s, r, user))[0] ?? null,
+      esclusione: rows.filter((r) => r.operazione === 'esclusione' && r.stato === 'bozza').map((r) => presenta(s, r, user))[0] ?? null,
     },
   };
 }

@@ -5,6 +5,7 @@ import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { lazyValidator } from '../../../shared/validation.ts';
 import { notFound } from '../../errors.ts';
+import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
@@ -23,7 +24,7 @@ import {
   anteprima, consegnaDuplicata, emetti, POLIZZA, QUOTAZIONE, reinviaKoala, rigeneraDocumenti, rinnova, salvaEmissione, storna,
 } from './servizio.ts';
 
-const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+const idParams = ID_PARAMS;
 const decorrenzaQuery = { type: 'object', properties: { decorrenza: { type: 'string' } } } as const;
 const optionsBody = {
   type: ['object', 'null'],
@@ -35,8 +36,7 @@ const anyBody = { type: ['object', 'null'] } as const;
 const SISTEMA: AuthUser = { id: 0, email: 'sistema', name: 'sistema', collaboratore_id: null, tokenId: 0, roles: [SUPER_ADMIN], permissions: [] };
 
 function parseId(raw: string): number {
-  if (!/^\d{1,9}$/.test(raw)) throw notFound('Quotazione', true);
-  return Number(raw);
+  return parsePathId(raw, () => notFound('Quotazione', true));
 }
 
 /** This file's registrations, called by the domain's plugin (index.ts). */
@@ -85,7 +85,7 @@ export function register(app: FastifyInstance): void {
 
     app.post('/api/storna_emissione/:id/:numero', {
       preHandler: read,
-      schema: { params: { type: 'object', properties: { id: { type: 'string' }, numero: { type: 'string', maxLength: 60 } }, required: ['id', 'numero'] }, body: anyBody },
+      schema: { params: { type: 'object', properties: { ...ID_PARAMS.properties, numero: { type: 'string', maxLength: 60 } }, required: ['id', 'numero'] }, body: anyBody },
     }, async (request) => storna(s, request.user, id(request), (request.params as { numero: string }).numero));
 
     app.post('/api/polizza_gold/reimporta_emissione_koala_broker/:id', { preHandler: read, schema: { params: idParams, body: anyBody } }, async (request) =>

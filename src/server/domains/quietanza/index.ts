@@ -5,6 +5,7 @@ import { CONTRAENTE_SQL } from '../../resources/viste.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { notFoundFor } from '../../errors.ts';
+import { parsePathId } from '../../http/contract.ts';
 import { documentoPdf } from '../../pdf/documento.ts';
 import { formatEuro } from '../../../shared/money.ts';
 import { dataItaliana } from '../../../shared/dates.ts';
@@ -35,10 +36,9 @@ function register(app: FastifyInstance): void {
       preHandler: requirePermission(def.resource.permissions.read),
       schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 20 } }, required: ['id'] } },
     }, async (request, reply) => {
-      const raw = (request.params as { id: string }).id;
-      if (!/^\d{1,9}$/.test(raw)) throw notFoundFor(def);
+      const id = parsePathId((request.params as { id: string }).id, () => notFoundFor(def));
       // The view's row scope: another collaborator's receipt answers 404, as for the record.
-      const q = await repo.get(app.ctx.db, request.user, Number(raw));
+      const q = await repo.get(app.ctx.db, request.user, id);
       const pdf = await documentoPdf(`Quietanza n. ${String(q.id)}`, [
         { tipo: 'testo', testo: `Broker: ${String(q.broker ?? '')}` },
         { tipo: 'spazio' },

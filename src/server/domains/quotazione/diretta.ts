@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { invalid, notFoundFor } from '../../errors.ts';
+import { parsePathId } from '../../http/contract.ts';
 import { canonicalInput } from '../../../shared/canonical.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
 
@@ -24,9 +25,7 @@ export function register(app: FastifyInstance): void {
     const emit = Object.entries(workflow.definition.meta.events).find(([, meta]) => meta.route === 'emettiDiretta')?.[0] ?? 'EMETTI_DIRETTA';
 
     const parseId = (request: FastifyRequest) => {
-      const raw = (request.params as { id: string }).id;
-      if (!/^\d{1,9}$/.test(raw)) throw notFoundFor(def);
-      return Number(raw);
+      return parsePathId((request.params as { id: string }).id, () => notFoundFor(def));
     };
 
     /** The record with the first English alias of each field beside it (first_name, plate_number, ...) and its status. */

@@ -8,6 +8,7 @@ import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
+import { parsePathId } from '../../http/contract.ts';
 import { listDocuments, mediaTransaction, type MediaRecord, type MediaStore } from '../../media/store.ts';
 import { downloadPattern, presentMedia } from '../../media/routes.ts';
 import type { Database } from '../../db/connection.ts';
@@ -99,8 +100,7 @@ function workflowOf(app: FastifyInstance): { repo: ResourceRepository; workflow:
 }
 
 function parseId(raw: string): number {
-  if (!/^\d{1,9}$/.test(raw)) throw new HttpError(404, 'Quotazione non trovata.');
-  return Number(raw);
+  return parsePathId(raw, () => new HttpError(404, 'Quotazione non trovata.'));
 }
 
 /** This file's registrations, called by the domain's plugin (index.ts). */

@@ -7,7 +7,8 @@ import { sql, type Transaction } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MigrationStatement } from '../../extensions.ts';
 import { enforceLimits, publicAddressLimit } from '../../plugins/rateLimit.ts';
-import { HttpError, invalid } from '../../errors.ts';
+import { HttpError, invalid, notFoundFor } from '../../errors.ts';
+import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
 import { findDocument, listDocuments, type MediaRecord, type OwnerRef } from '../../media/store.ts';
@@ -514,9 +515,9 @@ export function register(app: FastifyInstance): void {
     const repo = new ResourceRepository(def, app.ctx);
     app.get('/api/quotazioni/:id/consensi', {
       preHandler: requirePermission(def.resource.permissions.read),
-      schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } }, required: ['id'] } },
+      schema: { params: ID_PARAMS },
     }, async (request) => {
-      const id = Number((request.params as { id: string }).id);
+      const id = parsePathId((request.params as { id: string }).id, () => notFoundFor(def));
       await repo.get(app.ctx.db, request.user, id);
       const rows = await app.ctx.db.selectFrom('quotazione_consenso')
         .select(['id', 'consenso', 'versione', 'testo', 'risposta', 'uuid', 'indirizzo', 'user_agent', 'registrato_il', 'informative', 'origine'])
@@ -528,9 +529,9 @@ export function register(app: FastifyInstance): void {
     const clienti = new ResourceRepository(clienteDef, app.ctx);
     app.get(`${clienteDef.resource.api.path}/:id/consensi`, {
       preHandler: requirePermission(clienteDef.resource.permissions.read),
-      schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } }, required: ['id'] } },
+      schema: { params: ID_PARAMS },
     }, async (request) => {
-      const id = Number((request.params as { id: string }).id);
+      const id = parsePathId((request.params as { id: string }).id, () => notFoundFor(clienteDef));
       await clienti.get(app.ctx.db, request.user, id);
       const rows = await app.ctx.db.selectFrom('quotazione_consenso')
         .select(['id', 'quotazione_id', 'consenso', 'versione', 'testo', 'risposta', 'uuid', 'indirizzo', 'user_agent', 'registrato_il', 'informative', 'origine'])

@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { requirePermission } from '../../auth/guards.ts';
 import { invalid } from '../../errors.ts';
+import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
 import { motorInsurer } from '../../adapters/motor/index.ts';
 import type { MotorInsurer } from '../../adapters/motor/shapes.ts';
 import { QuotazioniRcaService, RESOURCE } from './service.ts';
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } } } as const;
 const clienteQuery = { type: 'object', properties: { cliente_id: { type: 'string', pattern: '^[0-9]{0,9}$' } } } as const;
 const jsonObject = { type: 'object' } as const;
 
@@ -40,19 +40,22 @@ export function register(app: FastifyInstance): void {
       throw invalid({ _: ['Il corpo della richiesta deve essere un oggetto JSON.'] });
     };
 
+    // Not an id at all is a field error (as the schema failures above); a well-formed id of no visible quotation is a 404.
+    const idOf = (request: { params: unknown }) => parsePathId((request.params as { id: string }).id, () => invalid({ id: ['Identificativo non valido.'] }));
+
     app.post('/api/quixa/FastQuotationFlow', { ...write, ...ownValidation, schema: { querystring: clienteQuery, body: jsonObject } }, async (request) => {
       refuseInvalid(request);
       return service.create(request.user, request.body, clienteIdOf(request.query));
     });
 
-    app.get('/api/quixa/FastQuotationFlow/:id', { ...read, ...ownValidation, schema: { params: idParams } }, async (request) => {
+    app.get('/api/quixa/FastQuotationFlow/:id', { ...read, ...ownValidation, schema: { params: ID_PARAMS } }, async (request) => {
       refuseInvalid(request);
-      return service.get(request.user, Number((request.params as { id: string }).id));
+      return service.get(request.user, idOf(request));
     });
 
-    app.put('/api/quixa/FastQuotationFlow/:id', { ...write, ...ownValidation, schema: { params: idParams, querystring: clienteQuery, body: jsonObject } }, async (request) => {
+    app.put('/api/quixa/FastQuotationFlow/:id', { ...write, ...ownValidation, schema: { params: ID_PARAMS, querystring: clienteQuery, body: jsonObject } }, async (request) => {
       refuseInvalid(request);
-      return service.update(request.user, Number((request.params as { id: string }).id), request.body, clienteIdOf(request.query));
+      return service.update(request.user, idOf(request), request.body, clienteIdOf(request.query));
     });
 
     app.post('/api/adapter/quixa/clienteVeicolo/FastQuotationFlow', {
