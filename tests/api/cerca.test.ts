@@ -75,6 +75,28 @@ describe('GET /api/cerca', () => {
     expect(await cerca(fornitore.ragioneSociale.toLowerCase())).toContainEqual(expect.objectContaining({ tipo: 'compagnia', id: fornitore.id, route: `/modifica/compagnia/${fornitore.id}` }));
   });
 
+  // Deliberate change (issue 30): codice fiscale, partita IVA, e-mail and policy number match from their start, through a
+  // btree index (one range at 1 000 000 customers), no longer anywhere inside; a word with digits or "@" is no name.
+  it('matches keys from their start, on their own btree index, and each word only where its shape fits', async () => {
+    const cliente = await one(sql<{ id: number; cf: string; email: string }>`
+      SELECT id, cf, email FROM cliente WHERE cf IS NOT NULL AND email LIKE '%@%' ORDER BY id LIMIT 1`);
+    const isCliente = expect.objectContaining({ tipo: 'cliente', id: cliente.id });
+    expect(await cerca(cliente.email.slice(0, 4).toUpperCase())).toContainEqual(isCliente);
+    expect(await cerca(cliente.cf.slice(0, 6).toLowerCase())).toContainEqual(isCliente);
+    // The middle of a key finds nothing by that key.
+    expect(await cerca(cliente.email.slice(cliente.email.indexOf('@')))).not.toContainEqual(isCliente);
+    expect(await cerca(cliente.cf.slice(3))).not.toContainEqual(isCliente);
+    const indexes = (await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE tablename = 'cliente' AND indexname LIKE 'prefix_%'`
+      .execute(t.connection.db)).rows.map((r) => r.indexdef);
+    expect(indexes).toEqual(expect.arrayContaining([expect.stringContaining('lower(email) text_pattern_ops'), expect.stringContaining('cf text_pattern_ops')]));
+    // Planned with an index whenever one serves: the e-mail is one index range, not a scan of the table.
+    const plan = await t.connection.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+      return (await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT id FROM cliente WHERE lower(email) LIKE ${`${cliente.email.toLowerCase()}%`}`.execute(trx)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('prefix_cliente_email');
+  });
+
   it('answers a few results per kind, each labelled', async () => {
     const hits = await cerca('a@', admin);
     expect(hits).toEqual([]); // two characters

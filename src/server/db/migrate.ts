@@ -10,11 +10,11 @@ import { Migrator, sql, type Migration, type MigrationProvider, type Transaction
 import type { Database } from './connection.ts';
 import { DefinitionError } from '../../shared/definitions/compile.ts';
 import type { Definitions, FieldDefinition, FieldKind, ResourceDefinition } from '../../shared/definitions/types.ts';
-import { SYSTEM_FIELDS } from '../../shared/definitions/types.ts';
+import { SYSTEM_FIELDS, cercaEntry } from '../../shared/definitions/types.ts';
 import { runDomainMigrations } from './domain-migrations.ts';
 import type { MigrationStatement } from '../extensions.ts';
 import { createViews, dropViews } from './views.ts';
-import { nestedEntry, nestedTextSql } from '../resources/search-sql.ts';
+import { nestedEntry, nestedTextSql, prefixSql } from '../resources/search-sql.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -477,10 +477,19 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
             await ensureIndex(trx, plan, name, `CREATE UNIQUE INDEX "${name}" ON "${table}" (lower("${field.name}"::text))`);
           }
         }
+        const cerca = (def.resource.cerca?.fields ?? []).map(cercaEntry);
+        // A key the top bar matches by prefix: one btree range on the value in the case the search compares.
+        for (const { field: entry } of cerca.filter((e) => e.match === 'prefix')) {
+          const field = def.fields.find((f) => f.name === entry);
+          if (!field || field.kind !== 'text') continue;
+          const name = objectName('prefix', table, entry);
+          await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ((${prefixSql(entry, !!field.uppercase)}) text_pattern_ops)`);
+        }
         if (trigram) {
           // The text searched by the list's box and by the top bar's search; a reference is searched through its
           // target's indexes, an array's text property through an index on the same expression the search uses.
-          for (const entry of new Set([...def.resource.search ?? [], ...def.resource.cerca?.fields ?? []])) {
+          const contained = cerca.filter((e) => e.match === 'contains').map((e) => e.field);
+          for (const entry of new Set([...def.resource.search ?? [], ...contained])) {
             const nested = nestedEntry(entry);
             if (nested) {
               const name = objectName('trgm', table, `${nested[0]}_${nested[1]}`);

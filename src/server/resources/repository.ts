@@ -3,7 +3,7 @@ import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool, type Tr
 import type { Ajv } from 'ajv';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
-import type { Definitions, FieldDefinition, JsonSchema, ResourceDefinition, RowScope } from '../../shared/definitions/types.ts';
+import { cercaEntry, type CercaField, type Definitions, type FieldDefinition, type JsonSchema, type ResourceDefinition, type RowScope } from '../../shared/definitions/types.ts';
 import type { Extensions } from '../extensions.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../shared/validation.ts';
@@ -20,7 +20,7 @@ import { runAction } from '../workflow/actions.ts';
 import { INT4_MAX } from '../http/contract.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
 import { referenceSearchFields } from '../../shared/definitions/compile.ts';
-import { nestedEntry, nestedTextSql } from './search-sql.ts';
+import { nestedEntry, nestedTextSql, prefixSql } from './search-sql.ts';
 import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
 
 export interface ListQuery {
@@ -456,20 +456,31 @@ export class ResourceRepository {
    * "rossi mario" finds MARIO ROSSI. A reference matches when its record's own text search fields do, within that
    * resource's row scope (a policy by its customer's name). Typed text with nothing to search finds nothing, never all.
    */
-  private async searchConditions(db: Database, user: AuthUser, entries: string[], text: string): Promise<Expression<SqlBool>[]> {
-    const words = text.trim().split(/\s+/).filter(Boolean).slice(0, 5);
+  private async searchConditions(db: Database, user: AuthUser, entries: CercaField[], text: string): Promise<Expression<SqlBool>[]> {
+    const words = searchWords(text);
     if (!words.length) return [];
+    const matchers = await this.searchMatchers(db, user, entries);
+    return words.map((word) => {
+      const any = matchers.map((match) => match(word)).filter((c): c is Expression<SqlBool> => c !== undefined);
+      return any.length ? sql<SqlBool>`(${sql.join(any, sql` OR `)})` : sql<SqlBool>`false`;
+    });
+  }
+
+  /** Per entry, the condition a word adds (undefined: the entry cannot hold that word, by its shape or its kind). */
+  private async searchMatchers(db: Database, user: AuthUser, entries: CercaField[]): Promise<Array<(word: string) => Expression<SqlBool> | undefined>> {
     const matchers: Array<(word: string) => Expression<SqlBool> | undefined> = [];
-    for (const entry of entries) {
+    for (const raw of entries) {
+      const { field: entry, match, shape } = cercaEntry(raw);
+      const fits = shape === undefined ? () => true : ((re) => (word: string) => re.test(word))(new RegExp(shape, 'u'));
       const nested = nestedEntry(entry);
       if (nested) {
         if (!this.mayProbe(nested[0], user)) continue;
         const column = sql.raw(nestedTextSql(...nested));
-        matchers.push((word) => sql<SqlBool>`${column} LIKE ${`%${escapeLike(word.toUpperCase())}%`}`);
+        matchers.push((word) => (fits(word) ? sql<SqlBool>`${column} LIKE ${`%${escapeLike(word.toUpperCase())}%`}` : undefined));
         continue;
       }
       if (entry === 'id') {
-        matchers.push((word) => (/^\d{1,10}$/.test(word) && Number(word) <= INT4_MAX ? sql<SqlBool>`${sql.ref(`${this.table}.id`)} = ${Number(word)}` : undefined));
+        matchers.push((word) => (fits(word) && /^\d{1,10}$/.test(word) && Number(word) <= INT4_MAX ? sql<SqlBool>`${sql.ref(`${this.table}.id`)} = ${Number(word)}` : undefined));
         continue;
       }
       const field = this.byName.get(entry);
@@ -479,16 +490,19 @@ export class ResourceRepository {
         const fields = referenceSearchFields(target).map((name) => target.fields.find((f) => f.name === name)!);
         const scope = await scopeFilterOf(target, db, user);
         // Unqualified names inside the subquery are the target's columns; the reference is the outer row's.
-        matchers.push((word) => sql<SqlBool>`${sql.ref(`${this.table}.${field.name}`)} IN (SELECT id FROM ${sql.table(target.name)}
-          WHERE (${sql.join(fields.map((f) => containsText(f, word)), sql` OR `)})${scope ? sql` AND ${scope}` : sql``})`);
+        matchers.push((word) => (fits(word) ? sql<SqlBool>`${sql.ref(`${this.table}.${field.name}`)} IN (SELECT id FROM ${sql.table(target.name)}
+          WHERE (${sql.join(fields.map((f) => containsText(f, word)), sql` OR `)})${scope ? sql` AND ${scope}` : sql``})` : undefined));
         continue;
       }
-      matchers.push((word) => containsText(field, word));
+      if (match === 'prefix') {
+        // The very expression of the btree text_pattern_ops index migrate.ts builds, so a key is one index range.
+        const value = sql.raw(prefixSql(field.name, !!field.uppercase));
+        matchers.push((word) => (fits(word) ? sql<SqlBool>`${value} LIKE ${`${escapeLike(field.uppercase ? word.toUpperCase() : word.toLowerCase())}%`}` : undefined));
+        continue;
+      }
+      matchers.push((word) => (fits(word) ? containsText(field, word) : undefined));
     }
-    return words.map((word) => {
-      const any = matchers.map((match) => match(word)).filter((c): c is Expression<SqlBool> => c !== undefined);
-      return any.length ? sql<SqlBool>`(${sql.join(any, sql` OR `)})` : sql<SqlBool>`false`;
-    });
+    return matchers;
   }
 
   /**
@@ -499,7 +513,15 @@ export class ResourceRepository {
   async cerca(db: Database, user: AuthUser, text: string, limit: number): Promise<Array<{ id: number; label: string; route: string }>> {
     const config = this.def.resource.cerca;
     if (!config) return [];
-    const conditions = await this.searchConditions(db, user, config.fields, text);
+    const words = searchWords(text);
+    const matchers = await this.searchMatchers(db, user, config.fields);
+    const conditions: Expression<SqlBool>[] = [];
+    for (const word of words) {
+      const any = matchers.map((match) => match(word)).filter((c): c is Expression<SqlBool> => c !== undefined);
+      // A word no entry can hold (digits where only names are searched) finds nothing: no statement at all.
+      if (!any.length) return [];
+      conditions.push(sql<SqlBool>`(${sql.join(any, sql` OR `)})`);
+    }
     if (!conditions.length) return [];
     const scope = await this.scopeFilter(db, user);
     if (scope) conditions.unshift(scope);
@@ -1137,6 +1159,11 @@ function containsText(field: FieldDefinition | string, text: string): Expression
   const name = typeof field === 'string' ? field : field.name;
   if (typeof field !== 'string' && field.uppercase) return sql<SqlBool>`${sql.ref(name)} LIKE ${`%${escapeLike(text.toUpperCase())}%`}`;
   return sql<SqlBool>`${sql.ref(name)} ILIKE ${`%${escapeLike(text)}%`}`;
+}
+
+/** The words of a search (five at most): each must be found. */
+function searchWords(text: string): string[] {
+  return text.trim().split(/\s+/).filter(Boolean).slice(0, 5);
 }
 
 function escapeLike(value: string): string {

@@ -14,3 +14,12 @@ export function nestedEntry(entry: string): [string, string] | undefined {
   const match = /^([A-Za-z_]\w*)\[\]\.([A-Za-z_]\w*)$/.exec(entry);
   return match ? [match[1]!, match[2]!] : undefined;
 }
+
+/**
+ * The value a prefix search compares (cerca `"match": "prefix"`), shared with its btree text_pattern_ops index: the
+ * stored value of an upper-cased property, else its lower case. `word` in the same case, as a LIKE prefix pattern.
+ */
+export function prefixSql(column: string, uppercase: boolean): string {
+  if (!IDENTIFIER.test(column)) throw new Error(`not a property name: ${column}`);
+  return uppercase ? `"${column}"` : `lower("${column}")`;
+}

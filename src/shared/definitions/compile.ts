@@ -4,7 +4,7 @@ import { dashboardMetaSchema, listMetaSchema, menuMetaSchema, resourceMetaSchema
 import type {
   DashboardCard, Definitions, FieldDefinition, FieldKind, JsonSchema, ListConfig, MenuEntry, ResourceConfig, ResourceDefinition,
 } from './types.ts';
-import { SYSTEM_FIELDS } from './types.ts';
+import { SYSTEM_FIELDS, cercaEntry } from './types.ts';
 import { ExpressionError, conditionalBlocks, expressionFields, parseExpression } from '../rules.ts';
 
 export class DefinitionError extends Error {
@@ -330,9 +330,20 @@ function checkSearch(def: ResourceDefinition, resources: Map<string, ResourceDef
   if (def.resource.routes?.list && !def.resource.search?.length) throw new DefinitionError(rf, '/search', 'a resource with a list screen declares the fields its search box searches');
   const cerca = def.resource.cerca;
   if (!cerca) return;
-  cerca.fields.forEach((entry, i) => {
-    const error = searchEntryError(def, resources, entry, true);
+  cerca.fields.forEach((raw, i) => {
+    const entry = cercaEntry(raw);
+    const error = searchEntryError(def, resources, entry.field, true);
     if (error) throw new DefinitionError(rf, `/cerca/fields/${i}`, error);
+    // A prefix is looked up in a btree index on the property's own value: a plain text property only.
+    const field = def.fields.find((f) => f.name === entry.field);
+    if (entry.match === 'prefix' && (!field || field.ref)) throw new DefinitionError(rf, `/cerca/fields/${i}/match`, `"${entry.field}": only a text property of the record is matched by prefix`);
+    if (entry.shape !== undefined) {
+      try {
+        new RegExp(entry.shape, 'u');
+      } catch (error) {
+        throw new DefinitionError(rf, `/cerca/fields/${i}/shape`, `not a regular expression: ${(error as Error).message}`);
+      }
+    }
   });
   const known = new Set(['id', ...def.fields.filter((f) => !f.writeOnly && !f.secret).map((f) => f.name)]);
   for (const key of ['label', 'route'] as const) {

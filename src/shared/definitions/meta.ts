@@ -2,6 +2,8 @@
 import { SCOPE_USER_ATTRIBUTES } from './types.ts';
 
 const permissionExpr = { type: 'string', minLength: 1 };
+// A cerca entry: a property, or an array's text property as `array[].key`.
+const CERCA_ENTRY = '^[A-Za-z_][A-Za-z0-9_]*(\\[\\]\\.[A-Za-z_][A-Za-z0-9_]*)?$';
 const route = {
   type: 'object',
   required: ['name', 'path'],
@@ -83,7 +85,21 @@ export const resourceMetaSchema = {
       required: ['fields', 'label', 'route'],
       additionalProperties: false,
       properties: {
-        fields: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\[\\]\\.[A-Za-z_][A-Za-z0-9_]*)?$' } },
+        fields: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            anyOf: [
+              { type: 'string', pattern: CERCA_ENTRY },
+              {
+                type: 'object',
+                required: ['field'],
+                additionalProperties: false,
+                properties: { field: { type: 'string', pattern: CERCA_ENTRY }, match: { enum: ['contains', 'prefix'] }, shape: { type: 'string', minLength: 1 } },
+              },
+            ],
+          },
+        },
         label: { type: 'string', minLength: 1 },
         route: { type: 'string', pattern: '^/' },
       },

@@ -45,12 +45,23 @@ export interface ResourceConfig {
 /**
  * resource.json "cerca". `fields`: text properties, `id` (equal to a number typed), a text property of an array's
  * objects as `array[].key` (a quotation's plates), or a reference matched by its record's search fields.
+ * An entry may be `{field, match, shape}`: `match` "prefix" finds values starting with the typed word (keys: codice
+ * fiscale, partita IVA, e-mail; served by a btree index) where "contains" (default) finds it anywhere (trigram index);
+ * `shape` is a regular expression the typed word must match for the entry to be searched at all (a word with digits
+ * is no surname, one with "@" is only an e-mail), so a key typed is looked up where it can be and nowhere else.
  * `label` and `route` are templates: `{field}` is the record's value, a reference's label for an x-ref field.
  */
 export interface CercaConfig {
-  fields: string[];
+  fields: CercaField[];
   label: string;
   route: string;
+}
+
+export type CercaField = string | { field: string; match?: 'contains' | 'prefix'; shape?: string };
+
+/** A cerca entry in its full form. */
+export function cercaEntry(entry: CercaField): { field: string; match: 'contains' | 'prefix'; shape?: string } {
+  return typeof entry === 'string' ? { field: entry, match: 'contains' } : { match: 'contains', ...entry };
 }
 
 /** The signed-in user's attributes a row scope may compare a record's field with. */
