@@ -7,7 +7,6 @@ import Button from 'react-bootstrap/Button';
 import { ApiError } from '../api/dataProvider.ts';
 import { useRoute } from '../api/hooks.ts';
 import { can, useWorkflows } from '../lib/access.ts';
-import { findResource, useDefinitions } from '../lib/definitions.ts';
 import { fillTemplate, formatDateTime } from '../lib/format.ts';
 import { Notice, Spinner } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
@@ -20,22 +19,7 @@ import type { RowActions } from './listColumns.ts';
 import { useResourceList } from './useResourceList.ts';
 import { withStatusTitles } from './StatusChips.tsx';
 
-/** The declared tabs this user may open, with the resource each list tab shows. */
-export function useRelatedTabs(def: ResourceDef): Array<{ tab: RelatedTab; target?: ResourceDef }> {
-  const { definitions } = useDefinitions();
-  return useMemo(
-    () =>
-      (def.resource.related ?? []).flatMap((tab) => {
-        if ((tab.kind ?? 'list') !== 'list') return [{ tab }];
-        const target = findResource(definitions, tab.resource!);
-        // The server would refuse the list: the tab is not offered.
-        return target && can(target, 'list') ? [{ tab, target }] : [];
-      }),
-    [def, definitions],
-  );
-}
-
-export function RelatedTabPane({ tab, target, def, record }: { tab: RelatedTab; target?: ResourceDef; def: ResourceDef; record: RecordData }) {
+export default function RelatedTabPane({ tab, target, def, record }: { tab: RelatedTab; target?: ResourceDef; def: ResourceDef; record: RecordData }) {
   const kind = tab.kind ?? 'list';
   if (kind === 'storico') return <StoricoTab def={def} id={record.id!} title={tab.title} />;
   if (kind === 'tabella') return <RouteTable tab={tab} id={record.id!} />;

@@ -12,7 +12,11 @@ import { ResourceFormBody } from './ResourceFormBody.tsx';
 import { resourceFormSchemas, useResourceForm } from './useResourceForm.ts';
 import { WithFormValidators } from './WithFormValidators.tsx';
 import { usePages } from './pages.tsx';
-import { RelatedTabPane, useRelatedTabs } from './RelatedTabs.tsx';
+import { useRelatedTabs } from './relatedTabs.ts';
+import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
+
+// The related rows' panes bring the list grid: loaded when a tab opens, not with the form.
+const RelatedTabPane = lazy(() => import('./RelatedTabs.tsx'));
 
 interface TabConfig {
   title: string;
