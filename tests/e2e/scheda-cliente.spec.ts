@@ -27,18 +27,20 @@ async function expectedTabs(call: Awaited<ReturnType<typeof api>>): Promise<stri
 
 async function openCard(page: Page, id: number, tabs: string[]) {
   await page.goto(appUrl(`/modifica/cliente/${id}`));
-  await expect(page.getByRole('tab', { name: 'Dati Cliente' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Dati Cliente' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('tab')).toHaveText(['Dati Cliente', ...tabs]);
 }
 
 async function policyTab(page: Page, numbers: string[], absent: string[]) {
   await page.getByRole('tab', { name: 'Polizze', exact: true }).click();
   const pane = page.getByRole('region', { name: 'Polizze', exact: true }).first();
-  for (const n of numbers) await expect(pane.getByText(n, { exact: true }).first()).toBeVisible();
+  for (const n of numbers) await expect(pane.getByText(n, { exact: true }).first()).toBeVisible({ timeout: 30_000 });
   for (const n of absent) await expect(pane.getByText(n, { exact: true })).toHaveCount(0);
 }
 
 test('the customer card shows the related lists to staff and, in their scope, to the collaborator', async ({ page, request }) => {
+  // Two logins, eight tabs and several lists: longer than one screen's default.
+  test.setTimeout(180_000);
   const users = demoUsers();
   const staff = users.find((u) => u.roles.includes('staff'))!;
   const [rossi, verdi] = users.filter((u) => u.roles.includes('collaboratore'));
