@@ -12,6 +12,11 @@ import { ResourceFormBody } from './ResourceFormBody.tsx';
 import { resourceFormSchemas, useResourceForm } from './useResourceForm.ts';
 import { WithFormValidators } from './WithFormValidators.tsx';
 import { usePages } from './pages.tsx';
+import { useRelatedTabs } from './relatedTabs.ts';
+import { lazyScreen as lazy } from '../lib/lazyScreen.ts';
+
+// The related rows' panes bring the list grid: loaded when a tab opens, not with the form.
+const RelatedTabPane = lazy(() => import('./RelatedTabs.tsx'));
 
 interface TabConfig {
   title: string;
@@ -77,6 +82,7 @@ function GenericFormPageBody({ def, id }: { def: ResourceDef; id?: string }) {
   const navigate = useNavigate();
   const [query] = useSearchParams();
   const ctl = useResourceForm(def, id);
+  const related = useRelatedTabs(def);
   usePageMeta({ title: ctl.title, icon: resource.icon });
   const formId = `form-${def.name}`;
   const backToList = () => navigate(resource.routes?.list?.path ?? '/');
@@ -92,19 +98,30 @@ function GenericFormPageBody({ def, id }: { def: ResourceDef; id?: string }) {
     return <Spinner label={msg.loading} />;
   }
   const body = <ResourceFormBody def={def} id={id} formId={formId} ctl={ctl} onCancel={backToList} />;
-  const tabs = def.form['ui:tabs'] as TabConfig[] | undefined;
+  const declared = def.form['ui:tabs'] as TabConfig[] | undefined;
+  // resource.json "related": tabs of the saved record's related rows after the form's own (or after the form alone).
+  const relatedTabs = ctl.mode === 'new' || !ctl.record?.id ? [] : related;
+  const own: TabConfig[] = declared?.length ? declared : relatedTabs.length ? [{ title: `Dati ${resource.singular ?? resource.title}` }] : [];
+  const tabs: TabConfig[] = [...own, ...relatedTabs.map(({ tab }) => ({ title: tab.title }))];
   return (
     <>
-      {tabs?.length ? (
-        // Panes stay mounted, so switching tab never loses what was typed.
+      {tabs.length ? (
+        // Panes stay mounted, so switching tab never loses what was typed; related rows load when their tab opens.
         <Tabs defaultActiveKey={openTab(tabs, query.get('tab'), ctl.mode === 'new')} id={`${formId}-tabs`} className="mb-3">
-          {tabs.map((tab, i) =>
+          {own.map((tab, i) =>
             tab.hiddenUntilSaved && ctl.mode === 'new' ? null : (
               <Tab key={tab.title} eventKey={String(i)} title={tab.title} disabled={Boolean(tab.requiresSaved && ctl.mode === 'new')}>
-                {tab.page ? <NamedPage name={tab.page} def={def} id={id} record={ctl.record} /> : i === tabs.findIndex((t) => !t.page) ? body : null}
+                {tab.page ? <NamedPage name={tab.page} def={def} id={id} record={ctl.record} /> : i === own.findIndex((t) => !t.page) ? body : null}
               </Tab>
             ),
           )}
+          {relatedTabs.map(({ tab, target }, i) => (
+            <Tab key={`related-${tab.title}`} eventKey={String(own.length + i)} title={tab.title} mountOnEnter>
+              <Suspense fallback={<Spinner label={msg.loading} />}>
+                <RelatedTabPane tab={tab} target={target} def={def} record={ctl.record!} />
+              </Suspense>
+            </Tab>
+          ))}
         </Tabs>
       ) : (
         body

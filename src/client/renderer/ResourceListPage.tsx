@@ -33,7 +33,7 @@ gridChunk.catch(() => undefined);
 const ResourceGrid = lazy(() => gridChunk.catch(() => import('./ResourceGrid.tsx')));
 
 /** The grid, with the plain table standing in until it is loaded. */
-function ListGrid({ hidden, ...props }: ResourceGridProps & { hidden: Set<string> }) {
+export function ListGrid({ hidden, ...props }: ResourceGridProps & { hidden: Set<string> }) {
   return (
     <Suspense fallback={<FirstPageTable {...props} hidden={hidden} />}>
       <ResourceGrid {...props} />

@@ -1,5 +1,5 @@
 // Headless list controller: URL-held params, server page via the data provider, delete, column preferences.
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import useSWR from 'swr';
 import { useDebouncedCallback } from 'use-debounce';
@@ -11,10 +11,32 @@ import { readListState, writeListState } from './listParams.ts';
 
 export type ListState = Required<ListParams>;
 
-export function useResourceList(def: ResourceDef) {
-  const [query, setQuery] = useSearchParams();
+export interface ResourceListOptions {
+  /**
+   * An embedded list (a tab of a record's screen): its state lives in the component, not in the page's address, and
+   * these filters narrow every request (the server applies row scope on top). null: nothing to ask yet (no rows).
+   */
+  embedded?: { filters: Record<string, string> | null; sort?: string };
+}
+
+export function useResourceList(def: ResourceDef, options: ResourceListOptions = {}) {
+  const { embedded } = options;
+  const [address, setAddress] = useSearchParams();
+  const [own, setOwn] = useState(() => new URLSearchParams(embedded?.sort ? { sort: embedded.sort } : {}));
+  const query = embedded ? own : address;
+  const setQuery = useCallback(
+    (next: URLSearchParams, opts?: { replace?: boolean }) => (embedded ? setOwn(next) : setAddress(next, opts)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only whether the list is embedded matters
+    [Boolean(embedded), setAddress],
+  );
   const state = useMemo(() => readListState(query, def.list), [query, def.list]);
-  const { data, error, isLoading, isValidating, mutate } = useGetList(def.resource, state, { keepPreviousData: true });
+  const fixed = embedded?.filters;
+  const asked = useMemo(
+    () => (embedded ? (fixed ? { ...state, filters: { ...state.filters, ...fixed } } : null) : state),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the fixed filters by value
+    [state, Boolean(embedded), JSON.stringify(fixed)],
+  );
+  const { data, error, isLoading, isValidating, mutate } = useGetList(def.resource, asked, { keepPreviousData: true });
 
   // Each change is a history entry, so the back button walks through searches, sorts and pages.
   const apply = useCallback(

@@ -369,6 +369,51 @@ function checkNetwork(def: ResourceDefinition, resources: Map<string, ResourceDe
   }
 }
 
+/**
+ * resource.json "related": a list tab names a resource whose field points at this one (or a match between readable
+ * properties), a table tab a route under this resource's path; the history needs nothing else.
+ */
+function checkRelated(def: ResourceDefinition, resources: Map<string, ResourceDefinition>): void {
+  const rf = `${def.name}/resource.json`;
+  (def.resource.related ?? []).forEach((tab, i) => {
+    const at = `/related/${i}`;
+    const kind = tab.kind ?? 'list';
+    const extra = (['resource', 'field', 'match', 'sort', 'path', 'columns'] as const).filter((key) => tab[key] !== undefined);
+    const allowed = kind === 'list' ? ['resource', 'field', 'match', 'sort'] : kind === 'tabella' ? ['path', 'columns'] : [];
+    const stray = extra.find((key) => !allowed.includes(key));
+    if (stray) throw new DefinitionError(rf, `${at}/${stray}`, `not used by a tab of kind "${kind}"`);
+    if (kind === 'tabella') {
+      const base = def.resource.api.path;
+      if (!tab.path?.startsWith(`${base}/{id}/`)) throw new DefinitionError(rf, `${at}/path`, `must be a route under "${base}/{id}/"`);
+      if (!tab.columns) throw new DefinitionError(rf, `${at}/columns`, 'a table tab lists its columns');
+      return;
+    }
+    if (kind !== 'list') return;
+    const target = tab.resource === undefined ? undefined : resources.get(tab.resource);
+    if (!target) throw new DefinitionError(rf, `${at}/resource`, `unknown resource "${String(tab.resource)}"`);
+    if (target.resource.api.operations && !target.resource.api.operations.includes('list')) throw new DefinitionError(rf, `${at}/resource`, `"${target.name}" has no list`);
+    const readable = (d: ResourceDefinition, name: string) => {
+      const f = d.fields.find((x) => x.name === name);
+      return !!f && !f.writeOnly && !f.secret && !f.readPermission && !f.filterPermission;
+    };
+    if ((tab.field === undefined) === (tab.match === undefined)) throw new DefinitionError(rf, at, 'a list tab names either "field" or "match"');
+    if (tab.field !== undefined) {
+      const field = target.fields.find((f) => f.name === tab.field);
+      if (!field) throw new DefinitionError(rf, `${at}/field`, `unknown property "${tab.field}" of "${target.name}"`);
+      if (field.ref !== def.name) throw new DefinitionError(rf, `${at}/field`, `"${target.name}.${tab.field}" does not refer to "${def.name}" (x-ref)`);
+      if (!readable(target, field.name)) throw new DefinitionError(rf, `${at}/field`, `"${target.name}.${tab.field}" cannot be filtered by every user`);
+    }
+    for (const [theirs, ours] of Object.entries(tab.match ?? {})) {
+      if (!readable(target, theirs)) throw new DefinitionError(rf, `${at}/match/${theirs}`, `"${theirs}" is not a readable property of "${target.name}"`);
+      if (!readable(def, ours)) throw new DefinitionError(rf, `${at}/match/${theirs}`, `"${ours}" is not a readable property of "${def.name}"`);
+    }
+    const fields = new Set([...target.fields.map((f) => f.name), ...SYSTEM_FIELDS]);
+    if (tab.sort !== undefined && !tab.sort.split(',').every((key) => fields.has(key.trim().replace(/^-/, '')))) {
+      throw new DefinitionError(rf, `${at}/sort`, `unknown property in "${tab.sort}"`);
+    }
+  });
+}
+
 export function compileDefinitions(raw: RawDefinitions): Definitions {
   const resources = new Map<string, ResourceDefinition>();
   for (const r of raw.resources) {
@@ -399,6 +444,7 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
     checkCrossReferences(def, names, name);
     checkNetwork(def, resources);
     checkSearch(def, resources);
+    checkRelated(def, resources);
     for (const p of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
       if (paths.has(p)) throw new DefinitionError(`${name}/resource.json`, '/api/path', `path ${p} already used by ${paths.get(p)}`);
       paths.set(p, name);

@@ -120,6 +120,37 @@ export const resourceMetaSchema = {
     headers: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
     // Files the records own: collections with their limits, the API paths, the workflow events that allow changes.
     media: mediaMetaSchema(),
+    // The record screen's tabs of related rows (the customer card): other resources' lists, the change history, a route's rows.
+    related: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['title'],
+        additionalProperties: false,
+        properties: {
+          title: { type: 'string', minLength: 1 },
+          kind: { enum: ['list', 'storico', 'tabella'] },
+          resource: { type: 'string' },
+          // The related resource's property pointing at this record (x-ref).
+          field: { type: 'string' },
+          // Or: the related resource's property -> this record's property whose value it must equal (an e-mail's recipient).
+          match: { type: 'object', minProperties: 1, additionalProperties: { type: 'string' } },
+          sort: { type: 'string' },
+          // kind "tabella": a GET route under the resource's path ({id} is the record's) answering {data: [...]}, and its columns.
+          path: { type: 'string', pattern: '^/api/' },
+          columns: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['field', 'headerName'],
+              additionalProperties: false,
+              properties: { field: { type: 'string' }, headerName: { type: 'string' }, format: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } },
+            },
+          },
+        },
+      },
+    },
   },
 } as const;
 

@@ -40,6 +40,24 @@ export interface ResourceConfig {
   view?: boolean;
   headers?: string;
   media?: MediaConfig;
+  /** Tabs of the record's screen with related rows (the customer card), checked at start. */
+  related?: RelatedTab[];
+}
+
+/**
+ * resource.json "related": one tab of the record's screen. `list` (default): `resource`'s generic list narrowed to
+ * this record, by `field` (its x-ref to this resource) or by `match` (its property -> this record's property);
+ * `storico`: the record's change history (GET {api.path}/{id}/storico); `tabella`: the rows of `path` with `columns`.
+ */
+export interface RelatedTab {
+  title: string;
+  kind?: 'list' | 'storico' | 'tabella';
+  resource?: string;
+  field?: string;
+  match?: Record<string, string>;
+  sort?: string;
+  path?: string;
+  columns?: Array<Pick<ListColumn, 'field' | 'headerName' | 'format'>>;
 }
 
 /**

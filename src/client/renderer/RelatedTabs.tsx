@@ -1,0 +1,208 @@
+// The tabs of related rows a resource declares (resource.json "related", e.g. the customer card): other resources'
+// generic lists narrowed to the record, the record's change history, a route's rows. The server applies permissions
+// and row scope to every request; a tab whose resource the user may not list is not offered at all.
+import { useMemo, useState } from 'react';
+import { generatePath, useNavigate } from 'react-router-dom';
+import Button from 'react-bootstrap/Button';
+import { ApiError } from '../api/dataProvider.ts';
+import { useRoute } from '../api/hooks.ts';
+import { can, useWorkflows } from '../lib/access.ts';
+import { fillTemplate, formatDateTime } from '../lib/format.ts';
+import { Notice, Spinner } from '../lib/ui.tsx';
+import { msg } from '../messages.ts';
+import type { JsonSchema, ListColumn, RecordData, ResourceDef } from '../types.ts';
+import type { RelatedTab } from '../../shared/definitions/types.ts';
+import { FirstPageTable } from './FirstPageTable.tsx';
+import { Pager, SearchBox } from './ListControls.tsx';
+import { ListGrid } from './ResourceListPage.tsx';
+import type { RowActions } from './listColumns.ts';
+import { useResourceList } from './useResourceList.ts';
+import { withStatusTitles } from './StatusChips.tsx';
+
+export default function RelatedTabPane({ tab, target, def, record }: { tab: RelatedTab; target?: ResourceDef; def: ResourceDef; record: RecordData }) {
+  const kind = tab.kind ?? 'list';
+  if (kind === 'storico') return <StoricoTab def={def} id={record.id!} title={tab.title} />;
+  if (kind === 'tabella') return <RouteTable tab={tab} id={record.id!} />;
+  return <RelatedList tab={tab} def={target!} record={record} />;
+}
+
+/** The record's value of each narrowing filter; null when one is empty (then there are no related rows to ask for). */
+function fixedFilters(tab: RelatedTab, record: RecordData): Record<string, string> | null {
+  const pairs = tab.field ? [[tab.field, 'id'] as const] : Object.entries(tab.match ?? {});
+  const filters: Record<string, string> = {};
+  for (const [theirs, ours] of pairs) {
+    const value = record[ours];
+    if (value === undefined || value === null || value === '') return null;
+    filters[theirs] = String(value);
+  }
+  return filters;
+}
+
+function RelatedList({ tab, def, record }: { tab: RelatedTab; def: ResourceDef; record: RecordData }) {
+  useWorkflows(def);
+  const navigate = useNavigate();
+  const schema = useMemo(() => withStatusTitles(def), [def]);
+  const filters = fixedFilters(tab, record);
+  const ctl = useResourceList(def, { embedded: { filters, sort: tab.sort } });
+  // The column that names this record says nothing here.
+  const columns = useMemo(() => def.list.columns.filter((c) => c.field !== tab.field), [def.list.columns, tab.field]);
+  const hidden = useMemo(() => new Set(columns.filter((c) => c.hide).map((c) => c.field)), [columns]);
+  const editPath = def.resource.routes?.edit?.path;
+  const rowLink = def.list.rowLink;
+  const actions = useMemo<RowActions>(
+    () => ({
+      describe: (row) => fillTemplate(def.resource.recordTitle ?? '', row) || `${def.resource.singular ?? def.resource.title} ${String(row.id)}`,
+      edit: rowLink ? (row) => navigate(fillTemplate(rowLink, row)) : editPath && can(def, 'read') ? (row) => navigate(generatePath(editPath, { id: String(row.id) })) : undefined,
+      editLabel: 'Apri',
+      allows: (row, action) => action === 'edit' && (!rowLink || fillTemplate(rowLink, row) !== ''),
+    }),
+    [def, editPath, rowLink, navigate],
+  );
+  const errorText = ctl.error instanceof Error ? ctl.error.message : undefined;
+  return (
+    <section aria-label={tab.title} data-testid={`related-${def.name}`}>
+      <div className="mb-2" style={{ maxWidth: 420 }}>
+        <SearchBox value={ctl.state.search} onSearch={ctl.setSearch} label={`Cerca in ${tab.title}`} />
+      </div>
+      {errorText && (
+        <Notice variant="danger" role="alert">
+          {errorText}
+        </Notice>
+      )}
+      <ListGrid
+        columns={columns}
+        schema={schema}
+        rows={filters ? ctl.rows : []}
+        loading={filters ? ctl.loading : false}
+        sort={ctl.state.sort}
+        emptyText={def.list.emptyText ?? msg.emptyList}
+        actions={actions}
+        label={tab.title}
+        onSortChange={ctl.setSort}
+        onColumnsChange={() => undefined}
+        hidden={hidden}
+      />
+      {filters && <Pager page={ctl.state.page} lastPage={ctl.lastPage} total={ctl.total} totalIsEstimate={ctl.totalIsEstimate} perPage={ctl.state.perPage} onPage={ctl.setPage} onPerPage={ctl.setPerPage} />}
+    </section>
+  );
+}
+
+const NO_SCHEMA: JsonSchema = { type: 'object', properties: {} };
+const NO_ACTIONS: RowActions = { describe: (row) => String(row.id) };
+
+/** A route's rows under the record (the customer's consents), with the declared columns. */
+function RouteTable({ tab, id }: { tab: RelatedTab; id: string | number }) {
+  const { data, error } = useRoute<{ data: RecordData[] }>(tab.path!, { id });
+  if (error) {
+    return (
+      <Notice variant="danger" role="alert">
+        {error instanceof Error ? error.message : msg.genericError}
+      </Notice>
+    );
+  }
+  if (!data) return <Spinner label={msg.loading} />;
+  return (
+    <section aria-label={tab.title}>
+      <FirstPageTable
+        columns={tab.columns as ListColumn[]}
+        schema={NO_SCHEMA}
+        rows={data.data}
+        loading={false}
+        sort=""
+        emptyText={msg.emptyList}
+        actions={NO_ACTIONS}
+        label={tab.title}
+        onSortChange={() => undefined}
+        onColumnsChange={() => undefined}
+        hidden={new Set()}
+      />
+    </section>
+  );
+}
+
+interface StoricoPage {
+  data: Array<{
+    id: number | string;
+    at: string;
+    utente: { id: number; name: string } | null;
+    origine?: string | null;
+    azione?: string | null;
+    evento?: string | null;
+    modifiche: Array<{ campo: string; da?: unknown; a?: unknown; nascosto?: boolean }>;
+  }>;
+  current_page: number;
+  last_page: number;
+  total: number;
+}
+
+const PER_PAGE = 20;
+
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Sì' : 'No';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** The record's change history (GET {api.path}/{id}/storico) as a timeline: who, when, and 'Campo: prima → dopo'. */
+function StoricoTab({ def, id, title }: { def: ResourceDef; id: string | number; title: string }) {
+  const [page, setPage] = useState(1);
+  const { data, error } = useRoute<StoricoPage>(`${def.resource.api.path}/{id}/storico`, { id, page }, {}, { query: { page, per_page: PER_PAGE } });
+  const titles = useMemo(() => {
+    const props = def.schema.properties ?? {};
+    return (name: string) => (typeof props[name]?.title === 'string' ? (props[name]!.title as string) : name);
+  }, [def.schema]);
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <Notice variant="secondary" role="status">
+        Lo storico delle modifiche non è ancora disponibile.
+      </Notice>
+    );
+  }
+  if (error) {
+    return (
+      <Notice variant="danger" role="alert">
+        {error instanceof Error ? error.message : msg.genericError}
+      </Notice>
+    );
+  }
+  if (!data) return <Spinner label={msg.loading} />;
+  return (
+    <section aria-label={title}>
+      {data.data.length === 0 && <p className="text-body-secondary">Nessuna modifica registrata.</p>}
+      <ol className="list-unstyled border-start ps-3" data-testid="storico">
+        {data.data.map((entry) => (
+          <li key={String(entry.id)} className="mb-3">
+            <div className="small text-body-secondary">
+              {formatDateTime(entry.at)} · {entry.utente?.name ?? 'Sistema'}
+              {entry.origine ? ` · ${entry.origine}` : ''}
+            </div>
+            <div className="fw-semibold">{entry.evento || entry.azione || 'Modifica'}</div>
+            {entry.modifiche.length > 0 && (
+              <ul className="mb-0">
+                {entry.modifiche.map((m, i) => (
+                  <li key={i}>
+                    {titles(m.campo)}: {m.nascosto ? 'valore riservato' : `${shown(m.da)} → ${shown(m.a)}`}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ol>
+      {data.last_page > 1 && (
+        <div className="d-flex gap-2 align-items-center">
+          <Button size="sm" variant="outline-secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Più recenti
+          </Button>
+          <span className="small">
+            Pagina {data.current_page} di {data.last_page}
+          </span>
+          <Button size="sm" variant="outline-secondary" disabled={page >= data.last_page} onClick={() => setPage(page + 1)}>
+            Meno recenti
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
