@@ -10,6 +10,8 @@ import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
 import { requirePermission } from '../auth/guards.ts';
+import { registerHistoryDesk, registerRecordHistory } from '../storico/routes.ts';
+import { Storico } from '../storico/servizio.ts';
 
 const MAX_PER_PAGE = 500;
 
@@ -189,9 +191,13 @@ function registerWorkflowRoutes(
 export default fp(async (app: FastifyInstance) => {
   app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
+    const repositories = new Map<string, ResourceRepository>();
+    const storico = new Storico(app.ctx.db, (name) => repositories.get(name));
+    registerHistoryDesk(scoped, () => storico);
     for (const def of app.ctx.definitions.resources.values()) {
       const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
       const repo = new ResourceRepository(def, app.ctx, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table, workflow);
+      repositories.set(def.name, repo);
       const allow = (action: PermissionAction) => requirePermission(def.resource.permissions[action]);
       const what = def.resource.singular ?? 'Record';
       const tags = [def.name];
@@ -249,6 +255,7 @@ export default fp(async (app: FastifyInstance) => {
         if (workflow) registerWorkflowRoutes(scoped, base, def, repo, workflow, allow);
       }
       registerAutocomplete(scoped, () => app.ctx.db, def, repo, allow('list'));
+      registerRecordHistory(scoped, def, repo, () => storico);
       if (workflow && def.resource.workflow?.countsPath) {
         scoped.get(def.resource.workflow.countsPath, {
           preHandler: allow('list'),

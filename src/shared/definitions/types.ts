@@ -34,6 +34,8 @@ export interface ResourceConfig {
   view?: boolean;
   headers?: string;
   media?: MediaConfig;
+  /** The change history of its records (default on); `false` for tables that are a log themselves (the outbox). */
+  storico?: boolean;
 }
 
 /** The signed-in user's attributes a row scope may compare a record's field with. */
