@@ -17,6 +17,7 @@ export interface Autostoriche {
   tipologia?: ('A' | 'B' | 'C' | 'M' | 'Q' | 'R' | 'S' | 'T' | 'W' | 'Z') & string;
   convenzione?: string;
   colore?: ('verde' | 'giallo' | 'rosso') & string;
+  fuori_catalogo?: boolean;
   created_at?: string;
   updated_at?: string;
   version?: number;

@@ -9,7 +9,7 @@ import { loadConfig } from './config.ts';
 import { poolOf, type Database } from './db/connection.ts';
 import { InstanceCache } from './cache.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
-import { errorHandler, installValidator, refuseNul } from './http/contract.ts';
+import { defaultBody, errorHandler, installJsonParser, installValidator, refuseNul } from './http/contract.ts';
 import { errorBody } from './errors.ts';
 import { registerEntitySchemas, registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
@@ -76,6 +76,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows, cache, placeCodes, extensions,
     media: createMediaStore(mediaSettings(config)), firma: options.firmaProvider ?? createFirmaProvider(config) };
   app.decorate('ctx', ctx);
+  installJsonParser(app);
   // The old front end posted some actions as form data (spec 001 §7, cambioStato).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -83,11 +84,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   app.setErrorHandler(errorHandler);
   installValidator(app, placeCodes);
+  app.addHook('preValidation', defaultBody);
   app.addHook('preValidation', refuseNul);
 
   await registerSecurityHeaders(app);
   // Before any route: the document collects every route registered after it, and every route inherits the defaults.
-  registerEntitySchemas(app, options.definitions);
+  registerEntitySchemas(app, options.definitions, extensions);
   await registerOpenApi(app, config.appName);
 
   await app.register(maintenancePlugin);

@@ -14,6 +14,7 @@ import { MIN_PASSWORD_LENGTH, hashPassword } from './auth/passwords.ts';
 import { lintWorkflow } from '../shared/workflow/lint.ts';
 import type { WorkflowDefinition } from '../shared/workflow/machine.ts';
 import { collectExtensions, type Domain } from './extensions.ts';
+import { nestedReadPermissions } from '../shared/definitions/read-masks.ts';
 
 export const ROLES_FILE = '_reference/ruoli.json';
 
@@ -26,6 +27,7 @@ function checkPermissionNames(definitions: Definitions, roles: RolesFile): void 
       ['/rowScope/unless', def.resource.rowScope?.unless],
       ['/media/readPermission', def.resource.media?.readPermission],
       ...def.fields.filter((f) => f.readPermission).map((f) => [`(entity.schema.json)/properties/${f.name}/x-read-permission`, f.readPermission] as [string, string]),
+      ...def.fields.flatMap((f) => nestedReadPermissions(def.schema.properties?.[f.name]).map(([at, p]) => [`(entity.schema.json)/properties/${f.name}${at}`, p] as [string, string])),
       ...def.fields.filter((f) => f.filterPermission).map((f) => [`(entity.schema.json)/properties/${f.name}/x-filter-permission`, f.filterPermission] as [string, string]),
     ];
     for (const [pointer, expression] of expressions) {

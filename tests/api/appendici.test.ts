@@ -111,7 +111,7 @@ describe('inclusion', () => {
     for (const a of answers.filter((x) => x.status !== 200)) expect([409, 422]).toContain(a.status);
     const rows = await appendici(id);
     expect(rows.filter((a) => a.stato === 'emessa')).toHaveLength(1);
-    expect(appendiciEmesseSandbox(`Q${id}`)).toEqual([rows[0]!.numero_appendice]);
+    expect(await appendiciEmesseSandbox(t.connection.db, `Q${id}`)).toEqual([rows[0]!.numero_appendice]);
     const after = await record(id);
     expect(after.veicoli_storici.map((v: { targa: string; operazione?: string }) => [v.targa, v.operazione ?? null])).toEqual([['AB123CD', null], ['CD456EF', 'inclusione']]);
     expect((await storico(id)).filter((h) => h.event === 'APPENDICE').map((h) => h.note)).toEqual([expect.stringContaining('Inclusione del veicolo CD456EF')]);
@@ -124,7 +124,7 @@ describe('inclusion', () => {
     impostaGuastiAppendiciSandbox('TM111AA', ['timeout_dopo_commit']);
     const res = await t.call('POST', '/api/emissione_appendice_inclusione_polizza_autostoriche_verti', { token: staff, body: inclusione(id, { importo: calc.body.data.appendice.appendice_totale }) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(appendiciEmesseSandbox(`Q${id}`)).toHaveLength(1);
+    expect(await appendiciEmesseSandbox(t.connection.db, `Q${id}`)).toHaveLength(1);
     expect((await appendici(id)).filter((a) => a.stato === 'emessa')).toHaveLength(1);
   });
 

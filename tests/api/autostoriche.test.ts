@@ -187,7 +187,7 @@ describe('import (POST /api/autostoriche/import)', () => {
     const before = await count();
     const res = await upload(staff, 'autostoriche-ok.csv', await fixture('autostoriche-ok.csv'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Importati 13 modelli.', imported: 13, deleted: 0 });
+    expect(res.body).toEqual({ message: 'Importati 13 modelli.', imported: 13, deleted: 0, fuori_catalogo: 0, quotazioni: 0 });
     expect(await count()).toBe(before + 13);
     const fiat = await t.call('GET', `${API}?filter[modello]=500 F`, { token: staff });
     // Decimal comma, upper-casing and empty cells as the API would have them.
@@ -246,7 +246,7 @@ describe('import (POST /api/autostoriche/import)', () => {
     expect(before).toBeGreaterThan(13);
     const res = await upload(staff, 'autostoriche-ok.csv', await fixture('autostoriche-ok.csv'), 'true', false);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Importati 13 modelli.', imported: 13, deleted: before });
+    expect(res.body).toEqual({ message: 'Importati 13 modelli.', imported: 13, deleted: before, fuori_catalogo: 0, quotazioni: 0 });
     expect(await count()).toBe(13);
   });
 

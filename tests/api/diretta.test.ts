@@ -80,10 +80,12 @@ describe('direct quotation calls', () => {
     const badYear = await t.call('POST', `/api/v1/goold/quotations/${id}/vehicles`, { token: collab, body: { modern: [{ brand: 'Fiat', model: 'Panda', year: '20', plate_number: 'X' }] } });
     expect(badYear.body.errors['veicoli_moderni.0.anno']).toEqual(["L'anno deve essere di 4 cifre"]);
 
-    const vehicle = await t.call('PUT', '/api/v1/goold/vehicles/v-1', { token: collab, body: { vehicle: { plate_number: ' mi999999 ', ania_type: 'C', quintals: 12 } } });
+    // Each quotation's rows have ids of their own: the one sent at creation is kept while no other quotation has it.
+    const rowId = got.body.data.historic[0].id as string;
+    const vehicle = await t.call('PUT', `/api/v1/goold/vehicles/${rowId}`, { token: collab, body: { vehicle: { plate_number: ' mi999999 ', ania_type: 'C', quintals: 12 } } });
     expect(vehicle.status, JSON.stringify(vehicle.body)).toBe(200);
-    expect(vehicle.body.data.vehicle).toMatchObject({ id: 'v-1', targa: 'MI999999', tipologia_ania: 'C', quintali: 12, marca: 'Fiat' });
-    expect((await t.call('PUT', '/api/v1/goold/vehicles/v-1', { token: other, body: { vehicle: { targa: 'X' } } })).status).toBe(404);
+    expect(vehicle.body.data.vehicle).toMatchObject({ id: rowId, targa: 'MI999999', tipologia_ania: 'C', quintali: 12, marca: 'Fiat' });
+    expect((await t.call('PUT', `/api/v1/goold/vehicles/${rowId}`, { token: other, body: { vehicle: { targa: 'X' } } })).status).toBe(404);
     expect((await t.call('PUT', '/api/v1/goold/vehicles/nessuno', { token: collab, body: { vehicle: { targa: 'X' } } })).status).toBe(404);
   });
 

@@ -46,6 +46,15 @@ async function nothingStored(before: { rows: number; chunks: number; files: numb
   expect(await storedBytes(t.connection.db, app)).toEqual(before);
 }
 
+/** The copy the customer gives back: the latest contract to sign, downloaded, with a signature drawn on it. */
+async function contrattoFirmato(id: number, token: string): Promise<Buffer> {
+  const contratto = (await t.call('GET', `/api/quotazioni/${id}/media`, { token })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_itas').at(-1);
+  const pdf = await t.app.inject({ method: 'GET', url: contratto.url, headers: { authorization: `Bearer ${token}` } });
+  const doc = await PDFDocument.load(pdf.rawPayload);
+  doc.getPage(0).drawText('firmato', { x: 300, y: 100, size: 12 });
+  return Buffer.from(await doc.save());
+}
+
 beforeAll(async () => {
   t = await createTestApp({ firmaProvider: sandbox });
   admin = await t.login(ADMIN.email, ADMIN.password);
@@ -101,10 +110,13 @@ describe('upload', () => {
     expect((await upload(t.app, collab, { id: String(quotazioneId), collection: 'libretto', model: 'Quotazione' }, { name: 'l.png', content: PNG })).status).toBe(422);
   });
 
-  it('asks which record when a vehicle row id repeats (a renewal copies its vehicles)', async () => {
+  it('asks which record when a vehicle row id repeats (a renewal copied before copies got ids of their own)', async () => {
     const copy = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Giovanni', cognome: 'Esposito', provincia_codice: 'RM',
       veicoli_storici: [{ id: 'v1', marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A' }] } });
     const copyId = copy.body.data.model.id as number;
+    // A write now gives the copy a row id of its own: the repeated id is older data, made here by hand.
+    expect(copy.body.data.model.veicoli_storici[0].id).not.toBe('v1');
+    await sql`UPDATE quotazione SET veicoli_storici = jsonb_set(veicoli_storici, '{0,id}', '"v1"') WHERE id = ${copyId}`.execute(t.connection.db);
     await t.call('POST', '/api/quotazioni/cambioStato', { token: staff, body: { id: copyId, stato_quotazione_id: 5 } });
     const ambiguous = await upload(t.app, collab, { id: 'v1', collection: 'libretto', model: 'Veicolo' }, { name: 'libretto.png', content: PNG });
     expect(ambiguous.status).toBe(422);
@@ -306,7 +318,7 @@ describe('contract and signature', () => {
     expect((await t.call('PUT', `/api/v1/policies/${id}/signature_request`, { token: staff, body: { email: 'x@example.it' } })).status).toBe(409);
   });
 
-  it('manual signature: staff upload the contract signed on paper, which completes the request and concludes the quotation', async () => {
+  it('manual signature: staff upload the contract to sign, signed by the customer (no other PDF), which completes the request and concludes the quotation', async () => {
     const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Elsa', cognome: 'Carta', email: 'elsa.carta@example.it', provincia_codice: 'MI',
       veicoli_storici: [{ marca: 'Fiat', modello: '500', anno: 1965, tipologia_ania: 'A' }] } });
     const id = res.body.data.model.id as number;
@@ -332,7 +344,13 @@ describe('contract and signature', () => {
     expect(none.status).toBe(422);
     expect(none.body.errors.file).toEqual(['Non hai specificato un file da caricare']);
 
-    const ok = await signed(staff, PDF);
+    // Any PDF is not the contract signed: refused at the file field too.
+    const other = await signed(staff, PDF);
+    expect(other.status).toBe(422);
+    expect(Object.keys(other.body.errors)).toEqual(['file']);
+    await nothingStored(before);
+    const firmato = await contrattoFirmato(id, staff);
+    const ok = await signed(staff, firmato);
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.data.last_signature_request).toMatchObject({ status: 'done', modalita: 'manual', signed_media_id: expect.any(Number) });
     expect(ok.body.data.history).toHaveLength(1);
@@ -340,11 +358,11 @@ describe('contract and signature', () => {
     const firmati = (await t.call('GET', `/api/quotazioni/${id}/media`, { token: staff })).body.data.filter((m: { collection_name: string }) => m.collection_name === 'contratto_firmato');
     expect(firmati.map((m: { id: number; name: string }) => [m.id, m.name])).toEqual([[ok.body.data.last_signature_request.signed_media_id, 'contratto firmato.pdf']]);
     const pdf = await t.app.inject({ method: 'GET', url: firmati[0].url, headers: { authorization: `Bearer ${staff}` } });
-    expect(pdf.rawPayload.equals(PDF)).toBe(true);
+    expect(pdf.rawPayload.equals(firmato)).toBe(true);
     const history = (await t.call('GET', `/api/quotazioni/${id}/workflow`, { token: staff })).body.data.storico;
     expect(history.at(-1)).toMatchObject({ event: 'FIRMA_COMPLETATA', to_status: 10 });
     // Signed once: a second copy is refused.
-    expect((await signed(staff, PDF)).status).toBe(409);
+    expect((await signed(staff, firmato)).status).toBe(409);
   });
 
   it('manual signature without a prior request records one, done with its signed copy; an OTP request in progress refuses it', async () => {
@@ -358,7 +376,7 @@ describe('contract and signature', () => {
       return id;
     };
     const direct = await mk();
-    const ok = await upload(t.app, staff, {}, { name: 'firmato.pdf', content: PDF }, `/api/v1/policies/${direct}/signature_request/signed`);
+    const ok = await upload(t.app, staff, {}, { name: 'firmato.pdf', content: await contrattoFirmato(direct, staff) }, `/api/v1/policies/${direct}/signature_request/signed`);
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.data.last_signature_request).toMatchObject({ status: 'done', modalita: 'manual' });
     expect(ok.body.data.last_signature_request.documenti).toHaveLength(1);

@@ -60,8 +60,8 @@ const emetti = (id: number, token = staff, body: unknown = {}, decorrenza = OGGI
 async function coerente(id: number, policies: number) {
   const mine = (await polizze(id)).filter((p) => !p.stornata);
   expect(mine).toHaveLength(policies);
-  expect(polizzeEmesseSandbox(`quotazione-${id}`)).toHaveLength(policies);
-  if (policies) expect(polizzeEmesseSandbox(`quotazione-${id}`)).toEqual([mine[0]!.numero_polizza]);
+  expect(await polizzeEmesseSandbox(t.connection.db, `quotazione-${id}`)).toHaveLength(policies);
+  if (policies) expect(await polizzeEmesseSandbox(t.connection.db, `quotazione-${id}`)).toEqual([mine[0]!.numero_polizza]);
   expect((await storico(id)).filter((h) => h.event === 'EMETTI')).toHaveLength(policies);
   expect((await chiamate(id)).filter((c) => c.stato === 'in_corso' || c.stato === 'incerta')).toEqual([]);
   const record = await stato(id);
@@ -253,7 +253,7 @@ describe('exactly one policy, however the insurer behaves', () => {
     expect(res.status).toBe(502);
     expect(res.body.message).toMatch(/^Esito incerto/);
     // The insurer did issue; here nothing changed but the call, kept open as uncertain.
-    expect(polizzeEmesseSandbox(`quotazione-${id}`)).toHaveLength(1);
+    expect(await polizzeEmesseSandbox(t.connection.db, `quotazione-${id}`)).toHaveLength(1);
     expect(await polizze(id)).toEqual([]);
     expect((await stato(id)).stato_quotazione_id).toBe(7);
     expect((await storico(id)).filter((h) => h.event === 'EMETTI')).toEqual([]);
@@ -262,9 +262,36 @@ describe('exactly one policy, however the insurer behaves', () => {
     const retry = await emetti(id);
     expect(retry.status, JSON.stringify(retry.body)).toBe(200);
     expect(retry.body.result).toBe(0);
-    expect(retry.body.verti_policy_number).toBe(polizzeEmesseSandbox(`quotazione-${id}`)[0]);
+    expect(retry.body.verti_policy_number).toBe((await polizzeEmesseSandbox(t.connection.db, `quotazione-${id}`))[0]);
     await coerente(id, 1);
     expect((await chiamate(id)).map((c) => c.stato)).toEqual(['confermata']);
+  });
+
+  it('an answer whose policy number another quotation already holds is never retried for ever: the call closes, the quotation says why, issuing again succeeds', async () => {
+    const altra = await inAttesaDiEmissione('NC100AA');
+    const id = await inAttesaDiEmissione('NC200AA');
+    impostaGuastiSandbox(`quotazione-${id}`, ['timeout_dopo_commit', 'ricerca_non_disponibile']);
+    expect((await emetti(id)).status).toBe(502);
+    const [numero] = await polizzeEmesseSandbox(t.connection.db, `quotazione-${id}`);
+    // The number the insurer gave is already recorded here for another quotation (a sandbox that forgot its books, data by hand).
+    expect((await emetti(altra)).body.result).toBe(0);
+    await q('UPDATE polizza_auto_storica SET numero_polizza = ? WHERE quotazione_id = ?', numero, altra);
+    const res = await emetti(id);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.message).toContain(`polizza ${numero!}, ma questo numero è già registrato per la quotazione n. ${altra}`);
+    expect(await polizze(id)).toEqual([]);
+    expect((await chiamate(id)).map((c) => c.stato)).toEqual(['fallita']);
+    expect((await stato(id)).stato_quotazione_id).toBe(11);
+    const ultimo = (await storico(id)).at(-1)!;
+    expect(ultimo).toMatchObject({ event: 'ERRORE_EMISSIONE', from_status: 7, to_status: 11 });
+    expect(ultimo.note).toContain(numero);
+    // Not stuck: issuing again is a new call with a new key, answered with a new number.
+    const again = await emetti(id);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.result).toBe(0);
+    expect(again.body.verti_policy_number).not.toBe(numero);
+    expect((await chiamate(id)).map((c) => c.stato)).toEqual(['fallita', 'confermata']);
+    expect((await stato(id)).stato_quotazione_id).toBe(9);
   });
 
   it('a process that died after the insurer committed: its call waits out the lease, then is reconciled, never sent again', async () => {
@@ -275,7 +302,7 @@ describe('exactly one policy, however the insurer behaves', () => {
       veicoli: [{ targa: 'CR100AA', marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A', furto: false }], premio_centesimi: 30000, check_atrc_contract_expiration_date: true,
     };
     // The dead process had committed its key and reached the insurer, which issued.
-    const issued = await new SandboxAutoStoricheEmissione().emetti(chiave, richiesta);
+    const issued = await new SandboxAutoStoricheEmissione(t.connection.db).emetti(chiave, richiesta);
     const utente = JSON.stringify({ id: 0, name: 'processo terminato', email: 'x', permissions: ['emettere_polizza_auto_storica'], roles: [], collaboratore_id: null });
     await q(`INSERT INTO chiamata_esterna (chiave, sistema, operazione, resource, record_id, stato, richiesta, utente, updated_at)
       VALUES (?, 'auto_storiche', 'emissione', 'quotazione', ?, 'in_corso', ?::jsonb, ?::jsonb, now())`, chiave, id, JSON.stringify(richiesta), utente);
@@ -375,11 +402,11 @@ describe('renewal, reversal and the Koala resend', () => {
     expect(first.body.message).toBe('Dati reinviati a Koala');
     const second = await t.call('POST', `/api/polizza_gold/reimporta_emissione_koala_broker/${id}`, { token: admin });
     expect(second.body.data.id_importazione).not.toBe(first.body.data.id_importazione);
-    expect(importazioniKoalaSandbox(numero)).toHaveLength(2);
+    expect(await importazioniKoalaSandbox(t.connection.db, numero)).toHaveLength(2);
     koalaNonRaggiungibileSandbox(numero);
     const down = await t.call('POST', `/api/polizza_gold/reimporta_emissione_koala_broker/${id}`, { token: admin });
     expect(down.status).toBe(502);
-    expect(importazioniKoalaSandbox(numero)).toHaveLength(2);
+    expect(await importazioniKoalaSandbox(t.connection.db, numero)).toHaveLength(2);
     expect((await polizze(id))).toHaveLength(1);
     expect((await q<{ koala_invii: number }>('SELECT koala_invii FROM polizza_auto_storica WHERE quotazione_id = ?', id))[0]!.koala_invii).toBe(2);
     expect((await storico(id)).filter((h) => h.event === 'REINVIA_KOALA')).toHaveLength(2);

@@ -1,7 +1,10 @@
-// Property-based test (fast-check) derived from the generated OpenAPI document, for every operation:
-// valid and invalid bodies, query strings and path values. Asserts no 5xx, no 2xx for an invalid body or
-// query, and nothing written by a refused request. Fixed seed and bounded runs (under 60 s alone; the time limit
-// allows for a machine shared with the rest of the suite): FUZZ_SEED / FUZZ_RUNS override.
+// Property-based test (fast-check) derived from the generated OpenAPI document, for every operation (the document lists
+// every registered route, tests/api/openapi.test.ts): valid and invalid bodies, query strings and path values, plus the
+// shapes an outside generator found 5xx with (null and missing bodies, hostile path ids, JSON nested 10 000 levels) and
+// others (arrays for objects, numbers past a double, lone surrogates, NUL, duplicate keys, other content types, bodies on
+// GET). Asserts no 5xx, no 2xx for an invalid input, and nothing written by a refused request. Fixed seed and bounded
+// runs: FUZZ_SEED / FUZZ_RUNS override. The figures print as `fuzz: seed ..., N operations, N inputs, ...`:
+//   DATABASE_URL=... npx vitest run --config tests/vitest.config.ts --project api tests/api/fuzz.test.ts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Ajv } from 'ajv';
@@ -80,6 +83,21 @@ function candidates(schema: Schema): unknown[] {
   ];
 }
 
+/** Hostile path values: signs, fractions, exponents, hex, past int32 and int64, invisible marks, NUL, empty. */
+const PATH_VALUES = ['1', '0', '-1', '1.5', '1e3', '0x10', 'abc', '2147483648', '99999999999999999999', '\u200f', '1\u200f', 'a\u0000b', '',
+  '01', '1.0', '1e0', '0x1', '+1', ' 1'];
+/** Spellings of 1 that a strict id parser refuses (a 2xx on them is an invalid input accepted). */
+const ONE_IN_DISGUISE = ['01', '1.0', '1e0', '0x1', '+1', ' 1', '1\u200f'];
+const INTEGER_ID = /^(id|.*Id)$/;
+/** Routes whose id is a text key, not a record's integer id (a historic vehicle's row id, e.g. 'v-1'). */
+const STRING_IDS = new Set(['PUT /api/v1/goold/vehicles/{id}']);
+/** Operations the issue reported 5xx on with a hostile id: every path value, no sampling. */
+const FULL_PATH_VALUES = new Set(['PUT /api/v1/goold/vehicles/{id}', 'PUT /api/cliente/{id}', 'GET /api/quixa/FastQuotationFlow/{id}', 'POST /api/titolo/{id}/pagamento']);
+const DEEP_ARRAY = '['.repeat(10_000) + ']'.repeat(10_000);
+const DEEP_OBJECT = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+/** Values only raw JSON text can carry: beyond a double, beyond 2^53, a lone surrogate, NUL, an empty string. */
+const RAW_VALUES = ['1e400', '-1e400', '123456789012345678901234567890', '9007199254740993', '"\\ud800"', '"a\\u0000b"', '""', '{}', '[]', 'null'];
+
 describe('fuzzing every operation of the OpenAPI document', () => {
   const bodyAjv = createAjv();
   const textAjv = new Ajv({ strict: false, coerceTypes: 'array', allErrors: false });
@@ -96,17 +114,29 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     t = await createTestApp();
     admin = await t.login(ADMIN.email, ADMIN.password);
     doc = (await t.call('GET', '/api/openapi.json')).body;
+    await installWriteCounter();
   });
   afterAll(() => t?.close());
 
-  /** A cheap fingerprint of every stored record: any write changes a count or a version sum. */
+  /**
+   * Rows written so far in the records' tables, counted by a row trigger into one row: a refused request rolls its count
+   * back with its writes, and reading it costs one lookup (counting every table after each request was most of the time).
+   */
+  async function installWriteCounter(): Promise<void> {
+    const db = t.connection.db;
+    await sql`CREATE TABLE fuzz_writes (n bigint NOT NULL)`.execute(db);
+    await sql`INSERT INTO fuzz_writes VALUES (0)`.execute(db);
+    await sql`CREATE FUNCTION fuzz_count() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE fuzz_writes SET n = n + 1; RETURN NULL; END $$`.execute(db);
+    const names = [...t.app.ctx.definitions.resources.keys(), 'workflow_history', 'user_preference'];
+    const tables = await sql<{ table_name: string }>`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(db);
+    for (const { table_name: table } of tables.rows.filter((r) => names.includes(r.table_name))) {
+      await sql`CREATE TRIGGER fuzz_count AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION fuzz_count()`.execute(db);
+    }
+  }
+
   async function fingerprint(): Promise<string> {
-    const tables = Object.keys(doc.components.schemas).filter((n) => n !== 'Error' && !n.endsWith('_input') && !n.startsWith('def-'));
-    const parts = [...tables.map((name) => sql`SELECT ${name} AS t, count(*)::text || ':' || coalesce(sum(version), 0)::text AS f FROM ${sql.table(name)}`),
-      sql`SELECT 'workflow_history' AS t, count(*)::text AS f FROM workflow_history`,
-      sql`SELECT 'user_preference' AS t, count(*)::text || ':' || coalesce(md5(string_agg(value::text, ',' ORDER BY key)), '') AS f FROM user_preference`];
-    const rows = await sql<{ t: string; f: string }>`${sql.join(parts, sql` UNION ALL `)}`.execute(t.connection.db);
-    return rows.rows.map((r) => `${r.t}=${r.f}`).join(';');
+    return (await sql<{ n: string }>`SELECT n FROM fuzz_writes`.execute(t.connection.db)).rows[0]!.n;
   }
 
   it('answers no 5xx, accepts no invalid input and writes nothing when it refuses', async () => {
@@ -116,20 +146,23 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     let seed = SEED;
 
     let stored = await fingerprint();
-    const send = async (method: string, url: string, body: unknown, invalidInput: boolean, label: string) => {
+    /** One request; `raw` sends a text as it is (malformed or hostile JSON, another content type) instead of JSON.stringify(body). */
+    const send = async (method: string, url: string, body: unknown, invalidInput: boolean, label: string, raw?: { payload: string; type: string }) => {
       const before = stored;
+      const payload = raw?.payload ?? (body !== undefined ? JSON.stringify(body) : undefined);
       const res = await t.app.inject({
-        method: method as 'GET', url, headers: { authorization: `Bearer ${admin}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+        method: method as 'GET', url, headers: { authorization: `Bearer ${admin}`, ...(payload !== undefined ? { 'content-type': raw?.type ?? 'application/json' } : {}) },
+        ...(payload !== undefined ? { payload } : {}),
       });
       figures.inputs++;
       const ok = res.statusCode >= 200 && res.statusCode < 300;
+      const shown = (payload ?? 'no body').slice(0, 300);
       if (res.statusCode >= 500) {
         figures.serverErrors++;
-        failures.push(`${res.statusCode} ${method} ${url} ${label} ${JSON.stringify(body)?.slice(0, 300)} -> ${res.body.slice(0, 200)}`);
+        failures.push(`${res.statusCode} ${method} ${url} ${label} ${shown} -> ${res.body.slice(0, 200)}`);
       } else if (invalidInput && ok) {
         figures.wronglyAccepted++;
-        failures.push(`accepted ${method} ${url} ${label} ${JSON.stringify(body)?.slice(0, 300)}`);
+        failures.push(`accepted ${method} ${url} ${label} ${shown}`);
       }
       stored = await fingerprint();
       if (!ok && stored !== before) {
@@ -154,11 +187,20 @@ describe('fuzzing every operation of the OpenAPI document', () => {
         };
         const upper = method.toUpperCase();
 
-        // Path values: real ids and hostile ones (a hostile value must never be a 5xx nor change anything).
-        for (const value of ['1', 'abc', '99999999999999', '-1', '1e3', 'a\u0000b']) {
-          const values = Object.fromEntries(pathParams.map((p) => [p.name, value]));
-          if (pathParams.length) await send(upper, build(values, {}), bodySchema ? {} : undefined, false, `path=${JSON.stringify(value)}`);
+        // Path values, without a body: a real id and hostile ones (never a 5xx nor a write). An integer id is a positive
+        // int32 written in decimal: the spellings that a loose parser would read as record 1 must not reach it.
+        if (pathParams.length) {
+          // The listed route gets every value; the others a rotating share (ids are parsed by a few shared functions).
+          const share = FULL_PATH_VALUES.has(`${upper} ${path}`) ? PATH_VALUES : ['1', ...PATH_VALUES.slice(1).filter((_, i) => (i + figures.operations) % 3 === 0)];
+          for (const value of share) {
+            const values = Object.fromEntries(pathParams.map((p) => [p.name, value]));
+            const integerId = pathParams.some((p) => INTEGER_ID.test(p.name) && !STRING_IDS.has(`${upper} ${path}`));
+            await send(upper, build(values, {}), undefined, integerId && ONE_IN_DISGUISE.includes(value), `path=${JSON.stringify(value)}`);
+          }
         }
+
+        // A body where none is read: ignored or refused, never a 5xx.
+        if (upper === 'GET' || upper === 'DELETE') await send(upper, build({}, {}), { id: 1, a: [null] }, false, 'body on ' + upper);
 
         // Query strings from the declared parameters; invalid ones per parameter.
         if (queryParams.length) {
@@ -205,6 +247,32 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           // Only what the document itself refuses counts as invalid.
           if (accepts(bodyAjv, bodySchema, body)) continue;
           await send(upper, url, body, true, 'invalid body');
+        }
+        // Bodies no generator above builds: null, no body, arrays, nesting past any parser's stack, other content
+        // types, and texts that only exist as raw JSON (duplicate keys, numbers past a double, lone surrogates).
+        await send(upper, url, null, !accepts(bodyAjv, bodySchema, null), 'null body');
+        await send(upper, url, undefined, !accepts(bodyAjv, bodySchema, {}), 'no body');
+        for (const body of [[], [{}], [base[0]]]) await send(upper, url, body, !accepts(bodyAjv, bodySchema, body), 'array body');
+        for (const payload of [DEEP_ARRAY, DEEP_OBJECT]) await send(upper, url, undefined, true, 'nested 10 000 levels', { payload, type: 'application/json' });
+        const sample = JSON.stringify(base[0] ?? {});
+        await send(upper, url, undefined, !accepts(bodyAjv, bodySchema, sample), 'text/plain', { payload: sample, type: 'text/plain' });
+        await send(upper, url, undefined, true, 'xml', { payload: '<a>1</a>', type: 'application/xml' });
+        await send(upper, url, undefined, true, 'malformed json', { payload: '{"a":', type: 'application/json' });
+        const rawPicks = props.length ? fc.sample(fc.tuple(fc.constantFrom(...props), fc.constantFrom(...RAW_VALUES)), { seed: seed++, numRuns: RUNS }) : [];
+        for (const [[name, prop], rawValue] of rawPicks) {
+          const rest = JSON.stringify({ ...(base[0] as object), [name]: undefined }).slice(1, -1);
+          const payload = `{${rest}${rest ? ',' : ''}${JSON.stringify(name)}:${rawValue}}`;
+          const parsed = (() => { try { return JSON.parse(payload) as Record<string, unknown>; } catch { return undefined; } })();
+          await send(upper, url, undefined, !parsed || !accepts(bodyAjv, prop, parsed[name]), `raw ${name}`, { payload, type: 'application/json' });
+        }
+        if (props.length) {
+          // A duplicate key: the last one counts (as in JSON.parse), so a valid value followed by a refused one is refused.
+          const [name, prop] = props[0]!;
+          const bad = candidates(prop).find((v) => !accepts(bodyAjv, prop, v));
+          if (bad !== undefined) {
+            const payload = `{${JSON.stringify(name)}:${JSON.stringify(base[0] && (base[0] as Record<string, unknown>)[name] || null)},${JSON.stringify(name)}:${JSON.stringify(bad)}}`;
+            await send(upper, url, undefined, !accepts(bodyAjv, bodySchema, JSON.parse(payload)), 'duplicate key', { payload, type: 'application/json' });
+          }
         }
       }
     }

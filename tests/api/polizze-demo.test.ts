@@ -60,4 +60,16 @@ it('seeds demo policies and titles, once', async () => {
   const altrui = (await t.call('GET', '/api/polizza?per_page=-1', { token: verdi })).body.data.filter((r: Record<string, unknown>) => r.polizza_auto_storica_id !== null);
   expect(altrui).toEqual([]);
   expect((await t.call('GET', `/api/polizza/${copia.id}`, { token: verdi })).status).toBe(404);
+
+  // The demo's issued quotations waiting for the signature have their contract to sign: 'Firma Digitale OTP' goes out.
+  const inFirma = (await sql<{ id: number }>`SELECT id FROM quotazione WHERE stato_quotazione_id = 9 AND email LIKE '%@stati.esempio.it' ORDER BY id`.execute(t.connection.db)).rows;
+  expect(inFirma.length).toBeGreaterThan(0);
+  for (const { id } of inFirma) {
+    const media = (await t.call('GET', `/api/quotazioni/${id}/media`, { token: staff })).body.data as Array<{ collection_name: string }>;
+    expect(media.filter((m) => m.collection_name === 'contratto_itas'), `contract of quotation ${id}`).toHaveLength(1);
+    expect(media.filter((m) => m.collection_name === 'carta_identita')).toHaveLength(1);
+  }
+  const otp = await t.call('POST', `/api/v1/policies/${inFirma[0]!.id}/signature_request/send`, { token: staff, body: { modalita: 'otp' } });
+  expect(otp.status, JSON.stringify(otp.body)).toBe(200);
+  expect(otp.body.data.last_signature_request.status).toBe('ongoing');
 }, 180_000);

@@ -132,6 +132,23 @@ describe('policy CRUD', () => {
     expect(ramo.body.errors).toEqual({ mandato_prodotto_id: ['Il prodotto non appartiene al ramo selezionato.'] });
   });
 
+  it('refuses a policy number the same insurer already has, at polizza_numero; another insurer may have it', async () => {
+    const numero = `DUP-${++seq}`;
+    await post('/api/polizza', polizza({ polizza_numero: numero }), staff);
+    const again = await t.call('POST', '/api/polizza', { token: staff, body: polizza({ polizza_numero: numero.toLowerCase() }) });
+    expect(again.status, JSON.stringify(again.body)).toBe(422);
+    expect(again.body.errors).toEqual({ polizza_numero: ['Valore già presente.'] });
+    const altra = await post('/api/polizza', polizza({ polizza_numero: numero, fornitore_id: s.altroFornitore, mandato_prodotto_id: s.prodottoAltro }), staff);
+    expect(altra.polizza_numero).toBe(numero);
+    // Renaming onto a number the insurer already has is refused the same way.
+    const other = await post('/api/polizza', polizza(), staff);
+    const renamed = await t.call('PUT', `/api/polizza/${other.id}`, { token: staff, body: { polizza_numero: numero, version: other.version } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(422);
+    expect(renamed.body.errors).toEqual({ polizza_numero: ['Valore già presente.'] });
+    const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM polizza WHERE polizza_numero = ${numero}`.execute(t.connection.db);
+    expect(rows.rows[0]!.n).toBe(2);
+  });
+
   it('updates, regenerates the titles while none is paid, and deletes', async () => {
     const created = (await t.call('POST', '/api/polizza', { token: staff, body: polizza() })).body.data.model;
     const before = await titoliDi(created.id);
@@ -322,7 +339,8 @@ describe('row scope', () => {
     expect(due.body.data.map((x: { numero_rata: number }) => x.numero_rata).sort()).toEqual([2, 3]);
     expect((await t.call('GET', '/api/titolo?filter[scadenza_dal]=15/07/2026', { token: t1 })).status).toBe(422);
     const pay = await t.call('POST', `/api/titolo/${titoli1[0]!.id}/pagamento`, { token: t2, body: { data_pagamento: oggi(), importo: titoli1[0]!.premio, tipo_pagamento: 'POS' } });
-    expect(pay.status).toBe(404);
+    // Registering payments is the cashier's (gestione_incassi): a collaborator is refused before any title is looked up.
+    expect(pay.status).toBe(403);
     expect((await t.call('GET', `/api/titolo/${titoli1[0]!.id}/movimenti`, { token: t2 })).status).toBe(404);
     // Another collaborator's commission percentages are not one's to read.
     expect((await t.call('GET', `/api/polizza/parametri_provvigioni?collaboratore_id=${c2}`, { token: t1 })).status).toBe(403);

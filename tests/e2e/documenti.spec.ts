@@ -3,6 +3,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { Browser, Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 
@@ -100,7 +101,7 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
   await expect(staff.getByTestId('collezione-contratto_firmato').getByTestId('documento')).toContainText(`Documenti firmati ${id}.pdf`);
 });
 
-test('manual signature: staff download the contract, upload the copy signed on paper; the box shows Documenti Firmati', async ({ browser }) => {
+test('manual signature: staff download the contract to sign, any other PDF is refused, the contract signed is taken; the box shows Documenti Firmati', async ({ browser }) => {
   test.setTimeout(90_000);
   const staff = await session(browser);
   const surname = uniqueSurname('CARTA');
@@ -118,10 +119,19 @@ test('manual signature: staff download the contract, upload the copy signed on p
   await expect(box.getByTestId('stato-firma')).toHaveText('Documenti pronti per essere firmati');
   await box.getByLabel('Firma Manuale').check();
   const manuale = box.getByTestId('firma-manuale');
+  await expect(manuale.getByTestId('codice-contratto')).toContainText(`Codice contratto: AS-${id}-V1-`);
   const download = staff.waitForEvent('download');
   await manuale.getByRole('button', { name: `Scarica: Contratto quotazione ${id} v1.pdf` }).click();
-  expect((await download).suggestedFilename()).toBe(`Contratto quotazione ${id} v1.pdf`);
-  await manuale.getByLabel('Carica contratto firmato').setInputFiles({ name: 'firmato a mano.pdf', mimeType: 'application/pdf', buffer: await pdf('Firmato dal cliente') });
+  const scaricato = await download;
+  expect(scaricato.suggestedFilename()).toBe(`Contratto quotazione ${id} v1.pdf`);
+  // Any PDF is not the contract signed: the box shows why, the request stays open.
+  await manuale.getByLabel('Carica contratto firmato').setInputFiles({ name: 'altro.pdf', mimeType: 'application/pdf', buffer: await pdf('Firmato dal cliente') });
+  await expect(box.getByTestId('errore-firma')).toContainText('non è il contratto da firmare');
+  await expect(box.getByTestId('stato-firma')).toHaveText('Documenti pronti per essere firmati');
+  // The downloaded contract, signed by the customer.
+  const contratto = await PDFDocument.load(await readFile(await scaricato.path()));
+  contratto.getPage(0).drawText('Nora', { x: 250, y: 120, size: 14, font: await contratto.embedFont(StandardFonts.HelveticaOblique) });
+  await manuale.getByLabel('Carica contratto firmato').setInputFiles({ name: 'firmato a mano.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await contratto.save()) });
   await expect(box.getByTestId('stato-firma')).toHaveText('Documenti Firmati', { timeout: 20_000 });
   await expect(staff.getByTestId('stato-quotazione')).toHaveText('Conclusa con successo');
   await staff.getByRole('tab', { name: 'Documenti' }).click();

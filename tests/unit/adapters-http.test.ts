@@ -12,7 +12,7 @@ import { KoalaNonRaggiungibile } from '../../src/server/adapters/koala/types.ts'
 interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: unknown }
 const seen: Seen[] = [];
 const issued = new Map<string, { verti_policy_number: string }>();
-let mode: 'ok' | '500' | 'slow' | '422' = 'ok';
+let mode: 'ok' | '500' | 'slow' | '422' | '409' = 'ok';
 let server: Server;
 let base: string;
 
@@ -32,6 +32,7 @@ beforeAll(async () => {
       if (mode === '500') return send(res, 500, { message: 'boom' });
       if (mode === 'slow') return setTimeout(() => send(res, 200, { result: 0 }), 500);
       if (mode === '422') return send(res, 422, { Error: [{ descError: 'Codice fiscale non valido' }] });
+      if (mode === '409') return send(res, 409, { message: 'Idempotency-Key already used' });
       const key = String(req.headers['idempotency-key'] ?? '');
       if (req.url === '/v1/policies' && req.method === 'POST') {
         const policy = issued.get(key) ?? { verti_policy_number: `HT${issued.size + 1}` };
@@ -88,6 +89,15 @@ describe('insurer issue API over HTTP', () => {
     mode = '422';
     expect(await http().emetti('chiave-5', richiesta)).toEqual({ result: 2, Error: [{ descError: 'Codice fiscale non valido' }] });
     await expect(new HttpAutoStoricheEmissione({ baseUrl: 'http://127.0.0.1:1', apiKey: 'x', timeoutMs: 500 }).cerca('k')).rejects.toMatchObject({ causa: 'rete' });
+  });
+
+  it('a 409 to a keyed request: the key was already received, the outcome is learnt by the lookup, never taken as a refusal', async () => {
+    mode = '409';
+    await expect(http().emetti('chiave-6', richiesta)).rejects.toMatchObject({ causa: 'conflitto' });
+    await expect(http().storna('chiave-7', 'HT1')).rejects.toMatchObject({ causa: 'conflitto' });
+    // Without a key (the preview) a 409 is the insurer's refusal.
+    expect((await http().anteprima(richiesta)).result).toBe(2);
+    mode = 'ok';
   });
 });
 

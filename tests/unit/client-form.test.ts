@@ -150,6 +150,17 @@ describe('request bodies', () => {
     expect(updateBody(data, original, fields, formUi)).toEqual({ nome: 'LUIGI', note: null, version: 7 });
   });
 
+  it("leaves the server's parts of nested rows (a vehicle's registry data) out of the body, however stale the form's copy", () => {
+    const schema: JsonSchema = { type: 'object', properties: { veicoli_storici: { type: 'array', items: { type: 'object', properties: {
+      id: { type: 'string' }, targa: { type: 'string' }, json: { type: ['object', 'null'], readOnly: true }, alert: { type: ['string', 'null'], readOnly: true },
+    } } } } };
+    const loaded = { version: 3, veicoli_storici: [{ id: 'a', targa: 'ZD111AA', json: { result: 0 }, alert: 'vecchio' }, { id: 'b', targa: '' }] };
+    const typed = { veicoli_storici: [loaded.veicoli_storici[0], { id: 'b', targa: 'ZE222BB', json: null }] };
+    const rows = [{ id: 'a', targa: 'ZD111AA' }, { id: 'b', targa: 'ZE222BB' }];
+    expect(updateBody(typed, loaded, ['veicoli_storici'], {}, schema)).toEqual({ veicoli_storici: rows, version: 3 });
+    expect(createBody(typed, ['veicoli_storici'], {}, schema)).toEqual({ veicoli_storici: rows });
+  });
+
   it('maps Laravel-style errors (with nested paths) to rjsf error schemas', () => {
     expect(toErrorSchema({ cf: ['Codice fiscale non valido'], 'responsabile.cf': ['X'] })).toEqual({
       cf: { __errors: ['Codice fiscale non valido'] },

@@ -2,12 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { XlsxBoundsError } from '../../src/server/domains/autostoriche/xlsx-bounds.ts';
 import { xlsxSheetRows } from '../../src/server/domains/autostoriche/xlsx-rows.ts';
 import { zip } from './support/zip.ts';
 
-async function rows(file: Buffer): Promise<Array<[number, unknown[]]>> {
+async function rows(file: Buffer, maxText?: number): Promise<Array<[number, unknown[]]>> {
   const out: Array<[number, unknown[]]> = [];
-  for await (const { row, cells } of xlsxSheetRows(file)) out.push([row, cells]);
+  for await (const { row, cells } of xlsxSheetRows(file, maxText)) out.push([row, cells]);
   return out;
 }
 
@@ -79,5 +80,19 @@ describe('xlsxSheetRows', () => {
     await expect(rows(await sheet('<worksheet><sheetData><row r="1"><c r="A1"'))).rejects.toThrow();
     await expect(rows(await zip([{ name: 'xl/sharedStrings.xml', parts: xml('<sst/>') }]))).rejects.toThrow('no worksheet');
     await expect(rows(Buffer.from('PK\u0003\u0004 not really a zip'))).rejects.toThrow();
+  });
+
+  it('counts a shared string at every cell that uses it, empty cells and rows too, and stops past the bound', async () => {
+    const strings = { name: 'xl/sharedStrings.xml', parts: xml(`<sst ${MAIN}><si><t>${'L'.repeat(100)}</t></si></sst>`) };
+    const sheet = (body: string) => zip([strings, { name: 'xl/worksheets/sheet1.xml', parts: xml(`<worksheet ${MAIN}><sheetData>${body}</sheetData></worksheet>`) }]);
+    // Ten references to one 100-character string: 10 × 101 + 10 rows = 1020.
+    const tenRows = await sheet('<row><c t="s"><v>0</v></c></row>'.repeat(10));
+    await expect(rows(tenRows, 1020)).resolves.toHaveLength(10);
+    await expect(rows(tenRows, 1019)).rejects.toBeInstanceOf(XlsxBoundsError);
+    await expect(rows(await sheet('<row/>'.repeat(50)), 49)).rejects.toBeInstanceOf(XlsxBoundsError);
+    await expect(rows(await sheet('<row><c/><c/><c/></row>'.repeat(20)), 79)).rejects.toBeInstanceOf(XlsxBoundsError);
+    // A reference past Excel's last column would pad a row with millions of empty cells.
+    await expect(rows(await sheet('<row><c r="XFD1"><v>1</v></c></row>'))).resolves.toEqual([[1, [...Array(16_383).fill(null), 1]]]);
+    await expect(rows(await sheet('<row><c r="ZZZZZZ1"><v>1</v></c></row>'))).rejects.toThrow(/column/);
   });
 });

@@ -433,7 +433,21 @@ export const dataProvider = {
   recordFile,
   recordAction,
   lookup: <T>(path: string, query: Query = {}, signal?: AbortSignal) => request<{ data: T[] }>('GET', path, { query, signal }),
+  cerca,
 };
+
+/** One result of the top bar's search: `tipo` is the resource, `route` the screen that opens the record. */
+export interface CercaHit {
+  tipo: string;
+  id: number;
+  label: string;
+  route: string;
+}
+
+/** GET /api/cerca?q=: records of every kind the user may list, a few per kind, within their row scope. */
+export async function cerca(q: string, signal?: AbortSignal): Promise<CercaHit[]> {
+  return (await request<{ data: CercaHit[] }>('GET', '/api/cerca', { query: { q }, signal })).data;
+}
 
 // ---- Shell calls ----
 

@@ -2,7 +2,7 @@
 // never with useState/useEffect fetching. Keys name the resource's path, so a write revalidates its readers.
 import { useCallback, useState } from 'react';
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { api, callRoute, getList, getMany, getMedia, getOne, summary, type DashboardData, type ListParams, type RequestOptions } from './dataProvider.ts';
+import { api, callRoute, cerca, getList, getMany, getMedia, getOne, summary, type CercaHit, type DashboardData, type ListParams, type RequestOptions } from './dataProvider.ts';
 import type { MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
 
 const READ_DEFAULTS: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
@@ -53,6 +53,15 @@ export function useRoute<T>(
     () => callRoute<T>('GET', template, params!, options),
     { ...READ_DEFAULTS, ...config },
   );
+}
+
+/** Searches from this many characters, as the server does (shorter text finds nothing). */
+export const CERCA_MIN = 3;
+
+/** The top bar's search of `text` (already debounced by the caller); nothing is fetched below CERCA_MIN characters. */
+export function useCerca(text: string) {
+  const q = text.trim();
+  return useSWR<CercaHit[]>(q.length >= CERCA_MIN ? ['cerca', q] : null, () => cerca(q), { ...READ_DEFAULTS, keepPreviousData: true });
 }
 
 /** The dashboard's figures (charts and card counts). */

@@ -23,20 +23,38 @@ export function changedFields(data: RecordData, original: RecordData, fields: st
   return fields.filter((field) => !sameValue(data[field], original[field]));
 }
 
-/** POST body: every filled, visible, editable field. */
-export function createBody(data: RecordData, fields: string[], formUi: FormUi): RecordData {
+/**
+ * A field's value without the parts its schema marks readOnly below it (a vehicle row's registry data): the form shows
+ * them as loaded, but they are the server's, and a copy sent back could only be stale.
+ */
+export function withoutServerOwned(value: unknown, schema: JsonSchema | undefined): unknown {
+  if (!schema || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return schema.items ? value.map((v) => withoutServerOwned(v, schema.items as JsonSchema)) : value;
+  if (!schema.properties) return value;
+  const out: RecordData = {};
+  for (const [k, v] of Object.entries(value as RecordData)) {
+    const prop = schema.properties[k] as JsonSchema | undefined;
+    if (prop?.readOnly !== true) out[k] = withoutServerOwned(v, prop);
+  }
+  return out;
+}
+
+const sendable = (data: RecordData, field: string, schema?: JsonSchema) => withoutServerOwned(data[field], schema?.properties?.[field] as JsonSchema | undefined);
+
+/** POST body: every filled, visible, editable field (`schema`: the entity's, whose nested read-only parts stay home). */
+export function createBody(data: RecordData, fields: string[], formUi: FormUi, schema?: JsonSchema): RecordData {
   const hidden = hiddenFields(formUi, data);
   const body: RecordData = {};
-  for (const field of fields) if (!hidden.has(field) && !isEmpty(data[field])) body[field] = data[field];
+  for (const field of fields) if (!hidden.has(field) && !isEmpty(data[field])) body[field] = sendable(data, field, schema);
   return body;
 }
 
 /** PUT body: changed visible fields (a cleared one as null, so the server clears it) plus the loaded version. */
-export function updateBody(data: RecordData, original: RecordData, fields: string[], formUi: FormUi): RecordData {
+export function updateBody(data: RecordData, original: RecordData, fields: string[], formUi: FormUi, schema?: JsonSchema): RecordData {
   const hidden = hiddenFields(formUi, data);
   const body: RecordData = {};
   for (const field of changedFields(data, original, fields)) {
-    if (!hidden.has(field)) body[field] = isEmpty(data[field]) ? null : data[field];
+    if (!hidden.has(field)) body[field] = isEmpty(data[field]) ? null : sendable(data, field, schema);
   }
   if (original.version !== undefined) body.version = original.version;
   return body;

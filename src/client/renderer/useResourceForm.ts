@@ -250,7 +250,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         return;
       }
       const values = merged(current.current);
-      const body = mode === 'new' ? createBody(values, fields, form) : updateBody(values, original ?? {}, fields, form);
+      const body = mode === 'new' ? createBody(values, fields, form, schema) : updateBody(values, original ?? {}, fields, form, schema);
       if (mode === 'edit' && Object.keys(body).every((k) => k === 'version')) {
         if (next) next.run(original ?? {});
         else notify('info', 'Nessuna modifica da salvare');
@@ -291,7 +291,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         setSaving(false);
       }
     },
-    [saving, first, names, sections, formRefs, mode, fields, form, original, resource, id, navigate, notify, showRecord, fail],
+    [saving, first, names, sections, formRefs, mode, fields, form, schema, original, resource, id, navigate, notify, showRecord, fail],
   );
 
   /** Saves first when there are changes (the first section validates and submits), else runs at once. */

@@ -12,6 +12,7 @@ import { useCurrentPageMeta } from '../lib/pageMeta.tsx';
 import { Notice } from '../lib/ui.tsx';
 import { APP_NAME } from '../messages.ts';
 import AccountDialog from './AccountDialog.tsx';
+import Cerca from './Cerca.tsx';
 import { useSession } from './guards.tsx';
 import { visibleMenu } from './menu.ts';
 import { canOpen } from '../lib/access.ts';
@@ -153,6 +154,7 @@ function Layout() {
             </Badge>
           )}
         </div>
+        <Cerca />
         <UserMenu onAccount={() => setAccount(true)} />
       </header>
       <div className="d-flex flex-grow-1">

@@ -15,6 +15,7 @@ import { runDomainMigrations } from './domain-migrations.ts';
 import type { MigrationStatement } from '../extensions.ts';
 import { createViews, dropViews } from './views.ts';
 import { STORICO_TABLES, ensureHistoryTrigger } from '../storico/schema.ts';
+import { nestedEntry, nestedTextSql } from '../resources/search-sql.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -478,9 +479,19 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
           }
         }
         if (trigram) {
-          for (const column of def.resource.search ?? []) {
-            const name = objectName('trgm', table, column);
-            await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" USING gin ("${column}" gin_trgm_ops)`);
+          // The text searched by the list's box and by the top bar's search; a reference is searched through its
+          // target's indexes, an array's text property through an index on the same expression the search uses.
+          for (const entry of new Set([...def.resource.search ?? [], ...def.resource.cerca?.fields ?? []])) {
+            const nested = nestedEntry(entry);
+            if (nested) {
+              const name = objectName('trgm', table, `${nested[0]}_${nested[1]}`);
+              await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" USING gin ((${nestedTextSql(...nested)}) gin_trgm_ops)`);
+              continue;
+            }
+            const field = def.fields.find((f) => f.name === entry);
+            if (!field || field.kind !== 'text') continue;
+            const name = objectName('trgm', table, entry);
+            await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" USING gin ("${entry}" gin_trgm_ops)`);
           }
         }
       });

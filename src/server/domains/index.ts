@@ -4,6 +4,7 @@ import utente from './utente/index.ts';
 import riferimenti from './riferimenti/index.ts';
 import collaboratore from './collaboratore/index.ts';
 import compagnia from './compagnia/index.ts';
+import cliente from './cliente/index.ts';
 import compagniaContrattuale from './compagnia_contrattuale/index.ts';
 import categoriaProdotto from './categoria_prodotto/index.ts';
 import prodottoAssegnato from './prodotto_assegnato/index.ts';
@@ -21,6 +22,6 @@ import provvigionale from './provvigionale/index.ts';
 import type { Domain } from '../extensions.ts';
 
 export const domains: readonly Domain[] = [
-  utente, riferimenti, collaboratore, compagnia, compagniaContrattuale, categoriaProdotto, prodottoAssegnato, autostoriche,
+  utente, riferimenti, collaboratore, cliente, compagnia, compagniaContrattuale, categoriaProdotto, prodottoAssegnato, autostoriche,
   quotazione, quotazioniRca, polizza, polizzaAutoStorica, gestioneDocumenti, dashboard, incasso, quietanza, estrattoConto, provvigionale,
 ];

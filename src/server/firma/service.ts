@@ -7,7 +7,7 @@ import type { MigrationStatement } from '../extensions.ts';
 import { HttpError, invalid } from '../errors.ts';
 import { FirmaError, type FirmaProvider, type ModalitaFirma, type StatoFirma } from '../adapters/firma/types.ts';
 import type { FastifyRequest } from 'fastify';
-import { mediaTransaction, findDocument, type MediaStore } from '../media/store.ts';
+import { mediaTransaction, findDocument, type MediaRecord, type MediaStore } from '../media/store.ts';
 import { acceptUpload } from '../media/routes.ts';
 import type { MediaCollectionConfig } from '../../shared/definitions/types.ts';
 
@@ -223,11 +223,16 @@ export interface ManualSignatureInput {
   user: { id: number; name: string };
   /** Lock and check the owner (scope, status) inside the upload's transaction. */
   lockOwner(trx: Trx): Promise<void>;
+  /**
+   * The owner's proof that the upload is its document signed, not any PDF (e.g. the contract's code): throws a 422 at
+   * the file field, in the upload's transaction, so a refused copy leaves no file and the request as it was.
+   */
+  checkSigned(trx: Trx, stored: MediaRecord, read: () => Promise<Buffer>): Promise<void>;
 }
 
 /**
  * 'Firma Manuale' (spec 001 §3 'Signature request', §4): the customer signs the printed contract on paper and staff upload
- * the signed copy. The upload (a PDF, checked from its content) completes the open manual request, or a new one made
+ * the signed copy. The upload (a PDF, checked from its content, that the owner recognises as its document signed) completes the open manual request, or a new one made
  * for it, exactly as a provider's 'done' does: signed PDF stored, request done, owner moved on, in one transaction.
  */
 export async function completeManualSignature(ctx: FirmaContext, request: FastifyRequest, input: ManualSignatureInput): Promise<SignatureRequestRow> {
@@ -252,6 +257,7 @@ export async function completeManualSignature(ctx: FirmaContext, request: Fastif
       return { owner: input.owner, collection, collectionName: owner.collection };
     },
     async afterStore(trx, stored) {
+      await input.checkSigned(trx, stored, () => ctx.media.readDocument(trx as unknown as Database, Number(stored.id)));
       let row = open;
       if (!row) {
         // Paper needs no provider: the request is recorded here, already with its signed copy.
@@ -290,6 +296,12 @@ export async function pollOpenRequests(ctx: FirmaContext, limit = 50): Promise<n
   }
   return changed;
 }
+
+/** presentRequest's answer (null: no request yet), for the response schemas that carry it. */
+export const SIGNATURE_REQUEST_SCHEMA = {
+  type: ['object', 'null'], additionalProperties: true,
+  description: 'ultima richiesta di firma: status (sending, draft, ongoing, done, refused, expired, error), modalita (otp, manual), errors, storico',
+};
 
 export function presentRequest(row: SignatureRequestRow | undefined) {
   if (!row) return null;

@@ -48,7 +48,8 @@ export function installValidator(app: FastifyInstance, placeCodes: ReadonlySet<s
   const lazily = (compile: () => ValidateFunction, acceptsNothing: boolean) => {
     let validate: ValidateFunction | undefined;
     const check = (data: unknown) => {
-      if (acceptsNothing && (data === undefined || data === null)) return true;
+      // Only a missing body: a JSON `null` is a value the schema judges (most refuse it, a few declare it).
+      if (acceptsNothing && data === undefined) return true;
       validate ??= compile();
       const ok = validate(data) as boolean;
       check.errors = validate.errors;
@@ -61,7 +62,7 @@ export function installValidator(app: FastifyInstance, placeCodes: ReadonlySet<s
     if (httpPart !== 'body') return lazily(() => compileOnce(texts, 'text', schema), false);
     // The resource engine validates these bodies itself, after aliases and normalisation, with the same messages.
     const bodySchema = (schema as Record<string, unknown>)[ENGINE_VALIDATED] ? { type: 'object' } : schema;
-    // No body at all is the route's business (an action without a note, a missing required body answered by the handler).
+    // No body at all reaches here only on routes without an object body (defaultBody gives the others `{}`).
     return lazily(() => compileOnce(bodies, 'body', bodySchema), true);
   });
   // Response schemas document the answers; they are sent as the handlers build them.
@@ -94,6 +95,42 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   }
   request.log.error(error);
   return reply.code(500).send(errorBody(500, 'Errore interno del server.'));
+}
+
+/** A request without a body on a route that takes one is checked (and handled) as the empty object, never as undefined. */
+export async function defaultBody(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined && (request.routeOptions.schema as { body?: unknown } | undefined)?.body) request.body = {};
+}
+
+/** Deeper JSON is refused before it is parsed: recursive code (validation, normalisation) would overflow its stack. */
+export const JSON_MAX_DEPTH = 64;
+export const JSON_DEPTH_MESSAGE = `Richiesta non valida: il JSON ha più di ${JSON_MAX_DEPTH} livelli annidati.`;
+
+/** Whether a JSON text nests arrays and objects deeper than max, read once and without recursion (strings skipped). */
+export function jsonTooDeep(text: string, max = JSON_MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Fastify's own JSON parser (secure-json-parse: __proto__ and constructor.prototype refused) behind the depth limit. */
+export function installJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonTooDeep(body as string)) return done(new HttpError(400, JSON_DEPTH_MESSAGE, { body: [JSON_DEPTH_MESSAGE] }), undefined);
+    return parse(request, body as string, done);
+  });
 }
 
 /** The first value holding a NUL character, as its field path; PostgreSQL cannot store one in text. */

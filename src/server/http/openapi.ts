@@ -4,6 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import type { Definitions, JsonSchema, ResourceDefinition } from '../../shared/definitions/types.ts';
 import { INT4_MAX } from './contract.ts';
+import type { Extensions } from '../extensions.ts';
 import { ERROR_CODES } from '../../shared/error-codes.ts';
 
 export { ENGINE_VALIDATED } from './contract.ts';
@@ -45,24 +46,57 @@ function withAliases(properties: Record<string, JsonSchema>): Record<string, Jso
   return out;
 }
 
-/** The body of POST and PUT: writable fields (and their aliases), each nullable (null erases), plus version. */
-export function inputSchema(def: ResourceDefinition): JsonSchema {
-  const writable = Object.fromEntries(Object.entries(def.schema.properties ?? {}).filter(([, p]) => p.readOnly !== true));
-  const properties: Record<string, JsonSchema> = {};
-  for (const [name, prop] of Object.entries(withAliases(writable))) properties[name] = nullable(prop);
-  properties.version = { type: 'integer', minimum: 0, maximum: INT4_MAX, description: 'versione letta (oppure If-Match)' };
-  return { type: 'object', additionalProperties: false, properties };
+/**
+ * The fields a create needs from the client: required by the entity and not filled by the server (read-only, a
+ * default, the row scope's own field, a secret left out).
+ */
+export function requiredOnCreate(def: ResourceDefinition): string[] {
+  const props = def.schema.properties ?? {};
+  const fields = new Map(def.fields.map((f) => [f.name, f]));
+  return ((def.schema.required ?? []) as string[]).filter((name) => {
+    const prop = props[name];
+    return prop !== undefined && prop.readOnly !== true && prop.default === undefined && name !== def.resource.rowScope?.field && !fields.get(name)?.secret;
+  });
 }
 
-export function entitySchema(def: ResourceDefinition): JsonSchema {
+/**
+ * The body of POST (`create`) and PUT (`update`): writable fields and their aliases, plus version. A field the entity
+ * requires is never null (it would leave the record without it); the others take null to erase. A create lists the
+ * fields it needs (either spelling, when aliased); an update is merged into the stored record, so any subset will do.
+ */
+export function inputSchema(def: ResourceDefinition, mode: 'create' | 'update' = 'create'): JsonSchema {
+  const writable = Object.fromEntries(Object.entries(def.schema.properties ?? {}).filter(([, p]) => p.readOnly !== true));
+  const mandatory = new Set((def.schema.required ?? []) as string[]);
+  const spellings = new Map<string, string>();
+  for (const [name, prop] of Object.entries(writable)) for (const alias of (prop['x-aliases'] as string[] | undefined) ?? []) spellings.set(alias, name);
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, prop] of Object.entries(withAliases(writable))) properties[name] = mandatory.has(spellings.get(name) ?? name) ? prop : nullable(prop);
+  properties.version = { type: 'integer', minimum: 0, maximum: INT4_MAX, description: 'versione letta (oppure If-Match)' };
+  const schema: JsonSchema = { type: 'object', additionalProperties: false, properties };
+  if (mode === 'update') return schema;
+  const required: string[] = [];
+  const eitherOf: JsonSchema[] = [];
+  for (const name of requiredOnCreate(def)) {
+    const aliases = (writable[name]!['x-aliases'] as string[] | undefined) ?? [];
+    if (aliases.length) eitherOf.push({ anyOf: [name, ...aliases].map((n) => ({ required: [n] })) });
+    else required.push(name);
+  }
+  if (required.length) schema.required = required;
+  if (eitherOf.length) schema.allOf = eitherOf;
+  return schema;
+}
+
+/** `extra`: what the domain's answer of one record adds (ResourceHooks.readOne), read-only. */
+export function entitySchema(def: ResourceDefinition, extra: Record<string, JsonSchema> = {}): JsonSchema {
   const { $comment: _, ...schema } = def.schema;
   // Each reference's label travels beside it (cliente_id__label), read by the server in the same query.
   const labels = Object.fromEntries(def.fields.filter((f) => f.ref).map((f) => [`${f.name}__label`, { type: ['string', 'null'], readOnly: true, description: `etichetta di ${f.name}` }]));
-  return { ...schema, properties: { ...schema.properties, ...labels, version: { type: 'integer', readOnly: true } } };
+  const extras = Object.fromEntries(Object.entries(extra).map(([name, prop]) => [name, { ...prop, readOnly: true }]));
+  return { ...schema, properties: { ...schema.properties, ...labels, ...extras, version: { type: 'integer', readOnly: true } } };
 }
 
-/** Registers Error, each entity and its input once; routes refer to them as `{$ref: 'cliente#'}`. */
-export function registerEntitySchemas(app: FastifyInstance, definitions: Definitions): void {
+/** Registers Error, each entity and its inputs once; routes refer to them as `{$ref: 'cliente#'}`, `cliente_input#` (create), `cliente_update#`. */
+export function registerEntitySchemas(app: FastifyInstance, definitions: Definitions, extensions?: Pick<Extensions, 'hooksFor'>): void {
   app.addSchema({
     $id: 'Error', type: 'object', required: ['message', 'code'],
     properties: {
@@ -72,8 +106,9 @@ export function registerEntitySchemas(app: FastifyInstance, definitions: Definit
     },
   });
   for (const def of definitions.resources.values()) {
-    app.addSchema({ $id: def.name, ...entitySchema(def) });
-    app.addSchema({ $id: `${def.name}_input`, ...inputSchema(def) });
+    app.addSchema({ $id: def.name, ...entitySchema(def, extensions?.hooksFor(def.name).readOne?.properties) });
+    app.addSchema({ $id: `${def.name}_input`, ...inputSchema(def, 'create') });
+    app.addSchema({ $id: `${def.name}_update`, ...inputSchema(def, 'update') });
   }
 }
 

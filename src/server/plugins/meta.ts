@@ -6,6 +6,7 @@ import type { MenuEntry, PermissionAction } from '../../shared/definitions/types
 import { hasPermission } from '../../shared/permissions.ts';
 import { invalid, notFound } from '../errors.ts';
 import { isMaintenance } from './maintenance.ts';
+import { listFor } from '../../shared/definitions/read-masks.ts';
 
 const PREFERENCE_PARAMS = { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 100 } } };
 
@@ -49,7 +50,8 @@ export default fp(async (app: FastifyInstance) => {
           name: d.name,
           resource: d.resource,
           schema: d.schema,
-          list: d.list,
+          // Columns of fields this user may not read are left out (the server answers null for them anyway).
+          list: listFor(d, user),
           form: d.form,
           can: Object.fromEntries(ACTIONS.map((a) => [a, hasPermission(d.resource.permissions[a], user)])),
           // The client runs the same machine to show only the buttons the server would accept.

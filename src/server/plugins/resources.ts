@@ -6,9 +6,12 @@ import { invalid, notFoundFor } from '../errors.ts';
 import { ResourceRepository, directedSort, type ListQuery } from '../resources/repository.ts';
 import { streamAll } from '../resources/stream.ts';
 import { exportColumns, streamExport } from '../resources/export.ts';
+import { listFor } from '../../shared/definitions/read-masks.ts';
 import { ENGINE_VALIDATED, errorResponses } from '../http/openapi.ts';
+import { INT4_MAX } from '../http/contract.ts';
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
+import { registerCerca } from '../resources/cerca.ts';
 import { requirePermission } from '../auth/guards.ts';
 import { registerHistoryDesk, registerRecordHistory } from '../storico/routes.ts';
 import { Storico } from '../storico/servizio.ts';
@@ -59,8 +62,9 @@ const writeResponse = (name: string) => ({
 const IF_MATCH = { type: 'object', properties: { 'if-match': { type: 'string', maxLength: 40 } } };
 const MESSAGE_RESPONSE = { type: 'object', properties: { message: { type: 'string' } } };
 
+/** A record's id is a positive int32 in plain decimal: '01', '+1' or '1.0' name no record (they were read as 1). */
 function parseId(raw: string, def: ResourceDefinition): number {
-  if (!/^\d{1,9}$/.test(raw)) throw notFoundFor(def);
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > INT4_MAX) throw notFoundFor(def);
   return Number(raw);
 }
 
@@ -175,7 +179,8 @@ function registerWorkflowRoutes(
     schema: { tags, summary: 'Stato, azioni disponibili, avvisi e storico', params: ID_PARAMS, response: { 200: { type: 'object', properties: { data: { type: 'object' } } }, ...errorResponses(401, 403, 404) } },
   }, async (request) => {
     const id = parseId((request.params as { id: string }).id, def);
-    const record = await repo.get(scoped.ctx.db, request.user, id);
+    // Only the machine's answers leave this route: its guards judge the stored values (a hidden colour still needs a derogation).
+    const record = await repo.get(scoped.ctx.db, request.user, id, true);
     const status = Number(record[workflow.statusField]);
     return {
       data: {
@@ -203,6 +208,7 @@ export default fp(async (app: FastifyInstance) => {
       const tags = [def.name];
       // The engine validates the body itself (aliases, normalisation, the entity schema); the document shows the whole input.
       const input = { $ref: `${def.name}_input#`, [ENGINE_VALIDATED]: true };
+      const update = { $ref: `${def.name}_update#`, [ENGINE_VALIDATED]: true };
       const own = { creat: def.resource.messages?.created, aggiornat: def.resource.messages?.updated, eliminat: def.resource.messages?.deleted };
       const done = (verb: 'creat' | 'aggiornat' | 'eliminat') => own[verb] ?? `${what} ${verb}${def.resource.feminine ? 'a' : 'o'} con successo.`;
       const serves = (op: PermissionAction) => !def.resource.api.operations || def.resource.api.operations.includes(op);
@@ -223,7 +229,7 @@ export default fp(async (app: FastifyInstance) => {
           },
         }, async (request, reply) => {
           const raw = request.query as Record<string, unknown>;
-          const columns = exportColumns(def.list.columns, typeof raw.columns === 'string' ? raw.columns : undefined);
+          const columns = exportColumns(listFor(def, request.user).columns, typeof raw.columns === 'string' ? raw.columns : undefined);
           const query = parseListQuery(def, { ...raw, page: undefined, per_page: undefined });
           return streamExport(reply, app.ctx.db, repo, request.user, query, raw.format as 'csv' | 'xlsx', columns, workflow);
         });
@@ -231,7 +237,8 @@ export default fp(async (app: FastifyInstance) => {
           const record = await repo.get(app.ctx.db, request.user, parseId((request.params as { id: string }).id, def));
           etag(reply, record);
           reply.header('cache-control', 'no-store');
-          return { data: record };
+          const readOne = app.ctx.extensions.hooksFor(def.name).readOne;
+          return { data: readOne ? { ...record, ...(await readOne.load(app.ctx.db, record, request.user)) } : record };
         });
         if (serves('create')) scoped.post(base, { preHandler: allow('create'), schema: { tags, summary: `Crea ${what}`, body: input, response: { 201: writeResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           const { model, warnings } = await repo.create(app.ctx.db, request.user, request.body);
@@ -241,7 +248,7 @@ export default fp(async (app: FastifyInstance) => {
         });
         if (serves('update')) scoped.put(`${base}/:id`, {
           preHandler: allow('update'),
-          schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: input, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
+          schema: { tags, params: ID_PARAMS, headers: IF_MATCH, body: update, response: { 200: writeResponse(def.name), ...errorResponses(401, 403, 404, 409, 422, 428) } },
         }, async (request, reply) => {
           const id = parseId((request.params as { id: string }).id, def);
           const { model, warnings } = await repo.update(app.ctx.db, request.user, id, request.body, versionFrom(request));
@@ -265,5 +272,6 @@ export default fp(async (app: FastifyInstance) => {
         }));
       }
     }
+    registerCerca(scoped, () => app.ctx.db, [...repositories.values()]);
   });
 }, { name: 'resources', dependencies: ['auth'] });

@@ -1,7 +1,8 @@
 // Per-resource extension points; each resource's domain registers its own (app.extensions.resourceHooks).
 import type { Expression, SqlBool, Transaction } from 'kysely';
 import type { AuthUser } from '../auth/user.ts';
-import type { ResourceDefinition } from '../../shared/definitions/types.ts';
+import type { JsonSchema, ResourceDefinition } from '../../shared/definitions/types.ts';
+import type { Database } from '../db/connection.ts';
 
 export interface WriteContext {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -28,4 +29,12 @@ export interface ResourceHooks {
   listFilters?: Record<string, (value: string, user: AuthUser) => Expression<SqlBool>>;
   /** Field-level read rules (e.g. values only some permissions may see); runs on every record returned. */
   presentRecord?(record: Record<string, unknown>, user: AuthUser): Record<string, unknown>;
+  /**
+   * What the answer of one record (GET by id) carries beyond its columns, read for that record only (never in lists):
+   * the properties' schemas (added read-only to the entity's) and their values.
+   */
+  readOne?: {
+    properties: Record<string, JsonSchema>;
+    load(db: Database, record: Record<string, unknown>, user: AuthUser): Promise<Record<string, unknown>>;
+  };
 }

@@ -19,6 +19,9 @@ import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
 import { INT4_MAX } from '../http/contract.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
+import { referenceSearchFields } from '../../shared/definitions/compile.ts';
+import { nestedEntry, nestedTextSql } from './search-sql.ts';
+import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
 
 export interface ListQuery {
   page: number;
@@ -193,7 +196,9 @@ export class ResourceRepository {
   private readonly constantLabels = new WeakSet<Expression<unknown>>();
   private readonly readable: string[];
   /** What present() copies, worked out once: each readable field with the permission guarding it, and the label keys. */
-  private readonly shown: Array<{ name: string; readPermission?: string }>;
+  private readonly shown: Array<{ name: string; readPermission?: string; mask?: FieldMask['mask'] }>;
+  /** Read permissions below a field (x-read-permission on nested properties or on oneOf values), by field. */
+  private readonly masks: Map<string, FieldMask>;
   private readonly labelKeys: string[];
   /** The read permissions guarding some field: a user holding them all sees every column a list reads. */
   private readonly readGuards: string[];
@@ -229,8 +234,15 @@ export class ResourceRepository {
     this.bounds = new Map((def.list.filters ?? []).flatMap((f) => (f.property && f.bound ? [[f.field, { field: this.byName.get(f.property)!, bound: f.bound }] as const] : [])));
     this.readable = ['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)];
     this.readable = [...new Set(this.readable)];
-    this.shown = this.readable.map((name) => ({ name, readPermission: this.byName.get(name)?.readPermission }));
-    this.readGuards = [...new Set(this.shown.flatMap((f) => (f.readPermission ? [f.readPermission] : [])))];
+    this.masks = new Map(this.readable.flatMap((name) => {
+      const mask = maskOf(def.schema.properties?.[name]);
+      return mask ? [[name, mask] as const] : [];
+    }));
+    this.shown = this.readable.map((name) => ({ name, readPermission: this.byName.get(name)?.readPermission, mask: this.masks.get(name)?.mask }));
+    this.readGuards = [...new Set([
+      ...this.shown.flatMap((f) => (f.readPermission ? [f.readPermission] : [])),
+      ...[...this.masks.values()].flatMap((m) => m.permissions),
+    ])];
     this.references = def.fields.filter((f) => f.ref);
     this.labelKeys = this.references.map((f) => f.name + LABEL_SUFFIX);
     const listed = new Set([...def.list.columns.map((c) => c.field), ...(def.list.filters ?? []).map((f) => f.field)]);
@@ -308,7 +320,8 @@ export class ResourceRepository {
     return out;
   }
 
-  private present(row: Record<string, unknown>, user: AuthUser): Record<string, unknown> {
+  /** `unmasked`: values below the field (x-read-permission on nested parts or values) kept, for the machine's guards. */
+  private present(row: Record<string, unknown>, user: AuthUser, unmasked = false): Record<string, unknown> {
     // A copy of a template holding every key the answer will have: filled in place, the record is allocated once at its
     // size, where adding ~45 properties one by one regrew its property store each few fields (~3 KB of garbage per row).
     let labels = 0;
@@ -316,9 +329,25 @@ export class ResourceRepository {
     // One bit per reference: a resource with more than 30 builds its records key by key.
     const out: Record<string, unknown> = this.labelKeys.length <= 30 ? { ...this.templateOf(labels) } : {};
     // mayRead() inlined from the precomputed list: this runs for every field of every row answered.
-    for (const { name, readPermission } of this.shown) out[name] = !readPermission || hasPermission(readPermission, user) ? row[name] ?? null : null;
+    for (const { name, readPermission, mask } of this.shown) {
+      out[name] = !readPermission || hasPermission(readPermission, user) ? (mask && !unmasked ? mask(row[name] ?? null, user) : row[name] ?? null) : null;
+    }
     for (const key of this.labelKeys) if (key in row) out[key] = row[key] ?? null;
     return this.hooks.presentRecord ? this.hooks.presentRecord(out, user) : out;
+  }
+
+  /** Values of some of this resource's fields computed outside a record (a calculation's result), as this user may read them. */
+  presentPart(values: object, user: AuthUser): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...values };
+    for (const key of Object.keys(out)) {
+      if (!this.byName.has(key)) continue;
+      if (!this.mayRead(key, user)) out[key] = null;
+      else {
+        const mask = this.masks.get(key)?.mask;
+        if (mask) out[key] = mask(out[key] ?? null, user);
+      }
+    }
+    return out;
   }
 
   /** present()'s empty answer, in its key order, for the label columns a statement read (bit i: labelKeys[i]). */
@@ -344,7 +373,8 @@ export class ResourceRepository {
   /** Filtering or sorting by a field tells its values: allowed only to who may see all of them. */
   private mayProbe(name: string, user: AuthUser): boolean {
     const permission = this.byName.get(name)?.filterPermission;
-    return this.mayRead(name, user) && (!permission || hasPermission(permission, user));
+    const values = this.masks.get(name)?.valuePermissions ?? [];
+    return this.mayRead(name, user) && (!permission || hasPermission(permission, user)) && values.every((p) => hasPermission(p, user));
   }
 
   /** The field's canonical name: an alias (x-aliases, x-renamed-from) names the field it stands for. */
@@ -422,15 +452,84 @@ export class ResourceRepository {
       }
       conditions.push(this.filterCondition(field, declared?.bound ?? filter.op, filter.value, filter.field));
     }
-    const searchable = this.def.resource.search ?? [];
-    const words = (query.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 5);
-    if (searchable.length && words.length) {
-      // Every word must appear in one of the searchable columns: "rossi mario" finds MARIO ROSSI.
-      for (const word of words) {
-        conditions.push(sql<SqlBool>`(${sql.join(searchable.map((c) => containsText(this.byName.get(c) ?? c, word)), sql` OR `)})`);
-      }
-    }
+    conditions.push(...await this.searchConditions(db, user, this.def.resource.search ?? [], query.search ?? ''));
     return conditions;
+  }
+
+  /**
+   * What a search adds: every word (five at most) must appear in one of `entries` (see searchEntryError in compile.ts):
+   * "rossi mario" finds MARIO ROSSI. A reference matches when its record's own text search fields do, within that
+   * resource's row scope (a policy by its customer's name). Typed text with nothing to search finds nothing, never all.
+   */
+  private async searchConditions(db: Database, user: AuthUser, entries: string[], text: string): Promise<Expression<SqlBool>[]> {
+    const words = text.trim().split(/\s+/).filter(Boolean).slice(0, 5);
+    if (!words.length) return [];
+    const matchers: Array<(word: string) => Expression<SqlBool> | undefined> = [];
+    for (const entry of entries) {
+      const nested = nestedEntry(entry);
+      if (nested) {
+        if (!this.mayProbe(nested[0], user)) continue;
+        const column = sql.raw(nestedTextSql(...nested));
+        matchers.push((word) => sql<SqlBool>`${column} LIKE ${`%${escapeLike(word.toUpperCase())}%`}`);
+        continue;
+      }
+      if (entry === 'id') {
+        matchers.push((word) => (/^\d{1,10}$/.test(word) && Number(word) <= INT4_MAX ? sql<SqlBool>`${sql.ref(`${this.table}.id`)} = ${Number(word)}` : undefined));
+        continue;
+      }
+      const field = this.byName.get(entry);
+      if (!field || !this.mayProbe(entry, user)) continue;
+      const target = field.ref ? this.deps.definitions.resources.get(field.ref) : undefined;
+      if (target) {
+        const fields = referenceSearchFields(target).map((name) => target.fields.find((f) => f.name === name)!);
+        const scope = await scopeFilterOf(target, db, user);
+        // Unqualified names inside the subquery are the target's columns; the reference is the outer row's.
+        matchers.push((word) => sql<SqlBool>`${sql.ref(`${this.table}.${field.name}`)} IN (SELECT id FROM ${sql.table(target.name)}
+          WHERE (${sql.join(fields.map((f) => containsText(f, word)), sql` OR `)})${scope ? sql` AND ${scope}` : sql``})`);
+        continue;
+      }
+      matchers.push((word) => containsText(field, word));
+    }
+    return words.map((word) => {
+      const any = matchers.map((match) => match(word)).filter((c): c is Expression<SqlBool> => c !== undefined);
+      return any.length ? sql<SqlBool>`(${sql.join(any, sql` OR `)})` : sql<SqlBool>`false`;
+    });
+  }
+
+  /**
+   * The top bar's search (resource.json cerca): at most `limit` records in the user's row scope matching `text`, as
+   * {id, label, route}. No order in SQL: sorting every match of a common fragment before the LIMIT would read them all,
+   * where the planner can stop at the first few; the few found are ordered by label.
+   */
+  async cerca(db: Database, user: AuthUser, text: string, limit: number): Promise<Array<{ id: number; label: string; route: string }>> {
+    const config = this.def.resource.cerca;
+    if (!config) return [];
+    const conditions = await this.searchConditions(db, user, config.fields, text);
+    if (!conditions.length) return [];
+    const scope = await this.scopeFilter(db, user);
+    if (scope) conditions.unshift(scope);
+    const named = new Set([...`${config.label}${config.route}`.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
+    const references = [...named].map((name) => this.byName.get(name)).filter((f): f is FieldDefinition => !!f?.ref);
+    const columns = [...new Set(['id', ...named])].filter((name) => name === 'id' || this.mayRead(name, user));
+    const labels = await this.labelColumns(db, user, references);
+    const rows = await sql<Record<string, unknown>>`SELECT ${sql.join([...columns.map((c) => sql.ref(c)), ...labels])}
+      FROM ${sql.table(this.table)} WHERE ${sql.join(conditions, sql` AND `)} LIMIT ${limit}`.execute(db);
+    const value = (row: Record<string, unknown>, name: string) => {
+      const v = this.byName.get(name)?.ref ? row[name + LABEL_SUFFIX] ?? row[name] : row[name];
+      return v === null || v === undefined ? '' : String(v);
+    };
+    return rows.rows.flatMap((row) => {
+      let complete = true;
+      const route = config.route.replace(/\{([^}]*)\}/g, (_, name: string) => {
+        const v = row[name];
+        if (v === null || v === undefined) complete = false;
+        return encodeURIComponent(String(v));
+      });
+      // A record whose screen cannot be named (a title without its policy) is left out rather than linked nowhere.
+      if (!complete) return [];
+      const label = config.label.replace(/\{([^}]*)\}/g, (_, name: string) => value(row, name)).replace(/\s+/g, ' ').replace(/^[\s·,-]+|[\s·,-]+$/g, '');
+      return [{ id: Number(row.id), label: label || `#${String(row.id)}`, route }];
+    }).sort((a, b) => a.label.localeCompare(b.label, 'it'));
   }
 
   /** A list query's conditions, its checked order (`-name` descending, ending with id) and its label columns. */
@@ -563,10 +662,13 @@ export class ResourceRepository {
     return rows.rows[0];
   }
 
-  /** One record with the label of each of its references (`<field>__label`), read in the same statement. */
-  async get(db: Database, user: AuthUser, id: number): Promise<Record<string, unknown>> {
+  /**
+   * One record with the label of each of its references (`<field>__label`), read in the same statement.
+   * `forGuards`: nested parts and values the user may not read are kept, for the machine's guards only (never answered).
+   */
+  async get(db: Database, user: AuthUser, id: number, forGuards = false): Promise<Record<string, unknown>> {
     const labels = await this.labelColumns(db, user, this.references);
-    if (!labels.length) return this.present(await this.fetch(db, user, id), user);
+    if (!labels.length) return this.present(await this.fetch(db, user, id), user, forGuards);
     const scope = await this.scopeFilter(db, user);
     const statement = (idValue: unknown) => sql<Record<string, unknown>>`SELECT ${sql.table(this.table)}.*, ${sql.join(labels)} FROM ${sql.table(this.table)}
       WHERE id = ${idValue} ${scope ? sql`AND ${scope}` : sql``}`;
@@ -589,7 +691,7 @@ export class ResourceRepository {
       rows = await statement(id).execute(db);
     }
     if (!rows.rows[0]) throw notFoundFor(this.def);
-    return this.present(rows.rows[0], user);
+    return this.present(rows.rows[0], user, forGuards);
   }
 
   /** Refuses unknown and server-owned fields, then normalises what is left. */
@@ -801,7 +903,8 @@ export class ResourceRepository {
   private assertWorkflowAllows(user: AuthUser, before: Record<string, unknown>, kind: 'update' | 'delete', input: Record<string, unknown> = {}): void {
     if (!this.workflow) return;
     const status = Number(before[this.workflow.statusField]);
-    const record = this.present(before, user);
+    // The guards judge the stored values: a colour hidden from this user still calls for a derogation.
+    const record = this.present(before, user, true);
     const events = Object.entries(this.workflow.definition.meta.events) as Array<[string, EventMeta]>;
     const changed = Object.keys(input).filter((f) => input[f] !== (before[f] ?? null));
     const guardedFields = new Set(events.flatMap(([, meta]) => (meta.kind === 'field' ? meta.fields ?? [] : [])));
@@ -959,7 +1062,8 @@ export class ResourceRepository {
     const meta = workflow.definition.meta.events[event.type];
     await this.deps.extensions.hooksFor(this.def.name).beforeTransition?.(event.type, { trx, user, def: this.def, input: {}, before, tokenId: user.tokenId });
     const from = Number(before[field]);
-    const record = this.present(before, user);
+    // The guards judge the stored values: a colour hidden from this user still calls for a derogation.
+    const record = this.present(before, user, true);
     const result = workflow.apply(from, user, record, event);
     if (!result) {
       if (meta?.note === 'required' && !event.nota?.trim() && workflow.can(from, user, record, { ...event, nota: 'x' })) {

@@ -120,12 +120,13 @@ export async function seedDemo(db: Database, log: (line: string) => void, media:
 
   const fornitori = await seedFornitori(db, repo, SYSTEM_USER);
   const models = await seedModelli(db, repo);
+  const store = createMediaStore(media);
   const quotazioni = await seedQuotazioni(db, definitions.workflows.get('quotazione_auto_storica') as WorkflowDefinition, deps, definitions, collaboratori.get('ROSSI')!)
-    + await seedQuotazioniPerStato(db, definitions, deps, SYSTEM_USER, collaboratori.get('ROSSI')!);
+    + await seedQuotazioniPerStato(db, definitions, deps, SYSTEM_USER, collaboratori.get('ROSSI')!, store);
   const polizze = await seedPolizze(db, repo, SYSTEM_USER);
 
   const rca = await seedQuotazioniRca(db, definitions, deps, collaboratori.get('ROSSI')!);
-  const documenti = await seedDocumenti(db, createMediaStore(media));
+  const documenti = await seedDocumenti(db, store);
 
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {

@@ -16,12 +16,13 @@ async function pdf(title: string): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** Adds them where the owner has no file yet (idempotent); answers how many were stored. */
+/** Adds them where the owner has none yet (idempotent; an issued quotation already has its contract); answers how many were stored. */
 export async function seedDocumenti(db: Database, media: MediaStore): Promise<number> {
   let stored = 0;
   const quotazioni = await sql<{ id: number }>`
     SELECT q.id FROM quotazione q WHERE q.stato_quotazione_id IN (5, 6, 7, 8, 9, 10, 11)
-      AND NOT EXISTS (SELECT 1 FROM media m WHERE m.owner_resource = 'quotazione' AND m.owner_id = q.id) ORDER BY q.id`.execute(db);
+      AND NOT EXISTS (SELECT 1 FROM media m WHERE m.owner_resource = 'quotazione' AND m.owner_id = q.id
+        AND m.collection_name IN ('carta_identita', 'codice_fiscale')) ORDER BY q.id`.execute(db);
   const prodotti = await sql<{ id: number; nome: string }>`
     SELECT c.id, c.nome FROM categoria_prodotto c
       WHERE c.mandatabile_type IS NULL -- the public link's products get their notices from staff (the consents name them)

@@ -240,10 +240,6 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
       throw new DefinitionError(`${dir}/entity.schema.json`, `/properties/${f.name}/x-ref`, `unknown resource "${f.ref}"`);
     }
   });
-  for (const [i, name] of (resource.search ?? []).entries()) {
-    const field = def.fields.find((f) => f.name === name);
-    if (!field || field.kind !== 'text') throw new DefinitionError(rf, `/search/${i}`, `"${name}" is not a text property`);
-  }
   for (const [i, name] of (resource.autocomplete?.label ?? []).entries()) {
     const field = def.fields.find((f) => f.name === name);
     if (!field || field.writeOnly || field.readPermission || field.filterPermission) throw new DefinitionError(rf, `/autocomplete/label/${i}`, `"${name}" is not a readable property`);
@@ -292,6 +288,64 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
   }
 }
 
+/** A text property a search compares words with. */
+function searchableText(field: FieldDefinition | undefined): boolean {
+  return !!field && field.kind === 'text' && !field.writeOnly && !field.secret;
+}
+
+/** The text fields a reference's search reaches on its target (its own search, references aside). */
+export function referenceSearchFields(target: ResourceDefinition): string[] {
+  return (target.resource.search ?? []).filter((name) => searchableText(target.fields.find((f) => f.name === name)));
+}
+
+/**
+ * A search entry (resource.json search, cerca.fields) is a text property or a reference whose record has text search
+ * fields; cerca.fields may also name `id` and an array's text property (`veicoli_storici[].targa`). Answers the error.
+ */
+function searchEntryError(def: ResourceDefinition, resources: Map<string, ResourceDefinition>, entry: string, cerca: boolean): string | undefined {
+  const nested = /^([A-Za-z_]\w*)\[\]\.([A-Za-z_]\w*)$/.exec(entry);
+  if (nested) {
+    if (!cerca) return `"${entry}": a list's search names properties of the record`;
+    const item = def.schema.properties?.[nested[1]!]?.items;
+    const prop = item && !Array.isArray(item) ? item.properties?.[nested[2]!] : undefined;
+    const type = Array.isArray(prop?.type) ? prop.type.find((t) => t !== 'null') : prop?.type;
+    return type === 'string' ? undefined : `"${entry}" is not a text property of the items of an array property`;
+  }
+  if (entry === 'id') return cerca ? undefined : '"id" cannot be searched as text';
+  const field = def.fields.find((f) => f.name === entry);
+  if (field?.ref) {
+    const target = resources.get(field.ref);
+    return target && referenceSearchFields(target).length ? undefined : `"${entry}" refers to "${field.ref}", which declares no text search fields`;
+  }
+  return searchableText(field) ? undefined : `"${entry}" is not a text property`;
+}
+
+function checkSearch(def: ResourceDefinition, resources: Map<string, ResourceDefinition>): void {
+  const rf = `${def.name}/resource.json`;
+  (def.resource.search ?? []).forEach((entry, i) => {
+    const error = searchEntryError(def, resources, entry, false);
+    if (error) throw new DefinitionError(rf, `/search/${i}`, error);
+  });
+  // A list screen has a search box: without fields it would answer every row whatever is typed.
+  if (def.resource.routes?.list && !def.resource.search?.length) throw new DefinitionError(rf, '/search', 'a resource with a list screen declares the fields its search box searches');
+  const cerca = def.resource.cerca;
+  if (!cerca) return;
+  cerca.fields.forEach((entry, i) => {
+    const error = searchEntryError(def, resources, entry, true);
+    if (error) throw new DefinitionError(rf, `/cerca/fields/${i}`, error);
+  });
+  const known = new Set(['id', ...def.fields.filter((f) => !f.writeOnly && !f.secret).map((f) => f.name)]);
+  for (const key of ['label', 'route'] as const) {
+    for (const [, name] of cerca[key].matchAll(/\{([^}]*)\}/g)) {
+      if (!known.has(name!)) throw new DefinitionError(rf, `/cerca/${key}`, `unknown property "${name}"`);
+    }
+  }
+  // The result opens a screen the client has: the route, its values aside, is a declared route's path.
+  const shape = (path: string) => path.replace(/\{[^}]*\}|:[A-Za-z_]\w*/g, ':');
+  const screens = [...resources.values()].flatMap((r) => Object.values(r.resource.routes ?? {}).flatMap((route) => [route.path, ...(route.aliases ?? [])]));
+  if (!screens.some((path) => shape(path) === shape(cerca.route))) throw new DefinitionError(rf, '/cerca/route', `"${cerca.route}" is no declared screen`);
+}
+
 /** A row scope's network follows parentField on the resource its field points at (else on the resource itself). */
 function checkNetwork(def: ResourceDefinition, resources: Map<string, ResourceDefinition>): void {
   const scope = def.resource.rowScope;
@@ -333,6 +387,7 @@ export function compileDefinitions(raw: RawDefinitions): Definitions {
   for (const [name, def] of resources) {
     checkCrossReferences(def, names, name);
     checkNetwork(def, resources);
+    checkSearch(def, resources);
     for (const p of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
       if (paths.has(p)) throw new DefinitionError(`${name}/resource.json`, '/api/path', `path ${p} already used by ${paths.get(p)}`);
       paths.set(p, name);

@@ -77,6 +77,17 @@ export const resourceMetaSchema = {
       properties: { machine: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, countsPath: { type: 'string', pattern: '^/api/' } },
     },
     search: { type: 'array', items: { type: 'string' } },
+    // GET /api/cerca: the top bar's search over every resource declaring it.
+    cerca: {
+      type: 'object',
+      required: ['fields', 'label', 'route'],
+      additionalProperties: false,
+      properties: {
+        fields: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\[\\]\\.[A-Za-z_][A-Za-z0-9_]*)?$' } },
+        label: { type: 'string', minLength: 1 },
+        route: { type: 'string', pattern: '^/' },
+      },
+    },
     // GET {path}?search= answers {data: [{id, label}]} with the resource's permission and row scope.
     autocomplete: {
       type: 'object',

@@ -26,7 +26,13 @@ export interface ResourceConfig {
   rowScope?: RowScope;
   /** Status workflow: the machine under workflows/ and where the per-status counts are served. */
   workflow?: { machine: string; countsPath?: string };
+  /**
+   * The list's search box: every word must appear in one of these. A text property, or a reference (x-ref) whose
+   * record is matched by its own resource's text search fields (a policy by its customer's name).
+   */
   search?: string[];
+  /** The one search of the top bar (GET /api/cerca): what finds a record, how a result reads and the screen it opens. */
+  cerca?: CercaConfig;
   /** An {id, label} picker at `path`; the label joins these fields, which also order it. */
   autocomplete?: { path: string; label: string[] };
   activeField?: string;
@@ -36,6 +42,17 @@ export interface ResourceConfig {
   media?: MediaConfig;
   /** The change history of its records (default on); `false` for tables that are a log themselves (the outbox). */
   storico?: boolean;
+}
+
+/**
+ * resource.json "cerca". `fields`: text properties, `id` (equal to a number typed), a text property of an array's
+ * objects as `array[].key` (a quotation's plates), or a reference matched by its record's search fields.
+ * `label` and `route` are templates: `{field}` is the record's value, a reference's label for an x-ref field.
+ */
+export interface CercaConfig {
+  fields: string[];
+  label: string;
+  route: string;
 }
 
 /** The signed-in user's attributes a row scope may compare a record's field with. */

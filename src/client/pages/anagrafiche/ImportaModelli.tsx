@@ -1,4 +1,6 @@
 // 'importa-modelli' list action (spec 000 §2.9): uploads a CSV/XLSX of historic-car models, optionally wiping the old ones, and reports the outcome.
+// A wipe is first previewed (the server reads the file and counts what it would delete and the quotations using those
+// models) and runs only once the user confirms it.
 import { can } from '../../lib/access.ts';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -8,6 +10,7 @@ import Modal from 'react-bootstrap/Modal';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
 import { ApiError, importFile } from '../../api/dataProvider.ts';
+import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { Icon } from '../../lib/Icon.tsx';
 import { useNotify } from '../../lib/notify.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
@@ -20,7 +23,36 @@ interface Rejected {
   message: string;
 }
 
-type Outcome = { ok: true; message: string; imported: number; deleted: number } | { ok: false; message: string; rejected: Rejected[] };
+interface Imported {
+  message: string;
+  imported: number;
+  deleted: number;
+  /** Models quotations still use: kept out of catalogue instead of deleted. */
+  fuori_catalogo?: number;
+  quotazioni?: number;
+}
+
+/** The server's preview of a wipe (anteprima = 1): nothing is saved yet. */
+interface Preview {
+  da_importare: number;
+  da_eliminare: number;
+  fuori_catalogo: number;
+  quotazioni: number;
+}
+
+type Outcome = ({ ok: true } & Imported) | { ok: false; message: string; rejected: Rejected[] };
+
+const models = (n: number) => (n === 1 ? '1 modello' : `${n} modelli`);
+
+/** The question asked before a wipe, from the server's counts. */
+function confirmText(p: Preview): string {
+  const parts = [`Il file contiene ${models(p.da_importare)} da importare. ${p.da_eliminare === 1 ? 'Sarà eliminato 1 modello esistente' : `Saranno eliminati ${p.da_eliminare} modelli esistenti`}.`];
+  if (p.quotazioni > 0) {
+    parts.push(`${p.quotazioni === 1 ? '1 quotazione usa' : `${p.quotazioni} quotazioni usano`} ${models(p.fuori_catalogo)} da sostituire: ${p.fuori_catalogo === 1 ? 'resterà' : 'resteranno'} fuori catalogo, ancora calcolabili ma non più proponibili per nuovi veicoli.`);
+  }
+  parts.push('Vuoi procedere?');
+  return parts.join(' ');
+}
 
 export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
   const notify = useNotify();
@@ -32,6 +64,8 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   // Rows read and valid so far, reported by the server as it reads the file.
   const [progress, setProgress] = useState<{ letti: number; validi: number } | null>(null);
+  // A wipe previewed and waiting for the user's answer.
+  const [preview, setPreview] = useState<Preview | null>(null);
   const abort = useRef<AbortController | null>(null);
   if (!can(def, 'create')) return null;
 
@@ -44,31 +78,48 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
     setShow(true);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!file || busy) return;
+  /** Sends the file with these fields, showing the progress; a refusal or a cancellation becomes the outcome shown. */
+  const send = async <T,>(fields: Record<string, string>): Promise<T | undefined> => {
+    if (!file) return undefined;
     setBusy(true);
     setOutcome(null);
     setProgress({ letti: 0, validi: 0 });
     const controller = new AbortController();
     abort.current = controller;
     try {
-      const result = await importFile<{ message: string; imported: number; deleted: number }>(def.resource, file, { cancella: cancella ? '1' : '0' }, {
-        onProgress: setProgress,
-        signal: controller.signal,
-      });
-      setOutcome({ ok: true, message: result.message, imported: result.imported, deleted: result.deleted });
-      notify('success', result.message);
-      onChanged?.();
+      return await importFile<T>(def.resource, file, fields, { onProgress: setProgress, signal: controller.signal });
     } catch (err) {
       const rejected = err instanceof ApiError && Array.isArray(err.body.rejected) ? (err.body.rejected as Rejected[]) : [];
       const cancelled = (err as Error)?.name === 'AbortError';
       setOutcome({ ok: false, message: cancelled ? 'Importazione annullata: nessun modello modificato.' : err instanceof Error ? err.message : msg.genericError, rejected });
+      return undefined;
     } finally {
       abort.current = null;
       setProgress(null);
       setBusy(false);
     }
+  };
+
+  const runImport = async (fields: Record<string, string>) => {
+    const result = await send<Imported>(fields);
+    if (!result) return;
+    setOutcome({ ok: true, ...result });
+    notify('success', result.message);
+    onChanged?.();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file || busy) return;
+    if (!cancella) return runImport({ cancella: '0' });
+    // A wipe: the server reads the file and counts first, nothing is saved until the user confirms.
+    const counts = await send<Preview>({ cancella: '1', anteprima: '1' });
+    if (counts) setPreview(counts);
+  };
+
+  const confirmWipe = () => {
+    setPreview(null);
+    void runImport({ cancella: '1', conferma: '1' });
   };
 
   const rows = outcome && !outcome.ok ? [...new Set(outcome.rejected.map((r) => r.row))] : [];
@@ -119,7 +170,7 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
             />
             {cancella && (
               <Notice variant="warning" className="mt-2 mb-0 small">
-                I modelli attuali saranno eliminati e sostituiti da quelli del file.
+                I modelli attuali saranno eliminati e sostituiti da quelli del file; prima di procedere ti sarà chiesta conferma.
               </Notice>
             )}
             <div aria-live="polite" className="mt-3">
@@ -136,6 +187,9 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
                 <Notice variant="success" role="status" testId="import-outcome">
                   <p className="mb-0">{outcome.message}</p>
                   {outcome.deleted > 0 && <p className="mb-0">Modelli eliminati prima dell’importazione: {outcome.deleted}.</p>}
+                  {(outcome.fuori_catalogo ?? 0) > 0 && (
+                    <p className="mb-0">Modelli tenuti fuori catalogo perché usati da quotazioni: {outcome.fuori_catalogo}.</p>
+                  )}
                 </Notice>
               )}
               {outcome && !outcome.ok && (
@@ -180,6 +234,15 @@ export default function ImportaModelli({ def, onChanged }: CustomPageProps) {
           </Modal.Footer>
         </Form>
       </Modal>
+      <ConfirmDialog
+        show={preview !== null}
+        title="Cancellare i modelli esistenti?"
+        text={preview ? confirmText(preview) : ''}
+        confirmLabel="Cancella e importa"
+        variant="danger"
+        onConfirm={confirmWipe}
+        onCancel={() => setPreview(null)}
+      />
     </>
   );
 }

@@ -298,12 +298,14 @@ export function EsclusioneTab({ quotazione, onIssued }: Props) {
   const veicoli = ((quotazione.veicoli_storici ?? []) as Array<Record<string, unknown>>).filter((v) => v.targa);
   const calcolata = Boolean(bozza && data === undefined);
 
-  const calcola = (targa: string) => call(`calcola-${targa}`, async () => {
+  const calcola = (v: Record<string, unknown>) => call(`calcola-${String(v.targa)}`, async () => {
     if (!dataEffetto) {
       setDataRichiesta(true);
       return;
     }
-    await callRoute('POST', QUOTAZIONE_ROUTES.calcolaEsclusione, { id: quotazione.id }, { body: { date: dataEffetto, targa } });
+    // The spec's body (001 §7): the vehicle named by its row id, its plate beside it.
+    const vehicle = { ...(v.id ? { id: v.id } : {}), targa: v.targa };
+    await callRoute('POST', QUOTAZIONE_ROUTES.calcolaEsclusione, { id: quotazione.id }, { body: { date: dataEffetto, vehicle } });
     setData(undefined);
     setImporto(undefined);
     await mutate();
@@ -347,7 +349,7 @@ export function EsclusioneTab({ quotazione, onIssued }: Props) {
                 {v.operazione === 'esclusione' ? (
                   <span className="text-body-secondary">{ta.giaEscluso}</span>
                 ) : (
-                  <Button size="sm" variant="outline-primary" disabled={busy !== null} onClick={() => void calcola(String(v.targa))} aria-label={`${ta.calcolaEsclusione} ${String(v.targa)}`}>
+                  <Button size="sm" variant="outline-primary" disabled={busy !== null} onClick={() => void calcola(v)} aria-label={`${ta.calcolaEsclusione} ${String(v.targa)}`}>
                     {ta.calcolaEsclusione}
                   </Button>
                 )}

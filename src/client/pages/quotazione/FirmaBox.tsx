@@ -1,14 +1,12 @@
 // Signature box of the management screen (spec 001 §4 'Signature box'): the latest signature request decides
-// what shows; at status 9 the mode choice and, for otp, 'Invia richiesta di firma'; for manual the contracts to print and
-// the upload of the copy signed on paper, which completes the request.
+// what shows; at status 9 the mode choice and, for otp, 'Invia richiesta di firma'; for manual the contract to print and
+// the upload of that contract signed, which completes the request.
 import { useEffect, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { ApiError, callRoute, routePath, upload } from '../../api/dataProvider.ts';
 import { useRoute } from '../../api/hooks.ts';
 import { QUOTAZIONE_ROUTES } from './routes.ts';
-import { useGetMedia } from '../../api/hooks.ts';
-import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { scaricaDocumento } from '../../widgets/documenti/DocumentiPanel.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
@@ -26,8 +24,17 @@ interface SignatureRequest {
   created_at: string;
 }
 
+/** The contract to sign (latest version), with the code the signed copy must carry. */
+interface ContrattoDaFirmare {
+  id: number;
+  name: string;
+  url: string;
+  versione: number;
+  codice: string | null;
+}
+
 interface Answer {
-  data: { last_signature_request: SignatureRequest | null; history: SignatureRequest[]; model: RecordData };
+  data: { last_signature_request: SignatureRequest | null; history: SignatureRequest[]; model: RecordData; contratto?: ContrattoDaFirmare | null };
 }
 
 export const testiFirma = {
@@ -42,16 +49,16 @@ export const testiFirma = {
   invia: 'Invia richiesta di firma',
   reinvia: 'Reinvia richiesta di firma',
   salva: 'Salva modifiche',
-  manualeNota: 'Scarica il contratto, fallo firmare al cliente e carica qui la copia firmata (PDF).',
+  manualeNota: 'Scarica il contratto, fallo firmare al cliente e carica qui la copia firmata (PDF): deve essere questo contratto, con il suo codice.',
   scarica: 'Scarica',
+  codice: 'Codice contratto',
+  nessunContratto: 'Nessun contratto da firmare: rigenera i documenti di emissione.',
   caricaFirmato: 'Carica contratto firmato',
   polizza: 'Numero polizza',
   storico: 'Richieste precedenti',
 } as const;
 
 const IN_ATTESA_DI_FIRMA = 9;
-// The contracts printed for a signature on paper (the latest of each).
-const CONTRATTI = ['contratto_itas', 'contratto_uca'];
 
 export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () => void }) {
   const uid = useId();
@@ -84,11 +91,10 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
     if (data && serverStatus !== statusId) onDone();
   }, [serverStatus, statusId, data, onDone]);
 
-  // 'Firma Manuale': the contracts to print, and the upload of the copy signed on paper that completes the request.
-  const { definitions } = useDefinitions();
+  // 'Firma Manuale': the contract to sign, to download and print, and the upload of that contract signed, which
+  // completes the request (the server checks the copy carries the contract's code).
   const manualeVisibile = statusId === IN_ATTESA_DI_FIRMA && (modalita === 'manual' || (latest?.status === 'draft' && latest.modalita === 'manual'));
-  const { data: media, mutate: mutateMedia } = useGetMedia(manualeVisibile ? findResource(definitions, 'quotazione')?.resource : undefined, id);
-  const contratti = CONTRATTI.map((c) => (media?.data ?? []).filter((m) => m.collection_name === c).at(-1)).filter((m) => m !== undefined);
+  const contratto = data?.data.contratto ?? null;
   // Every call of the box: busy while it runs, its refusal shown with the fields' messages, onDone once it succeeded.
   const attempt = async (run: () => Promise<unknown>) => {
     setBusy(true);
@@ -103,26 +109,32 @@ export function FirmaBox({ record, onDone }: { record: RecordData; onDone: () =>
       setBusy(false);
     }
   };
-  const caricaFirmato = async (file: File | undefined) => {
+  const caricaFirmato = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
     if (!file) return;
     await attempt(async () => {
       await upload(routePath(QUOTAZIONE_ROUTES.firmatoAMano, { id }), file);
-      await Promise.all([mutate(), mutateMedia()]);
+      await mutate();
     });
+    // A refused copy can be chosen again once corrected.
+    input.value = '';
   };
   const manuale = manualeVisibile && (
     <div className="mt-2" data-testid="firma-manuale">
       <p className="small mb-1">{testiFirma.manualeNota}</p>
-      <div className="d-flex flex-wrap gap-1 mb-2">
-        {contratti.map((m) => (
-          <Button key={m.id} size="sm" variant="outline-secondary" onClick={() => void scaricaDocumento(m)}>
-            {testiFirma.scarica}: {m.name}
+      {contratto ? (
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+          <Button size="sm" variant="outline-secondary" onClick={() => void scaricaDocumento(contratto)}>
+            {testiFirma.scarica}: {contratto.name}
           </Button>
-        ))}
-      </div>
+          {contratto.codice && <span className="small text-body-secondary" data-testid="codice-contratto">{testiFirma.codice}: {contratto.codice}</span>}
+        </div>
+      ) : (
+        <p className="small text-danger mb-2">{testiFirma.nessunContratto}</p>
+      )}
       <Form.Group controlId={`${uid}-firmato`}>
         <Form.Label className="small mb-0">{testiFirma.caricaFirmato}</Form.Label>
-        <Form.Control size="sm" type="file" accept="application/pdf" disabled={busy} onChange={(e) => void caricaFirmato((e.target as HTMLInputElement).files?.[0])} />
+        <Form.Control size="sm" type="file" accept="application/pdf" disabled={busy || !contratto} onChange={(e) => void caricaFirmato(e.target as HTMLInputElement)} />
       </Form.Group>
       {busy && <Spinner label="Caricamento…" />}
     </div>

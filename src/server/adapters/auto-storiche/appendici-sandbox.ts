@@ -1,4 +1,7 @@
 // Deterministic sandbox of the insurer's appendices: premiums from the tariff, pro rata of the policy year; faults on request.
+import { sql } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+import { RegistroSandbox, type Trx } from '../sandbox-registro.ts';
 import { rateoCentesimi } from '../../../shared/appendici.ts';
 import { EsitoIncerto } from './emissione-types.ts';
 import { SandboxAutoStoriche, type Tariffa } from './sandbox.ts';
@@ -7,18 +10,27 @@ import type { AutoStoricheAppendici, EsitoAppendice, EsitoCalcoloAppendice, Rich
 /** Faults a test may ask for, by plate, one per call: the insurer commits then the answer is lost, or it answers 500 and commits nothing. */
 export type GuastoAppendice = 'timeout_dopo_commit' | 'errore_500';
 
-/** The insurer is one system for every app instance of this process: its books live at module level. */
-const appendici = new Map<string, EsitoAppendice & { riferimento: string }>();
+/** Faults are the tests' knobs, in this process; the insurer's books are in PostgreSQL (sandbox-registro.ts). */
 const guasti = new Map<string, GuastoAppendice[]>();
-let progressivo = 0;
+
+const SISTEMA = 'auto_storiche_appendici';
+
+/** The numbering starts past every appendix already recorded here (issued before the books were kept). */
+async function avvio(trx: Trx): Promise<number> {
+  if (!(await sql<{ t: string | null }>`SELECT to_regclass('appendice')::text AS t`.execute(trx)).rows[0]!.t) return 0;
+  const max = await sql<{ n: number | null }>`SELECT max(substring(numero_appendice from 3)::bigint) - 5000000 AS n
+    FROM appendice WHERE numero_appendice ~ '^AP[0-9]{9}$'`.execute(trx);
+  return Math.max(Number(max.rows[0]!.n ?? 0), 0);
+}
 
 export function impostaGuastiAppendiciSandbox(targa: string, elenco: GuastoAppendice[]): void {
   guasti.set(targa.toUpperCase(), [...elenco]);
 }
 
-/** Appendices the sandbox insurer issued for a reference (what a test compares with our records). */
-export function appendiciEmesseSandbox(riferimento: string): string[] {
-  return [...appendici.values()].filter((a) => a.result === 0 && a.riferimento === riferimento).map((a) => a.numero_appendice!);
+/** Appendices the sandbox insurer of this database issued for a reference (what a test compares with our records). */
+export async function appendiciEmesseSandbox(db: Database, riferimento: string): Promise<string[]> {
+  const voci = await new RegistroSandbox(db, SISTEMA, avvio).voci<EsitoAppendice>({ riferimento });
+  return voci.filter((v) => v.esito.result === 0).map((v) => v.numero!);
 }
 
 /** Plates starting with ERR are refused (2), with WRN warned (1): every answer can be reached from the data. */
@@ -31,9 +43,11 @@ function valuta(richiesta: RichiestaAppendice): EsitoAppendice | undefined {
 
 export class SandboxAutoStoricheAppendici implements AutoStoricheAppendici {
   private readonly tariffa: SandboxAutoStoriche;
+  private readonly registro: RegistroSandbox;
 
-  constructor(tariffa: Tariffa, private readonly oggi: () => Date = () => new Date()) {
+  constructor(db: Database, tariffa: Tariffa, private readonly oggi: () => Date = () => new Date()) {
     this.tariffa = new SandboxAutoStoriche(tariffa);
+    this.registro = new RegistroSandbox(db, SISTEMA, avvio);
   }
 
   /** The vehicle's yearly company premium by the same tariff as the policy, and its share for the rest of the year. */
@@ -62,22 +76,19 @@ export class SandboxAutoStoricheAppendici implements AutoStoricheAppendici {
     const coda = guasti.get(richiesta.veicolo.targa.toUpperCase());
     const guasto = coda?.shift();
     if (guasto === 'errore_500') throw new EsitoIncerto('La compagnia ha risposto 500 Internal Server Error.', 'http_5xx');
-    let esito = appendici.get(chiave);
-    if (!esito) {
+    // The same key answers the same appendix; a new one takes the next number of the books, never one given before.
+    const voce = await this.registro.unaVolta<EsitoAppendice>(chiave, async (prossimo) => {
       const rifiuto = valuta(richiesta);
-      progressivo += rifiuto ? 0 : 1;
-      esito = { ...(rifiuto ?? { result: 0, Error: [], numero_appendice: `AP${String(5000000 + progressivo).padStart(9, '0')}` }), riferimento: richiesta.riferimento };
-      appendici.set(chiave, esito);
-    }
+      if (rifiuto) return { operazione: 'appendice', riferimento: richiesta.riferimento, esito: rifiuto };
+      const numero = `AP${String(5000000 + await prossimo()).padStart(9, '0')}`;
+      return { operazione: 'appendice', riferimento: richiesta.riferimento, numero, esito: { result: 0, Error: [], numero_appendice: numero } };
+    });
     if (guasto === 'timeout_dopo_commit') throw new EsitoIncerto('Nessuna risposta dalla compagnia entro il tempo massimo.', 'timeout');
-    const { riferimento: _omit, ...risposta } = esito;
-    return structuredClone(risposta);
+    return structuredClone(voce.esito);
   }
 
   async cerca(chiave: string): Promise<RicercaAppendice> {
-    const esito = appendici.get(chiave);
-    if (!esito) return { trovata: false };
-    const { riferimento: _omit, ...risposta } = esito;
-    return { trovata: true, esito: structuredClone(risposta) };
+    const voce = await this.registro.voce<EsitoAppendice>(chiave);
+    return voce ? { trovata: true, esito: voce.esito } : { trovata: false };
   }
 }

@@ -27,7 +27,11 @@ export interface QuotazionePerContratto {
 // The standard fonts encode WinAnsi: anything else would make pdf-lib throw, so it is replaced.
 const printable = (value: unknown) => String(value ?? '').normalize('NFC').replace(/[\u202f\u2009]/g, ' ').replace(/[^\x20-\x7e\u00a0-\u00ff€]/g, '?');
 
-export async function generaContratto(q: QuotazionePerContratto, versione: number, oggi = new Date()): Promise<Buffer> {
+/**
+ * `codice`: the contract's own code, printed on every page and kept in the PDF's keywords, so a copy given back signed
+ * can be told from any other PDF (the signed copy keeps its keywords; a different contract or version has another code).
+ */
+export async function generaContratto(q: QuotazionePerContratto, versione: number, oggi = new Date(), codice?: string): Promise<Buffer> {
   // Loaded on the first PDF: the package costs a tenth of the server's start-up otherwise.
   const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
@@ -80,8 +84,12 @@ export async function generaContratto(q: QuotazionePerContratto, versione: numbe
   line('Il contraente dichiara di aver ricevuto il set informativo, il DIP e il DIP aggiuntivo prima della sottoscrizione.', { size: 9 });
   y -= 30;
   line('Firma del contraente ______________________________', { size: 11 });
+  if (codice) {
+    for (const p of pdf.getPages()) p.drawText(printable(`Codice contratto: ${codice}`), { x: 50, y: 30, size: 8, font, color: rgb(0.4, 0.4, 0.4) });
+    pdf.setKeywords([codice]);
+  }
   pdf.setTitle(`Contratto quotazione ${q.id} v${versione}`);
-  pdf.setSubject('Polizza RCA Auto Storiche');
+  pdf.setSubject(`Polizza RCA Auto Storiche${q.verti_policy_number ? ` n. ${q.verti_policy_number}` : ''}`);
   pdf.setProducer('Broker Back Office - compagnia sandbox');
   pdf.setCreationDate(oggi);
   return Buffer.from(await pdf.save());

@@ -24,6 +24,7 @@ export async function chiamaCompagnia<T>(config: ConfigurazioneHttp, method: str
     throw new EsitoIncerto(timeout ? 'Nessuna risposta dalla compagnia entro il tempo massimo.' : `Compagnia non raggiungibile: ${(error as Error).message}`, timeout ? 'timeout' : 'rete');
   }
   if (response.status >= 500) throw new EsitoIncerto(`La compagnia ha risposto ${response.status}.`, 'http_5xx');
+  if (response.status === 409 && chiave) throw new EsitoIncerto('La compagnia segnala una richiesta con la stessa chiave già ricevuta (HTTP 409).', 'conflitto');
   const text = await response.text();
   let json: unknown;
   try {

@@ -1,5 +1,8 @@
 // Deterministic sandbox of the insurer's issue side: the data choose the result, tests inject transport faults.
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+import { RegistroSandbox, type Trx } from '../sandbox-registro.ts';
 import {
   EsitoIncerto, type AutoStoricheEmissione, type EsitoEmissione, type EsitoRicerca, type EsitoStorno, type RichiestaEmissione,
 } from './emissione-types.ts';
@@ -13,21 +16,39 @@ import {
  */
 export type GuastoSandbox = 'timeout_dopo_commit' | 'errore_500' | 'risposta_doppia' | 'ricerca_non_disponibile';
 
-/** The insurer is one system for every app instance of this process: its books live at module level. */
-const emissioni = new Map<string, EsitoEmissione>();
-const storni = new Map<string, { numero: string; esito: EsitoStorno }>();
-const stornate = new Set<string>();
+/** Faults are the tests' knobs, in this process; the insurer's books are in PostgreSQL (sandbox-registro.ts). */
 const guasti = new Map<string, GuastoSandbox[]>();
-let progressivo = 0;
+
+const SISTEMA = 'auto_storiche';
+const numeroPolizza = (n: number) => `AS${String(7000000 + n).padStart(9, '0')}`;
+
+/**
+ * The books start past every policy this insurer is known to have issued before they were kept (an install seeded by an
+ * older version): those are recorded as issued, with their reversal, so that a restart neither reuses their numbers nor
+ * forgets them.
+ */
+async function avvio(trx: Trx): Promise<number> {
+  if (!(await sql<{ t: string | null }>`SELECT to_regclass('polizza_auto_storica')::text AS t`.execute(trx)).rows[0]!.t) return 0;
+  await sql`INSERT INTO sandbox_registro (sistema, chiave, operazione, riferimento, numero, esito)
+    SELECT ${SISTEMA}, 'pregressa-' || p.id, 'emissione', 'quotazione-' || p.quotazione_id, p.numero_polizza,
+      coalesce(p.risposta_compagnia, jsonb_build_object('result', 0, 'Error', '[]'::jsonb, 'verti_policy_number', p.numero_polizza))
+    FROM polizza_auto_storica p WHERE p.numero_polizza IS NOT NULL ON CONFLICT DO NOTHING`.execute(trx);
+  await sql`INSERT INTO sandbox_registro (sistema, chiave, operazione, numero, esito)
+    SELECT ${SISTEMA}, 'pregressa-storno-' || p.id, 'storno', p.numero_polizza, '{"result": 0, "Error": []}'::jsonb
+    FROM polizza_auto_storica p WHERE p.numero_polizza IS NOT NULL AND p.stornata ON CONFLICT DO NOTHING`.execute(trx);
+  const max = await sql<{ n: number | null }>`SELECT max(substring(numero_polizza from 3)::bigint) - 7000000 AS n
+    FROM polizza_auto_storica WHERE numero_polizza ~ '^AS[0-9]{9}$'`.execute(trx);
+  return Math.max(Number(max.rows[0]!.n ?? 0), 0);
+}
 
 export function impostaGuastiSandbox(riferimento: string, elenco: GuastoSandbox[]): void {
   guasti.set(riferimento, [...elenco]);
 }
 
-/** How many distinct policies the sandbox insurer issued for a reference (what a test compares with our records). */
-export function polizzeEmesseSandbox(riferimento: string): string[] {
-  return [...emissioni.values()].filter((e) => e.result === 0 && (e as EsitoEmissione & { riferimento?: string }).riferimento === riferimento)
-    .map((e) => e.verti_policy_number!);
+/** The distinct policies the sandbox insurer of this database issued for a reference (what a test compares with our records). */
+export async function polizzeEmesseSandbox(db: Database, riferimento: string): Promise<string[]> {
+  const voci = await new RegistroSandbox(db, SISTEMA, avvio).voci<EsitoEmissione>({ riferimento, operazione: 'emissione' });
+  return voci.filter((v) => v.esito.result === 0).map((v) => v.numero!);
 }
 
 function prossimoGuasto(riferimento: string, ammessi: GuastoSandbox[]): GuastoSandbox | undefined {
@@ -65,8 +86,12 @@ function valuta(richiesta: RichiestaEmissione): EsitoEmissione | undefined {
 }
 
 export class SandboxAutoStoricheEmissione implements AutoStoricheEmissione {
+  private readonly registro: RegistroSandbox;
+
   /** `consegnaDuplicata` receives the second delivery of an answer (fault risposta_doppia), as a webhook would. */
-  constructor(private readonly consegnaDuplicata?: (chiave: string, esito: EsitoEmissione) => void) {}
+  constructor(db: Database, private readonly consegnaDuplicata?: (chiave: string, esito: EsitoEmissione) => void) {
+    this.registro = new RegistroSandbox(db, SISTEMA, avvio);
+  }
 
   async anteprima(richiesta: RichiestaEmissione): Promise<EsitoEmissione> {
     return valuta(richiesta) ?? { result: 0, Error: [] };
@@ -75,26 +100,26 @@ export class SandboxAutoStoricheEmissione implements AutoStoricheEmissione {
   async emetti(chiave: string, richiesta: RichiestaEmissione): Promise<EsitoEmissione> {
     const guasto = prossimoGuasto(richiesta.riferimento, ['timeout_dopo_commit', 'errore_500', 'risposta_doppia']);
     if (guasto === 'errore_500') throw new EsitoIncerto('La compagnia ha risposto 500 Internal Server Error.', 'http_5xx');
-    let esito = emissioni.get(chiave);
-    if (!esito) {
+    // The same key answers the same policy; a new policy takes the next number of the insurer's books, never one given before.
+    const voce = await this.registro.unaVolta<EsitoEmissione>(chiave, async (prossimo) => {
       const rifiuto = valuta(richiesta);
-      if (rifiuto) esito = rifiuto;
-      else {
-        progressivo += 1;
-        const numero = `AS${String(7000000 + progressivo).padStart(9, '0')}`;
-        esito = {
+      if (rifiuto) return { operazione: 'emissione', riferimento: richiesta.riferimento, esito: rifiuto };
+      const numero = numeroPolizza(await prossimo());
+      return {
+        operazione: 'emissione', riferimento: richiesta.riferimento, numero,
+        esito: {
           result: 0, verti_policy_number: numero, Error: [],
           infodrive_id: `IDV-${createHash('sha256').update(chiave).digest('hex').slice(0, 10).toUpperCase()}`,
           documenti: [
             { nome: 'Contratto di assicurazione', url: `sandbox://auto-storiche/${numero}/contratto.pdf` },
             { nome: 'Certificato di assicurazione', url: `sandbox://auto-storiche/${numero}/certificato.pdf` },
           ],
-        };
-      }
-      emissioni.set(chiave, Object.assign(esito, { riferimento: richiesta.riferimento }));
-    }
+        },
+      };
+    });
+    if (voce.operazione !== 'emissione') return { result: 2, Error: [{ codError: 'E409', descError: 'Chiave di idempotenza già usata per un\'altra operazione.' }] };
     if (guasto === 'timeout_dopo_commit') throw new EsitoIncerto('Nessuna risposta dalla compagnia entro il tempo massimo.', 'timeout');
-    const risposta = pubblico(esito);
+    const risposta = structuredClone(voce.esito);
     if (guasto === 'risposta_doppia' && this.consegnaDuplicata) {
       const again = structuredClone(risposta);
       setImmediate(() => this.consegnaDuplicata!(chiave, again));
@@ -105,42 +130,38 @@ export class SandboxAutoStoricheEmissione implements AutoStoricheEmissione {
   async storna(chiave: string, numeroPolizza: string): Promise<EsitoStorno> {
     const guasto = prossimoGuasto(numeroPolizza, ['timeout_dopo_commit', 'errore_500']);
     if (guasto === 'errore_500') throw new EsitoIncerto('La compagnia ha risposto 500 Internal Server Error.', 'http_5xx');
-    let registrato = storni.get(chiave);
-    if (!registrato) {
-      const emessa = [...emissioni.values()].some((e) => e.verti_policy_number === numeroPolizza);
+    const voce = await this.registro.unaVolta<EsitoStorno>(chiave, async (_prossimo, trx) => {
+      // One reversal per policy, whatever the keys: the policy's own lock decides.
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${SISTEMA}), hashtext(${numeroPolizza}))`.execute(trx);
+      const voci = (await sql<{ operazione: string; esito: { result: number } }>`SELECT operazione, esito FROM sandbox_registro
+        WHERE sistema = ${SISTEMA} AND numero = ${numeroPolizza}`.execute(trx)).rows;
+      const emessa = voci.some((v) => v.operazione === 'emissione' && v.esito.result === 0);
+      const stornata = voci.some((v) => v.operazione === 'storno' && v.esito.result === 0);
       const esito: EsitoStorno = !emessa
         ? { result: 2, Error: [{ codError: 'E404', descError: `Polizza ${numeroPolizza} non trovata.` }] }
-        : stornate.has(numeroPolizza)
+        : stornata
           ? { result: 2, Error: [{ codError: 'E409', descError: `La polizza ${numeroPolizza} è già stornata.` }] }
           : { result: 0, Error: [] };
-      if (esito.result === 0) stornate.add(numeroPolizza);
-      registrato = { numero: numeroPolizza, esito };
-      storni.set(chiave, registrato);
-    }
+      return { operazione: 'storno', numero: numeroPolizza, esito };
+    });
     if (guasto === 'timeout_dopo_commit') throw new EsitoIncerto('Nessuna risposta dalla compagnia entro il tempo massimo.', 'timeout');
-    return structuredClone(registrato.esito);
+    return structuredClone(voce.esito);
   }
 
   async rigeneraDocumenti(numeroPolizza: string) {
-    const esito = [...emissioni.values()].find((e) => e.verti_policy_number === numeroPolizza);
+    const esito = (await this.registro.voci<EsitoEmissione>({ numero: numeroPolizza, operazione: 'emissione' })).find((v) => v.esito.result === 0)?.esito;
     if (!esito) return { result: 2 as const, Error: [{ codError: 'E404', descError: `Polizza ${numeroPolizza} non trovata.` }] };
     return { result: 0 as const, Error: [], documenti: structuredClone(esito.documenti ?? []) };
   }
 
   async cerca(chiave: string): Promise<EsitoRicerca> {
-    const emessa = emissioni.get(chiave);
-    const riferimento = (emessa as { riferimento?: string } | undefined)?.riferimento ?? storni.get(chiave)?.numero;
+    const voce = await this.registro.voce<EsitoEmissione | EsitoStorno>(chiave);
+    const riferimento = voce?.operazione === 'emissione' ? voce.riferimento : voce?.numero;
     if (riferimento && prossimoGuasto(riferimento, ['ricerca_non_disponibile'])) {
       throw new EsitoIncerto('Servizio di ricerca della compagnia non disponibile.', 'http_5xx');
     }
-    if (emessa) return { trovata: true, operazione: 'emissione', esito: pubblico(emessa) };
-    const storno = storni.get(chiave);
-    if (storno) return { trovata: true, operazione: 'storno', esito: structuredClone(storno.esito) };
+    if (voce?.operazione === 'emissione') return { trovata: true, operazione: 'emissione', esito: structuredClone(voce.esito as EsitoEmissione) };
+    if (voce?.operazione === 'storno') return { trovata: true, operazione: 'storno', esito: structuredClone(voce.esito as EsitoStorno) };
     return { trovata: false };
   }
-}
-
-function pubblico(esito: EsitoEmissione): EsitoEmissione {
-  const { riferimento: _omit, ...rest } = esito as EsitoEmissione & { riferimento?: string };
-  return structuredClone(rest);
 }

@@ -49,9 +49,12 @@ export type EsitoRicerca =
   | { trovata: true; operazione: 'emissione'; esito: EsitoEmissione }
   | { trovata: true; operazione: 'storno'; esito: EsitoStorno };
 
-/** The transport failed in a way that leaves the outcome unknown (timeout, 5xx, connection reset). */
+/**
+ * The outcome is unknown: the transport failed (timeout, 5xx, connection reset), or the insurer answered 409 to a keyed
+ * request (the key was already received: what it did is learnt by the lookup, never by sending again blindly).
+ */
 export class EsitoIncerto extends Error {
-  constructor(message: string, readonly causa: 'timeout' | 'http_5xx' | 'rete') {
+  constructor(message: string, readonly causa: 'timeout' | 'http_5xx' | 'rete' | 'conflitto') {
     super(message);
     this.name = 'EsitoIncerto';
   }

@@ -6,7 +6,7 @@ import { SYSTEM_FIELDS } from '../../../shared/definitions/types.ts';
 import { lazyValidator, createAjv, normalizeInput, withoutNulls, type FieldErrors } from '../../../shared/validation.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { rangeErrors } from './rules.ts';
-import { checkXlsxBounds } from './xlsx-bounds.ts';
+import { MAX_SHEET_TEXT, XlsxBoundsError, checkXlsxBounds } from './xlsx-bounds.ts';
 import { xlsxSheetRows } from './xlsx-rows.ts';
 
 export interface Rejection {
@@ -319,6 +319,9 @@ async function* xlsxRows(file: Buffer): AsyncGenerator<SheetRow> {
     yield* xlsxSheetRows(file);
   } catch (error) {
     if (error instanceof HttpError) throw error;
+    if (error instanceof XlsxBoundsError) {
+      throw fileError(`Il file XLSX contiene troppo testo una volta espanso (oltre ${(MAX_SHEET_TEXT / 1e6).toLocaleString('it-IT')} milioni di caratteri): dividilo in più file.`);
+    }
     throw fileError('Il file XLSX non è leggibile: salvalo di nuovo da Excel come «Cartella di lavoro Excel (.xlsx)».');
   }
 }
@@ -342,6 +345,8 @@ const XLS_MESSAGE = 'Il formato XLS non è supportato: salva il file come XLSX o
 /** Rows read and valid so far; may throw to stop reading (a cancelled import). */
 export type ImportProgress = (read: number, valid: number) => void;
 const PROGRESS_EVERY = 250;
+/** The longest stretch of reading done without handing the event loop back. */
+const SLICE_MS = 10;
 
 /**
  * Reads the whole upload; refuses at once (422 on file) what cannot be read, and reports bad rows in the result.
@@ -363,7 +368,13 @@ export async function readModels(spec: ImportSpec, filename: string, source: Rea
 
   const collector = new ModelCollector(spec);
   let read = 0;
+  let slice = performance.now();
   for await (const { row, cells } of rows) {
+    // Rows already read come on as microtasks: let the event loop serve other requests every few milliseconds.
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
     if (!collector.hasHeader) {
       if (cells.every(isBlank)) continue;
       collector.header(cells);

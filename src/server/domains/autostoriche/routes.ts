@@ -39,22 +39,31 @@ function limitError(error: unknown): HttpError | undefined {
   return message ? new HttpError(413, message, { file: [message] }) : undefined;
 }
 
-function parseCancella(raw: string | undefined): boolean {
+const FLAG_MESSAGES = {
+  cancella: 'Valore non ammesso: usa 1 per cancellare i modelli esistenti, 0 per aggiungere',
+  anteprima: "Valore non ammesso: usa 1 per vedere l'effetto dell'importazione senza salvarla, 0 per importare",
+  conferma: 'Valore non ammesso: usa 1 per confermare la cancellazione dei modelli esistenti',
+} as const;
+type Flag = keyof typeof FLAG_MESSAGES;
+
+function parseFlag(name: Flag, raw: string | undefined): boolean {
   const value = (raw ?? '').trim().toLowerCase();
   if (['1', 'true'].includes(value)) return true;
   if (['0', 'false', ''].includes(value)) return false;
-  throw invalid({ cancella: ['Valore non ammesso: usa 1 per cancellare i modelli esistenti, 0 per aggiungere'] });
+  throw invalid({ [name]: [FLAG_MESSAGES[name]] });
 }
 
-/** The uploaded file, read and checked, and the cancella option, whichever order the parts arrive in. */
-async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgress?: ImportProgress, sink?: BatchSink): Promise<{ parsed: ParsedModels; cancella: boolean }> {
+type ImportOptions = Record<Flag, boolean>;
+
+/** The uploaded file, read and checked, and the options (cancella, anteprima, conferma), whichever order the parts arrive in. */
+async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgress?: ImportProgress, sink?: BatchSink): Promise<{ parsed: ParsedModels; options: ImportOptions }> {
   if (!request.isMultipart()) throw fileError(NO_FILE);
   let parsed: ParsedModels | undefined;
-  let cancellaRaw: string | undefined;
+  const raw: Partial<Record<Flag, string>> = {};
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
-        if (part.fieldname === 'cancella') cancellaRaw = String(part.value);
+        if (part.fieldname in FLAG_MESSAGES) raw[part.fieldname as Flag] = String(part.value);
         continue;
       }
       if (part.fieldname !== 'file') {
@@ -77,7 +86,29 @@ async function receiveUpload(request: FastifyRequest, spec: ImportSpec, onProgre
     throw limitError(error) ?? error;
   }
   if (!parsed) throw fileError(NO_FILE);
-  return { parsed, cancella: parseCancella(cancellaRaw) };
+  const options = Object.fromEntries((Object.keys(FLAG_MESSAGES) as Flag[]).map((name) => [name, parseFlag(name, raw[name])])) as ImportOptions;
+  return { parsed, options };
+}
+
+/** What a wipe does to the models there now: those to delete, and those kept out of catalogue for the quotations using them. */
+export interface WipeImpact {
+  da_eliminare: number;
+  fuori_catalogo: number;
+  /** Quotations whose vehicles point at a model there now. */
+  quotazioni: number;
+}
+
+/**
+ * Where other records point at a model by id: quotations in their vehicles (a JSON array), policy endorsements in a
+ * column. Only the tables the definitions declare are read (tests run on trimmed copies of schemas/).
+ */
+export interface ModelReferences {
+  quotazione: boolean;
+  appendice: boolean;
+}
+
+function quotationCount(count: number): string {
+  return count === 1 ? '1 quotazione usa' : `${count} quotazioni usano`;
 }
 
 /** One INSERT ... SELECT FROM unnest(...) for a batch: one array parameter per column. */
@@ -113,19 +144,70 @@ class Staging {
     await insertColumns(this.trx, STAGE, fields, columns);
   };
 
-  /** Empties the table first if asked, moves the staged rows in and commits unless `cancelled` says otherwise; the number deleted. */
-  async publish(cancella: boolean, cancelled: () => boolean): Promise<number> {
+  /**
+   * The models there now that other records point at, and how many quotations do; with `lock`, writes to those
+   * records wait until this transaction ends, so none can start pointing at a model about to be deleted.
+   */
+  private async referenced(trx: Transaction<any>, references: ModelReferences, lock: boolean): Promise<{ ids: number[]; quotazioni: number }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const tables = (['quotazione', 'appendice'] as const).filter((table) => references[table]);
+    if (!tables.length) return { ids: [], quotazioni: 0 };
+    if (lock) await sql`LOCK TABLE ${sql.join(tables.map((table) => sql.table(table)))} IN SHARE MODE`.execute(trx);
+    const parts = [];
+    // ->> on an element that is not an object gives null, so odd vehicles match nothing.
+    if (references.quotazione) parts.push(sql`
+      SELECT a.id AS modello, q.id AS quotazione FROM quotazione q
+      CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(q.veicoli_storici) = 'array' THEN q.veicoli_storici ELSE '[]'::jsonb END) v
+      JOIN ${sql.table(RESOURCE)} a ON a.id::text = v ->> 'auto_storica_id'`);
+    if (references.appendice) parts.push(sql`
+      SELECT a.id AS modello, NULL::integer AS quotazione FROM appendice p JOIN ${sql.table(RESOURCE)} a ON a.id = p.auto_storica_id`);
+    const rows = (await sql<{ modello: number; quotazione: number | null }>`${sql.join(parts, sql` UNION `)}`.execute(trx)).rows;
+    return {
+      ids: [...new Set(rows.map((r) => r.modello))],
+      quotazioni: new Set(rows.filter((r) => r.quotazione !== null).map((r) => r.quotazione)).size,
+    };
+  }
+
+  /**
+   * Empties the table first if asked, except the models other records point at (kept, out of catalogue), moves the
+   * staged rows in and commits unless `cancelled` says otherwise. A preview (`anteprima`) only answers the impact and
+   * keeps nothing; a wipe that would touch quotations needs `conferma`, else nothing changes (409 with the impact).
+   */
+  async publish(options: ImportOptions, references: ModelReferences, cancelled: () => boolean): Promise<WipeImpact> {
     const trx = this.trx!;
     // Two imports at once would each wipe only what was committed before them, then both insert.
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`import:${RESOURCE}`}))`.execute(trx);
-    const deleted = cancella ? Number((await trx.deleteFrom(RESOURCE).executeTakeFirst()).numDeletedRows) : 0;
+    const impact: WipeImpact = { da_eliminare: 0, fuori_catalogo: 0, quotazioni: 0 };
+    let kept: number[] = [];
+    if (options.cancella) {
+      const { ids, quotazioni } = await this.referenced(trx, references, !options.anteprima);
+      const total = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(RESOURCE)}`.execute(trx)).rows[0]!.n);
+      kept = ids;
+      Object.assign(impact, { da_eliminare: total - ids.length, fuori_catalogo: ids.length, quotazioni });
+    }
+    if (options.anteprima) return impact;
+    if (impact.quotazioni && !options.conferma) {
+      const message = `${quotationCount(impact.quotazioni)} modelli che l'importazione eliminerebbe: conferma (conferma = 1) per tenerli fuori catalogo. Nessun modello modificato.`;
+      throw new HttpError(409, message, { cancella: [message] }, { ...impact, conferma_richiesta: true });
+    }
+    if (options.cancella) {
+      const deleted = await trx.deleteFrom(RESOURCE).where('id', '!=', sql<number>`ALL(${kept}::integer[])`).executeTakeFirst();
+      // What was deleted, also a model added through the API since the count.
+      impact.da_eliminare = Number(deleted.numDeletedRows);
+      // Still read and priced by the quotations using them, no longer offered for new ones (search, marche).
+      if (kept.length) {
+        await trx.updateTable(RESOURCE)
+          .set({ fuori_catalogo: true, version: sql`version + 1`, updated_at: sql`now()` })
+          .where('id', '=', sql<number>`ANY(${kept}::integer[])`).where(sql<SqlBool>`fuori_catalogo IS NOT TRUE`)
+          .execute();
+      }
+    }
     const list = sql.join(this.fields.map((f) => sql.ref(f.name)));
     await sql`INSERT INTO ${sql.table(RESOURCE)} (${list}) SELECT ${list} FROM ${sql.table(STAGE)}`.execute(trx);
     // A client that went away before the commit cancelled the import: roll back, nothing changes.
     if (cancelled()) throw new ImportCancelled();
     await trx.commit().execute();
     this.trx = undefined;
-    return deleted;
+    return impact;
   }
 
   async discard(): Promise<void> {
@@ -161,6 +243,7 @@ export function register(app: FastifyInstance): void {
     // Definitions without this resource (tests on trimmed copies of schemas/) simply get no such routes.
     if (!def) return;
     const spec = importSpec(def);
+    const references: ModelReferences = { quotazione: app.ctx.definitions.resources.has('quotazione'), appendice: app.ctx.definitions.resources.has('appendice') };
     const titleOf = (table: string) => app.ctx.definitions.resources.get(table)?.resource.title ?? table;
     const columns = sql.join(readableColumns(def).map((c) => sql.ref(c)));
     await app.register(multipart, { limits: { fileSize: MAX_FILE_MB * 1024 * 1024, files: 1, fields: 10, parts: 20 } });
@@ -170,7 +253,7 @@ export function register(app: FastifyInstance): void {
       const runImport = async (request: FastifyRequest, onProgress?: ImportProgress, cancelled: () => boolean = () => false) => {
         const staging = new Staging(app.ctx.db);
         try {
-          const { parsed, cancella } = await receiveUpload(request, spec, onProgress, staging.add);
+          const { parsed, options } = await receiveUpload(request, spec, onProgress, staging.add);
           if (parsed.invalidRows) {
             const message = parsed.invalidRows === 1
               ? 'Importazione annullata: 1 riga non valida. Nessun modello importato.'
@@ -184,14 +267,21 @@ export function register(app: FastifyInstance): void {
           }
           // A header without rows would turn "cancella" into a plain wipe: refuse it.
           if (parsed.count === 0) throw fileError('Il file non contiene modelli da importare.');
-          let deleted: number;
+          let impact: WipeImpact;
           try {
-            deleted = await staging.publish(cancella, cancelled);
+            impact = await staging.publish(options, references, cancelled);
           } catch (error) {
-            throw fromDatabaseError(error, cancella ? 'delete' : 'write', titleOf) ?? error;
+            throw fromDatabaseError(error, options.cancella ? 'delete' : 'write', titleOf) ?? error;
+          }
+          const models = (n: number) => (n === 1 ? '1 modello' : `${n} modelli`);
+          if (options.anteprima) {
+            const parts = [`Il file contiene ${models(parsed.count)} da importare.`];
+            if (options.cancella) parts.push(`Modelli esistenti da eliminare: ${impact.da_eliminare}.`);
+            if (impact.quotazioni) parts.push(`${quotationCount(impact.quotazioni)} ${models(impact.fuori_catalogo)} esistenti: resteranno fuori catalogo.`);
+            return { anteprima: true, message: parts.join(' '), da_importare: parsed.count, ...impact };
           }
           const message = parsed.count === 1 ? 'Importato 1 modello.' : `Importati ${parsed.count} modelli.`;
-          return { message, imported: parsed.count, deleted };
+          return { message, imported: parsed.count, deleted: impact.da_eliminare, fuori_catalogo: impact.fuori_catalogo, quotazioni: impact.quotazioni };
         } finally {
           await staging.discard().catch((error: unknown) => request.log.error(error));
         }
@@ -201,6 +291,9 @@ export function register(app: FastifyInstance): void {
         preHandler: requirePermission(IMPORT_PERMISSION),
         schema: {
           tags: [RESOURCE], summary: 'Importa modelli (CSV o XLSX, tutto o niente)',
+          description: 'Multipart: file; cancella = 1 sostituisce i modelli esistenti (quelli usati da quotazioni restano, fuori catalogo); '
+            + "anteprima = 1 legge il file e risponde l'effetto (da_importare, da_eliminare, fuori_catalogo, quotazioni) senza salvare; "
+            + 'conferma = 1 serve a cancella = 1 quando delle quotazioni usano i modelli esistenti (senza: 409 e nessuna modifica).',
           querystring: { type: 'object', properties: { progress: { type: 'string', enum: ['0', '1'], description: "1 = risposta NDJSON con l'avanzamento" } } },
           response: { 200: { description: 'Esito, oppure righe NDJSON {letti, validi} e infine {fine, status, message, ...}', type: 'object', additionalProperties: true } },
         },
@@ -230,14 +323,15 @@ export function register(app: FastifyInstance): void {
 
       app.get(`${base}/marche`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (_request, reply) => {
         const rows = await sql<{ marca: string }>`
-          SELECT DISTINCT marca FROM ${sql.table(RESOURCE)} WHERE marca IS NOT NULL ORDER BY marca`.execute(app.ctx.db);
+          SELECT DISTINCT marca FROM ${sql.table(RESOURCE)} WHERE marca IS NOT NULL AND fuori_catalogo IS NOT TRUE ORDER BY marca`.execute(app.ctx.db);
         reply.header('cache-control', 'no-store');
         return { data: rows.rows.map((r) => r.marca) };
       });
 
       app.get(`${base}/search`, { preHandler: requirePermission(LOOKUP_PERMISSION) }, async (request, reply) => {
         const query = request.query as Record<string, unknown>;
-        const conditions: Expression<SqlBool>[] = [];
+        // Models kept only for the quotations already using them are not offered again.
+        const conditions: Expression<SqlBool>[] = [sql<SqlBool>`fuori_catalogo IS NOT TRUE`];
         const marca = (firstString(query['filter[marca]']) ?? firstString(query.marca))?.trim();
         // Makes are stored upper-cased (x-uppercase), so an exact match can use the index.
         if (marca) conditions.push(sql<SqlBool>`marca = ${marca.toUpperCase()}`);

@@ -3,7 +3,7 @@
 // strings and the current row is kept, unlike a general workbook reader (exceljs allocated a cell object, a style and a
 // SAX event per value and spilled the sheet to a temporary file when it preceded the strings: 100 MB more for 50 000 rows).
 import { StringDecoder } from 'node:string_decoder';
-import { entryChunks, zipEntries, type ZipEntry } from './xlsx-bounds.ts';
+import { MAX_COLUMNS, MAX_SHEET_TEXT, XlsxBoundsError, entryChunks, zipEntries, type ZipEntry } from './xlsx-bounds.ts';
 
 export interface XlsxRow {
   /** The row's number in the sheet (1 = the first). */
@@ -218,8 +218,11 @@ function cellValue(type: string, value: string | undefined, inline: string | und
   }
 }
 
-/** The rows of the workbook's first sheet, one at a time; throws on an archive or XML it cannot read. */
-export async function* xlsxSheetRows(file: Buffer): AsyncGenerator<XlsxRow> {
+/**
+ * The rows of the workbook's first sheet, one at a time; throws on an archive or XML it cannot read, and XlsxBoundsError
+ * once the values handed on would pass `maxText` (cells plus their characters, see MAX_SHEET_TEXT).
+ */
+export async function* xlsxSheetRows(file: Buffer, maxText = MAX_SHEET_TEXT): AsyncGenerator<XlsxRow> {
   const list = zipEntries(file);
   if (!list) throw new Error('not a ZIP archive');
   const entries = new Map(list.map((e) => [e.name, e]));
@@ -237,6 +240,7 @@ export async function* xlsxSheetRows(file: Buffer): AsyncGenerator<XlsxRow> {
   let target: 'value' | 'inline' | undefined;
   let inInline = false;
   let phonetic = 0;
+  let text = 0;
   const handler: XmlHandler = {
     open(name, a, selfClosing) {
       if (name === 'sheetData') inData = !selfClosing;
@@ -248,6 +252,7 @@ export async function* xlsxSheetRows(file: Buffer): AsyncGenerator<XlsxRow> {
         column = 0;
       } else if (name === 'c' && row) {
         column = columnOf(a.r) ?? column + 1;
+        if (column > MAX_COLUMNS) throw new Error(`XML: column ${column} beyond ${MAX_COLUMNS}`);
         cell = { type: a.t ?? 'n' };
       } else if (!cell || selfClosing) return;
       else if (name === 'v') target = 'value';
@@ -259,10 +264,15 @@ export async function* xlsxSheetRows(file: Buffer): AsyncGenerator<XlsxRow> {
       if (!inData) return;
       if (name === 'sheetData') inData = false;
       else if (name === 'row' && row) {
+        // An empty row costs as much as an empty cell: a sheet of millions of them is bounded too.
+        if (++text > maxText) throw new XlsxBoundsError('text');
         done.push(row);
         row = undefined;
       } else if (name === 'c' && row && cell) {
         const value = cellValue(cell.type, cell.value, cell.inline, strings);
+        // Counted before the row goes on: the work later done on a value (checks, upper-casing) is proportional to it.
+        text += 1 + (typeof value === 'string' ? value.length : 0);
+        if (text > maxText) throw new XlsxBoundsError('text');
         if (value !== null) {
           while (row.cells.length < column - 1) row.cells.push(null);
           row.cells[column - 1] = value;

@@ -56,6 +56,9 @@ export const POLIZZA_MIGRATION: MigrationStatement[] = [
      at timestamptz NOT NULL DEFAULT now())`,
   'CREATE INDEX IF NOT EXISTS titolo_movimento_titolo ON titolo_movimento (titolo_id, id)',
   'CREATE INDEX IF NOT EXISTS titolo_polizza_rata ON titolo (polizza_id, numero_rata)',
+  // A policy number is the insurer's (the compagnia of fornitore_id): never twice for it, whatever the code path. The number
+  // comes first so that a refusal names polizza_numero (422 'Valore già presente.' at the field, errors.ts).
+  `CREATE UNIQUE INDEX IF NOT EXISTS polizza_numero_per_compagnia ON polizza (lower(polizza_numero), fornitore_id) WHERE polizza_numero IS NOT NULL`,
 ];
 
 /** This file's registrations, called by the domain's plugin (index.ts). */

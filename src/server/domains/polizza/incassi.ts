@@ -1,12 +1,11 @@
 // The cashier's payment of several titles at once (GESTIONE INCASSI): each title through registraPagamento, all in one
 // transaction, so a title refused half-way leaves every title as it was.
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { formatEuro } from '../../../shared/money.ts';
 import { centesimi, euro } from '../../../shared/premi.ts';
-import { registraPagamento } from './pagamenti.ts';
+import { puoRegistrarePagamenti, registraPagamento } from './pagamenti.ts';
 
 const MAX_TITOLI = 200;
 
@@ -21,7 +20,7 @@ export function register(app: FastifyInstance): void {
     const desk = app.ctx.definitions.resources.get('incasso')?.resource.api.path;
     for (const base of [titoloDef.resource.api.path, ...(titoloDef.resource.api.aliases ?? []), ...(desk ? [desk] : [])]) {
       app.post(`${base}/pagamenti`, {
-        preHandler: requirePermission('gestione_incassi'),
+        preHandler: puoRegistrarePagamenti,
         schema: {
           body: {
             type: 'object',

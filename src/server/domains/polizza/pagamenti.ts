@@ -1,4 +1,5 @@
 // Payment of a title: date, amount (the title's premium), payment type and who; the history row, the title and the policy's status in one transaction.
+import type { preHandlerHookHandler } from 'fastify';
 import { sql } from 'kysely';
 import type { AuthUser } from '../../auth/user.ts';
 import { HttpError, invalid, notFound } from '../../errors.ts';
@@ -7,9 +8,20 @@ import { centesimi, euro } from '../../../shared/premi.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
 import { aggiornaStatoPolizza, oggi, type Archivi, type Trx } from './titoli.ts';
 import { isCalendarDate } from '../../../shared/dates.ts';
+import { hasPermission } from '../../../shared/permissions.ts';
+
+/** Registering a payment is the cashier's (ruoli.json: "Registra gli incassi dei titoli"), not whoever sees the policy. */
+export const PERMESSO_PAGAMENTI = 'gestione_incassi';
+export const pagamentoNonConsentito = () => new HttpError(403, 'Non hai i permessi per registrare pagamenti.');
+
+/** preHandler of every route that registers payments. */
+export const puoRegistrarePagamenti: preHandlerHookHandler = (request, _reply, done) =>
+  done(hasPermission(PERMESSO_PAGAMENTI, request.user) ? undefined : pagamentoNonConsentito());
 
 /** Runs inside the caller's transaction; `titoli` applies the row scope (a title one may not see answers 404). */
 export async function registraPagamento(trx: Trx, repos: Archivi, user: AuthUser, id: number, body: Record<string, unknown>): Promise<void> {
+  // Checked here too, so no route that pays (one title, several, the cashier's desk) can forget it.
+  if (!hasPermission(PERMESSO_PAGAMENTI, user)) throw pagamentoNonConsentito();
   const { titoli } = repos;
   const visible = await titoli.get(trx, user, id);
   // The policy row first: an edit of the policy and a payment of its titles never interleave.

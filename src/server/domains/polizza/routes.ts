@@ -7,7 +7,7 @@ import { ResourceRepository } from '../../resources/repository.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 import type { FieldErrors } from '../../../shared/validation.ts';
 import { aggiornaStatoPolizza, oggi, parametriProvvigioni } from './titoli.ts';
-import { registraPagamento } from './pagamenti.ts';
+import { puoRegistrarePagamenti, registraPagamento } from './pagamenti.ts';
 
 const idParam = { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } }, required: ['id'] } as const;
 const looseQuery = { type: 'object', additionalProperties: true } as const;
@@ -139,7 +139,7 @@ export function register(app: FastifyInstance): void {
     for (const base of [titoloDef.resource.api.path, ...(titoloDef.resource.api.aliases ?? [])]) {
       // Payment of a title: date, amount (the title's premium), payment type and who, in one transaction with the policy's status.
       app.post(`${base}/:id/pagamento`, {
-        preHandler: canRead,
+        preHandler: puoRegistrarePagamenti,
         schema: { params: idParam, body: { type: 'object', additionalProperties: true } },
       }, async (request) => {
         const id = Number((request.params as { id: string }).id);

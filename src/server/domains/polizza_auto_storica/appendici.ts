@@ -347,12 +347,36 @@ export async function emettiInclusione(s: ServizioAppendici, user: AuthUser, bod
 
 // ---- Exclusion ----
 
-function veicoloDaEscludere(row: Row, targa: string): Row {
+function veicoloDaEscludere(row: Row, targa: string, campo = 'targa', rowId?: string): Row {
   const wanted = targa.trim().toUpperCase();
-  const v = veicoliDi(row).find((x) => String(x.targa ?? '').toUpperCase() === wanted);
-  if (!v) throw invalid({ targa: [`Il veicolo ${wanted} non è tra quelli della polizza.`] });
-  if (v.operazione === 'esclusione') throw invalid({ targa: [MESSAGGI_APPENDICI.giaEscluso] });
+  const v = (rowId ? veicoliDi(row).find((x) => x.id === rowId) : undefined)
+    ?? veicoliDi(row).find((x) => wanted && String(x.targa ?? '').toUpperCase() === wanted);
+  if (!v) throw invalid({ [campo]: [`Il veicolo ${wanted || rowId} non è tra quelli della polizza.`] });
+  if (v.operazione === 'esclusione') throw invalid({ [campo]: [MESSAGGI_APPENDICI.giaEscluso] });
   return v;
+}
+
+/**
+ * The vehicle to exclude as the body names it: spec 001 §7 sends `vehicle` (a historic vehicle row, by its row id or
+ * its plate, Italian or English names); a bare `targa` is still understood.
+ */
+function veicoloRichiesto(row: Row, body: Row): Row {
+  if (body.vehicle !== undefined) {
+    const sent = body.vehicle;
+    if (typeof sent === 'string') {
+      if (!sent.trim()) throw invalid({ vehicle: ['Campo Obbligatorio.'] });
+      return veicoloDaEscludere(row, sent, 'vehicle', sent);
+    }
+    if (!sent || typeof sent !== 'object' || Array.isArray(sent)) throw invalid({ vehicle: ['Dati del veicolo non validi.'] });
+    const v = sent as Row;
+    const rowId = typeof v.id === 'string' && v.id ? v.id : undefined;
+    const targa = String(v.targa ?? v.plate_number ?? v.plate ?? '');
+    if (!rowId && !targa.trim()) throw invalid({ vehicle: ['Campo Obbligatorio.'] });
+    return veicoloDaEscludere(row, targa, 'vehicle', rowId);
+  }
+  const targa = String(body.targa ?? body.plate ?? body.plate_number ?? '');
+  if (!targa.trim()) throw invalid({ targa: ['Campo Obbligatorio.'] });
+  return veicoloDaEscludere(row, targa);
 }
 
 async function valoreModello(trx: Trx | Database, v: Row): Promise<number> {
@@ -363,15 +387,14 @@ async function valoreModello(trx: Trx | Database, v: Row): Promise<number> {
   return toCents(Number(v.valore ?? 0));
 }
 
-/** POST /api/v1/goold/quotations/exclusion/calculate/{id}: the amount returned for the rest of the year (data.premio). */
+/** POST /api/v1/goold/quotations/exclusion/calculate/{id} {date, vehicle}: the amount returned for the rest of the year (data.premio). */
 export async function calcolaEsclusione(s: ServizioAppendici, user: AuthUser, quotazioneId: number, body: Row) {
   const data = dataEffetto(body.date ?? body.data_effetto, body.date !== undefined ? 'date' : 'data_effetto');
-  const targa = String(body.targa ?? body.plate ?? body.plate_number ?? '');
-  if (!targa.trim()) throw invalid({ targa: ['Campo Obbligatorio.'] });
+  if (body.vehicle === undefined && !String(body.targa ?? body.plate ?? body.plate_number ?? '').trim()) throw invalid({ targa: ['Campo Obbligatorio.'] });
   const { row, polizza } = await contesto(s, s.db, user, quotazioneId);
   const p = periodo(row, polizza);
   nelPeriodo(data, p);
-  const v = veicoloDaEscludere(row, targa);
+  const v = veicoloRichiesto(row, body);
   const veicolo: VeicoloAppendice = {
     targa: String(v.targa).toUpperCase(), marca: String(v.marca ?? ''), modello: String(v.modello ?? ''), anno: Number(v.anno),
     tipologia_ania: (v.tipologia_ania as string | undefined) ?? 'A', valore_centesimi: await valoreModello(s.db, v), furto: v.furto === true,

@@ -44,6 +44,7 @@ export interface ChiamataEsterna {
   stato: 'in_corso' | 'incerta' | 'confermata' | 'fallita';
   richiesta: unknown;
   risposta: unknown;
+  errore: string | null;
   tentativi: number;
   utente: UtenteChiamata;
   updated_at: Date;
@@ -79,6 +80,11 @@ export interface Operazione<R, Out> {
   registra(trx: Trx, esito: R, chiamata: ChiamataEsterna): Promise<Out>;
   /** The answer to give when the key's answer had already been recorded (a duplicate delivery, a reconciliation). */
   giaRegistrata(trx: Trx, chiamata: ChiamataEsterna): Promise<Out>;
+  /**
+   * A confirmed answer that `registra` refused with RispostaInConflitto (it contradicts what is recorded here): records
+   * why on the record, under its lock; the call is then closed as failed, never retried with the same key.
+   */
+  inConflitto?(trx: Trx, esito: R, chiamata: ChiamataEsterna, conflitto: RispostaInConflitto): Promise<void>;
   /** Attempts of the same call (same key) after a lookup says the third party never received it. */
   tentativi?: number;
   /** An in-flight call older than this is considered abandoned (its process died) and is reconciled. */
@@ -108,19 +114,44 @@ async function segna(db: Database | Trx, id: number, stato: ChiamataEsterna['sta
 }
 
 /**
+ * The third party confirmed something that contradicts what is recorded here (e.g. a policy number already held by another
+ * record). Asking again with the same key would get the same answer for ever: the call is closed as failed instead.
+ */
+export class RispostaInConflitto extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RispostaInConflitto';
+  }
+}
+
+/**
  * Records a confirmed answer for a key, once: under the record's lock, the call row decides whether it is new.
  * Used by the caller, by reconciliation and by a duplicate delivery of the same answer.
  */
-export async function registraRisposta<R, Out>(db: Database, op: Pick<Operazione<R, Out>, 'resource' | 'registra' | 'giaRegistrata'>, recordId: number, chiave: string, esito: R): Promise<Out> {
-  return db.transaction().execute(async (trx) => {
+export async function registraRisposta<R, Out>(db: Database, op: Pick<Operazione<R, Out>, 'resource' | 'registra' | 'giaRegistrata' | 'inConflitto'>, recordId: number, chiave: string, esito: R): Promise<Out> {
+  const out = await db.transaction().execute(async (trx): Promise<{ out: Out } | { conflitto: RispostaInConflitto }> => {
     await lockRecord(trx, op.resource, recordId);
     const chiamata = await perChiave(trx, chiave);
     if (!chiamata) throw new Error(`chiamata ${chiave} sconosciuta`);
-    if (chiamata.stato === 'confermata') return op.giaRegistrata(trx, chiamata);
-    const out = await op.registra(trx, esito, chiamata);
-    await segna(trx, chiamata.id, 'confermata', { risposta: esito });
-    return out;
+    if (chiamata.stato === 'confermata') return { out: await op.giaRegistrata(trx, chiamata) };
+    // Already closed because its answer conflicted here: a second delivery of that answer changes nothing.
+    if (chiamata.stato === 'fallita' && chiamata.risposta !== null && chiamata.errore) return { conflitto: new RispostaInConflitto(chiamata.errore) };
+    // A refused registration is undone to here: what remains is the record of why, and the closed call.
+    await sql`SAVEPOINT registra_risposta`.execute(trx);
+    try {
+      const out = await op.registra(trx, esito, chiamata);
+      await segna(trx, chiamata.id, 'confermata', { risposta: esito });
+      return { out };
+    } catch (error) {
+      if (!(error instanceof RispostaInConflitto)) throw error;
+      await sql`ROLLBACK TO SAVEPOINT registra_risposta`.execute(trx);
+      await op.inConflitto?.(trx, esito, chiamata, error);
+      await segna(trx, chiamata.id, 'fallita', { risposta: esito, errore: error.message });
+      return { conflitto: error };
+    }
   });
+  if ('conflitto' in out) throw new HttpError(409, out.conflitto.message, undefined, { result: null });
+  return out.out;
 }
 
 const incerta = (message: string) => new HttpError(502, `Esito incerto: ${message} L'esito verrà verificato con la compagnia prima di ogni nuovo tentativo.`, undefined, { result: null });

@@ -12,6 +12,8 @@ import { registriAdapter } from '../../adapters/registri/index.ts';
 import { loadConfig } from '../../config.ts';
 import { emetti, rinnova, storna, type Servizio } from './servizio.ts';
 import { oggiIso } from './decorrenza.ts';
+import { storeIssuedContract } from '../quotazione/documenti.ts';
+import type { MediaStore } from '../../media/store.ts';
 import { QUOTAZIONE_GUARDS } from '../../../shared/domains/quotazione/guards.ts';
 
 const DOMINIO = '@stati.esempio.it';
@@ -46,7 +48,8 @@ const PIANI: Piano[] = [
 /** Demo data goes through the third parties' sandboxes (the defaults), whatever the configuration. */
 const SANDBOXES = loadConfig();
 
-export async function seedQuotazioniPerStato(db: Database, definitions: Definitions, deps: RepositoryDeps, user: AuthUser, collaboratore: number): Promise<number> {
+/** `media`: where the issued quotations' contracts to sign go (the demo's document store). */
+export async function seedQuotazioniPerStato(db: Database, definitions: Definitions, deps: RepositoryDeps, user: AuthUser, collaboratore: number, media: MediaStore): Promise<number> {
   const existing = await sql<{ n: number }>`SELECT count(*)::int AS n FROM quotazione WHERE email LIKE ${`%${DOMINIO}`}`.execute(db);
   if (existing.rows[0]!.n > 0) return 0;
   const def = definitions.resources.get('quotazione')!;
@@ -61,7 +64,9 @@ export async function seedQuotazioniPerStato(db: Database, definitions: Definiti
   const s: Servizio = {
     db, def, workflow, repo, polizze: new ResourceRepository(definitions.resources.get('polizza_auto_storica')!, deps),
     elenco: new ResourceRepository(definitions.resources.get('polizza')!, deps),
-    compagnia: emissioneAutoStoriche(SANDBOXES), koala: koalaBroker(SANDBOXES), registri: registriAdapter(SANDBOXES),
+    compagnia: emissioneAutoStoriche(SANDBOXES, db), koala: koalaBroker(SANDBOXES, db), registri: registriAdapter(SANDBOXES),
+    // Issued as staff issue: with the contract to sign ('Firma Digitale OTP' and 'Firma Manuale' work on them).
+    contratto: (trx, u, quotazione) => storeIssuedContract(media, trx, quotazione, u),
   };
   const modello = (await sql<{ id: number; marca: string; modello: string; anno: number | null; anno_da: number | null }>`
     SELECT id, marca, modello, anno, anno_da FROM autostoriche WHERE modello ILIKE '500%' ORDER BY id LIMIT 1`.execute(db)).rows[0];

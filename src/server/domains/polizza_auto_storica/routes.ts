@@ -10,6 +10,7 @@ import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
 import { chiamateDi } from './chiamate.ts';
+import { storeIssuedContract } from '../quotazione/documenti.ts';
 import { ELENCO, sincronizzaElenco } from './elenco.ts';
 import { appendiciAutoStoriche } from '../../adapters/auto-storiche/appendici.ts';
 import { tariffa } from '../../adapters/auto-storiche/tariffa.ts';
@@ -53,12 +54,13 @@ export function register(app: FastifyInstance): void {
       elenco: elencoDef ? new ResourceRepository(elencoDef, app.ctx) : undefined,
       log: (message) => app.log.warn(message),
       leaseMs: app.ctx.config.CHIAMATE_ESTERNE_LEASE_MS,
-      compagnia: emissioneAutoStoriche(app.ctx.config, (chiave, esito) => {
+      compagnia: emissioneAutoStoriche(app.ctx.config, app.ctx.db, (chiave, esito) => {
         consegnaDuplicata(s, chiave, esito).catch((error: unknown) => app.log.error({ err: error, chiave }, 'seconda consegna della risposta di emissione non registrata'));
       }),
-      koala: koalaBroker(app.ctx.config),
-      appendici: appendiciAutoStoriche(app.ctx.config, tariffa),
+      koala: koalaBroker(app.ctx.config, app.ctx.db),
+      appendici: appendiciAutoStoriche(app.ctx.config, tariffa, app.ctx.db),
       registri: registriAdapter(app.ctx.config),
+      contratto: (trx, user, quotazione) => storeIssuedContract(app.ctx.media, trx, quotazione, user),
     };
     const validaQuotazione = lazyValidator(() => app.ctx.ajv, def.schema);
     const read = requirePermission(def.resource.permissions.read);

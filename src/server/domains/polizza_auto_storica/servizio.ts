@@ -19,7 +19,7 @@ import {
   EsitoIncerto, type AutoStoricheEmissione, type EsitoEmissione, type EsitoStorno, type RichiestaEmissione,
 } from '../../adapters/auto-storiche/emissione-types.ts';
 import { KoalaNonRaggiungibile, type DatiEmissioneKoala, type EsitoKoala, type KoalaBroker } from '../../adapters/koala/types.ts';
-import { eseguiUnaVolta, registraRisposta, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
+import { eseguiUnaVolta, registraRisposta, RispostaInConflitto, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
 import { dataItaliana } from '../../../shared/dates.ts';
 import { calcolaDecorrenza, type Decorrenza } from './decorrenza.ts';
 import { completaRegistri, verificaIdoneita } from './idoneita.ts';
@@ -43,6 +43,8 @@ export interface Servizio {
   log?: (message: string) => void;
   /** CHIAMATE_ESTERNE_LEASE_MS: an outside call in progress longer than this is taken as abandoned. */
   leaseMs?: number;
+  /** Stores the issued policy's contract to sign, in the issue's (or the regeneration's) transaction. */
+  contratto(trx: Trx, user: AuthUser, quotazioneId: number): Promise<void>;
 }
 
 type Row = Record<string, unknown>;
@@ -195,6 +197,8 @@ async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, c
   const nota = notaEmissione(esito, richiesta);
   if (esito.result === 0 && esito.verti_policy_number) {
     const premio = premioDi(row);
+    const registrata = await polizzaConNumero(trx, esito.verti_policy_number);
+    if (registrata) throw conflittoNumero(esito.verti_policy_number, registrata);
     const polizza = await s.polizze.createOwned(trx, user, {
       numero_polizza: esito.verti_policy_number, infodrive_id: esito.infodrive_id ?? null, quotazione_id: chiamata.record_id,
       collaboratore_id: row.collaboratore_id ?? null, cliente_id: row.cliente_id ?? null, contraente: contraente(row), targhe: targhe(row),
@@ -202,11 +206,17 @@ async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, c
       premio, premio_verti: row.premio_verti ?? null, competenze: row.competenze ?? null,
       documenti: esito.documenti ?? [], risposta_compagnia: esito, emessa_da: user.name,
       stornata: false, koala_invii: 0,
-    }, { hooks: false });
+    }, { hooks: false }).catch((error: unknown) => {
+      // Recorded meanwhile by another transaction: the unique index refused it.
+      if (error instanceof HttpError && error.errors?.numero_polizza) throw conflittoNumero(esito.verti_policy_number!);
+      throw error;
+    });
     if (s.elenco) await registraInElenco(s.elenco, trx, user, polizza, row, s.log ?? (() => undefined));
     await transizione(s, trx, user, row, 'EMETTI', {
       verti_policy_number: esito.verti_policy_number, infodrive_id: esito.infodrive_id ?? null, polizza_id: polizza.id, decorrenza: richiesta.decorrenza,
     }, nota);
+    // Whoever issued (staff from 7, after a request, a retry from 11, a reconciled answer): the contract to sign.
+    await s.contratto(trx, user, chiamata.record_id);
   } else if (esito.result === 1) {
     await transizione(s, trx, user, row, 'AVVISO_EMISSIONE', {}, nota);
   } else {
@@ -215,9 +225,29 @@ async function registraEmissione(s: Servizio, trx: Trx, esito: EsitoEmissione, c
   return rispostaEmissione(s, trx, lettore ?? user, chiamata.record_id, esito);
 }
 
+async function polizzaConNumero(trx: Trx, numero: string): Promise<{ quotazione_id: number } | undefined> {
+  return (await sql<{ quotazione_id: number }>`SELECT quotazione_id FROM polizza_auto_storica WHERE lower(numero_polizza) = lower(${numero})`.execute(trx)).rows[0];
+}
+
+/**
+ * The insurer confirms a policy number this database already holds for a quotation: a real insurer never gives a number
+ * twice, so one of the two records is wrong (a sandbox that forgot its books, data loaded by hand). Asking again with the
+ * same key would get the same number for ever: the answer is not recorded, and the quotation says why.
+ */
+function conflittoNumero(numero: string, registrata?: { quotazione_id: number }): RispostaInConflitto {
+  const dove = registrata ? `per la quotazione n. ${registrata.quotazione_id}` : 'per un\'altra quotazione';
+  return new RispostaInConflitto(`La compagnia ha comunicato la polizza ${numero}, ma questo numero è già registrato ${dove}: `
+    + "la risposta non è stata registrata. Verificare con la compagnia l'esito dell'emissione prima di emettere di nuovo.");
+}
+
 function operazioneEmissione(s: Servizio, lettore?: AuthUser) {
   return {
     resource: QUOTAZIONE,
+    async inConflitto(trx: Trx, esito: EsitoEmissione, chiamata: ChiamataEsterna, conflitto: RispostaInConflitto) {
+      // 'Conclusa con errore': nothing issued here, the note names the number, and issuing may be tried again from there.
+      await transizione(s, trx, utenteDa(chiamata.utente), await riga(trx, chiamata.record_id), 'ERRORE_EMISSIONE', {},
+        `Risposta compagnia (result ${esito.result}) non registrata: ${conflitto.message}`);
+    },
     registra: (trx: Trx, esito: EsitoEmissione, chiamata: ChiamataEsterna) => registraEmissione(s, trx, esito, chiamata, lettore),
     giaRegistrata: (trx: Trx, chiamata: ChiamataEsterna) => rispostaEmissione(s, trx, lettore ?? utenteDa(chiamata.utente), chiamata.record_id, chiamata.risposta as EsitoEmissione),
   };
@@ -374,6 +404,7 @@ export async function rigeneraDocumenti(s: Servizio, user: AuthUser, id: number)
     const locked = (await sql<Row>`SELECT * FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0]!;
     await s.polizze.writeOnBehalf(trx, user, await s.polizze.lockRow(trx, Number(polizza.id)), { documenti: answer.esito.documenti ?? [] });
     await transizione(s, trx, user, locked, 'RIGENERA_DOCUMENTI', {}, `Risposta compagnia (result 0): ${answer.esito.documenti?.length ?? 0} documenti rigenerati.`);
+    await s.contratto(trx, user, id);
     return { message: 'Documenti rigenerati', data: { documenti: answer.esito.documenti ?? [], model: await s.repo.get(trx as unknown as Database, user, id) } };
   });
 }

@@ -1,12 +1,16 @@
-// Quotation documents beyond the generic file routes: the contract generated at the request to issue (and its
-// regeneration), and the signature request of spec 001 §4 whose completion concludes the quotation.
+// Quotation documents beyond the generic file routes: the contract generated at the request to issue, at the issue (and
+// at each regeneration), each version with its own code, and the signature request of spec 001 §4 whose completion
+// concludes the quotation ('Firma Manuale' takes back only the contract to sign, signed).
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
-import { listDocuments, mediaTransaction, type MediaStore } from '../../media/store.ts';
+import { listDocuments, mediaTransaction, type MediaRecord, type MediaStore } from '../../media/store.ts';
+import { downloadPattern, presentMedia } from '../../media/routes.ts';
+import type { Database } from '../../db/connection.ts';
 import { generaContratto, type QuotazionePerContratto } from '../../adapters/auto-storiche/contratto.ts';
 import {
   checkModalita, completeManualSignature, latestRequest, updateDraft, presentRequest, refreshRequest, requestHistory, sendSignatureRequest,
@@ -30,16 +34,62 @@ const SERVIZIO_FIRMA: AuthUser = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Trx = Transaction<any>;
 
-/** A new version of the contract in contratto_itas; earlier versions stay. */
+/** A new version of the contract in contratto_itas, with its own code (see generaContratto); earlier versions stay. */
 async function storeContratto(media: MediaStore, trx: Trx, record: Record<string, unknown>, user?: { id: number; name: string }): Promise<void> {
   const id = Number(record.id);
   const versione = (await listDocuments(trx, { resource: RESOURCE, id }, { collection: CONTRATTO })).length + 1;
-  const pdf = await generaContratto(record as unknown as QuotazionePerContratto, versione);
+  const codice = `AS-${id}-V${versione}-${randomBytes(4).toString('hex').toUpperCase()}`;
+  const pdf = await generaContratto(record as unknown as QuotazionePerContratto, versione, new Date(), codice);
   await media.storeDocument(trx, {
     owner: { resource: RESOURCE, id }, collection: CONTRATTO,
     name: `Contratto quotazione ${id} v${versione}.pdf`, fileName: `contratto-${id}-v${versione}.pdf`,
-    source: pdf, types: ['pdf'], maxBytes: 50 * 1024 * 1024, user: user ?? { id: 0, name: 'Sistema' }, meta: { versione, generato: true },
+    source: pdf, types: ['pdf'], maxBytes: 50 * 1024 * 1024, user: user ?? { id: 0, name: 'Sistema' }, meta: { versione, generato: true, codice },
   });
+}
+
+/**
+ * The contract of the issued policy, stored in the issue's (or the regeneration's) transaction from the quotation as it
+ * now is (its policy number included): whoever issued, the quotation waiting for its signature has a contract to sign.
+ */
+export async function storeIssuedContract(media: MediaStore, trx: Trx, id: number, user?: { id: number; name: string }): Promise<void> {
+  const record = (await sql<Record<string, unknown>>`SELECT * FROM quotazione WHERE id = ${id}`.execute(trx)).rows[0];
+  if (record) await storeContratto(media, trx, record, user);
+}
+
+/** The contract to sign: the latest version of the generated contract. */
+async function contractToSign(db: Database | Trx, id: number): Promise<MediaRecord | undefined> {
+  return (await listDocuments(db, { resource: RESOURCE, id }, { collection: CONTRATTO })).at(-1);
+}
+
+const CODICE = /AS-\d+-V\d+-[0-9A-F]{8}/g;
+
+/**
+ * 'Firma Manuale' takes back the contract to sign, signed: a PDF carrying that contract's code (its keywords survive the
+ * customer's signing tools and a re-save), not the unsigned file itself, not another version or another quotation's
+ * contract. Refused at the file field, in the upload's transaction: nothing is kept.
+ */
+async function checkSignedContract(trx: Trx, id: number, stored: MediaRecord, read: () => Promise<Buffer>): Promise<void> {
+  const versioni = await listDocuments(trx, { resource: RESOURCE, id }, { collection: CONTRATTO });
+  const ultimo = versioni.at(-1);
+  if (!ultimo) throw invalid({ file: ['Nessun contratto da firmare: rigenera i documenti di emissione.'] });
+  const codice = typeof ultimo.meta?.codice === 'string' ? ultimo.meta.codice : undefined;
+  const versione = Number(ultimo.meta?.versione ?? versioni.length);
+  if (!codice) throw invalid({ file: ['Il contratto da firmare non ha un codice di riscontro: rigenera i documenti di emissione e fai firmare la nuova versione.'] });
+  if (stored.sha256 === ultimo.sha256) throw invalid({ file: ['Il file è il contratto non firmato: carica la copia firmata dal contraente.'] });
+  const bytes = await read();
+  let testo = '';
+  try {
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+    testo = [doc.getKeywords(), doc.getSubject(), doc.getTitle()].filter(Boolean).join(' ');
+  } catch {
+    // An unreadable PDF carries no code: refused below like any other file.
+  }
+  const trovati = new Set(testo.match(CODICE) ?? []);
+  if (trovati.has(codice)) return;
+  const altra = versioni.find((v) => typeof v.meta?.codice === 'string' && trovati.has(v.meta.codice));
+  if (altra) throw invalid({ file: [`Il file è la versione ${String(altra.meta.versione)} del contratto: va firmata la versione ${versione} (codice ${codice}).`] });
+  throw invalid({ file: [`Il file non è il contratto da firmare: carica il contratto scaricato da "Firma Manuale" (codice ${codice}), firmato dal contraente.`] });
 }
 
 function workflowOf(app: FastifyInstance): { repo: ResourceRepository; workflow: Workflow } {
@@ -71,6 +121,7 @@ export function register(app: FastifyInstance): void {
   app.extensions.routes('quotazione-documenti', async (app: FastifyInstance) => {
     const { repo, workflow } = workflowOf(app);
     const def = repo.def;
+    const download = downloadPattern(def);
 
     // The signed PDF joins the documents; a quotation waiting for signature is concluded in the same transaction.
     app.extensions.signatureOwner(RESOURCE, {
@@ -107,7 +158,12 @@ export function register(app: FastifyInstance): void {
       if (latest && refresh) latest = await refreshRequest(app.ctx, latest).catch(() => latest);
       const history = await requestHistory(app.ctx.db, { resource: RESOURCE, id });
       const model = await repo.get(app.ctx.db, user, id);
-      return { last_signature_request: presentRequest(latest), history: history.map(presentRequest), model };
+      // What 'Firma Manuale' offers to download and print: the contract to sign, with its code.
+      const contratto = await contractToSign(app.ctx.db, id);
+      return {
+        last_signature_request: presentRequest(latest), history: history.map(presentRequest), model,
+        contratto: contratto ? { ...presentMedia(download, contratto), versione: Number(contratto.meta?.versione ?? 0), codice: contratto.meta?.codice ?? null } : null,
+      };
     };
 
     app.get('/api/v1/policies/:policyId/signature_request', {
@@ -200,6 +256,7 @@ export function register(app: FastifyInstance): void {
           firmatario: { nome, email: (record.email as string | null) ?? null, telefono: (record.telefono as string | null) ?? null },
           documenti: [...contratti.values()],
           user: request.user,
+          checkSigned: (trx, stored, read) => checkSignedContract(trx, id, stored, read),
           async lockOwner(trx) {
             const locked = await sql<{ stato_quotazione_id: number }>`SELECT stato_quotazione_id FROM quotazione WHERE id = ${id} FOR UPDATE`.execute(trx);
             if (!locked.rows[0]) throw notFoundFor(def);

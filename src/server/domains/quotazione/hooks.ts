@@ -9,6 +9,8 @@ import { fromCents, toCents } from '../../../shared/money.ts';
 import type { JsonSchema } from '../../../shared/definitions/types.ts';
 import type { MigrationStatement } from '../../extensions.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
+import { latestRequest, presentRequest, SIGNATURE_REQUEST_SCHEMA } from '../../firma/service.ts';
+import { conDatiDelServer, DEL_CALCOLO, righeConIdPropri } from './veicoli.ts';
 
 const NEEDS_CALCULATION = new Set(['CONFERMA', 'CONFERMA_DIRETTA', 'APPROVA', 'RICHIEDI_EMISSIONE', 'EMETTI_DIRETTA']);
 export const STALE_CALCULATION = 'Il calcolo non corrisponde ai dati attuali della quotazione: ricalcola il premio prima di procedere.';
@@ -42,13 +44,12 @@ const sameInput = (key: string, a: unknown, b: unknown, schema: JsonSchema | und
 function clearStaleCalculation(input: Record<string, unknown>, before: Record<string, unknown>, schema: JsonSchema): void {
   const changed = PRICING_INPUTS.filter((k) => input[k] !== undefined && !sameInput(k, input[k], before[k], schema.properties?.[k]));
   if (Array.isArray(input.veicoli_storici) && Array.isArray(before.veicoli_storici) && !changed.includes('veicoli_storici')) {
-    // Same priced vehicles in the same order: their read-only parts (the colour) come back from the calculation.
-    const items = schema.properties?.veicoli_storici?.items?.properties ?? {};
-    const server = Object.keys(items).filter((k) => items[k]!.readOnly === true);
-    const stored = before.veicoli_storici as Array<Record<string, unknown>>;
-    input.veicoli_storici = (input.veicoli_storici as Array<Record<string, unknown>>).map((v, i) => ({
-      ...v, ...Object.fromEntries(server.filter((k) => stored[i]?.[k] !== undefined).map((k) => [k, stored[i]![k]])),
-    }));
+    // Same priced vehicles in the same order: each row's colour comes back from the calculation, found by row id.
+    const stored = new Map((before.veicoli_storici as Array<Record<string, unknown>>).map((v) => [v?.id, v]));
+    input.veicoli_storici = (input.veicoli_storici as Array<Record<string, unknown>>).map((v) => {
+      const prima = stored.get(v?.id);
+      return { ...v, ...Object.fromEntries([...DEL_CALCOLO].filter((k) => prima?.[k] !== undefined).map((k) => [k, prima![k]])) };
+    });
   }
   if (!changed.length || before.preventivi === null) return;
   const previews = before.preventivi as Array<Record<string, unknown>>;
@@ -87,13 +88,20 @@ export function register(app: FastifyInstance): void {
         ? sql<SqlBool>`date_trunc('month', decorrenza::timestamp) = (date_trunc('month', now()) + interval '1 month' - interval '1 year')::date::timestamp`
         : sql<SqlBool>`true`),
     },
-    async beforeWrite(operation, { input, before, def }) {
+    async beforeWrite(operation, { trx, input, before, def }) {
       if (operation === 'create') input.uuid = randomUUID();
-      if (operation === 'update' && before && input.preventivi === undefined) clearStaleCalculation(input, before, def.schema);
-      // Every historic vehicle has a row id, by which registry refreshes and appendices name it.
       if (Array.isArray(input.veicoli_storici)) {
-        for (const veicolo of input.veicoli_storici as Array<Record<string, unknown>>) if (!veicolo.id) veicolo.id = randomUUID();
+        const stored = (operation === 'update' && Array.isArray(before?.veicoli_storici) ? before.veicoli_storici : []) as Array<Record<string, unknown>>;
+        // Every historic vehicle has a row id of its own, by which registry refreshes and appendices name it: a copied
+        // quotation's rows (a renewal) get new ones.
+        await righeConIdPropri(trx, input.veicoli_storici as Array<Record<string, unknown>>, stored, operation === 'update' ? Number(before!.id) : undefined);
+        // What the server stored on a row stays with it, whatever the writer sent (only a calculation sets the colour);
+        // a new record's rows are the client's (cleaned of read-only parts) or a server copy, kept as given.
+        if (operation === 'update') {
+          input.veicoli_storici = conDatiDelServer(input.veicoli_storici as Array<Record<string, unknown>>, stored, def.schema.properties?.veicoli_storici?.items, input.preventivi !== undefined);
+        }
       }
+      if (operation === 'update' && before && input.preventivi === undefined) clearStaleCalculation(input, before, def.schema);
       const persona = input.persona ?? before?.persona;
       // A legal person has no sex: the spec forces A.
       if (persona === 'g') input.sesso = 'A';
@@ -109,6 +117,13 @@ export function register(app: FastifyInstance): void {
       if (NEEDS_CALCULATION.has(event) && !(Array.isArray(before.preventivi) && before.preventivi.length > 0)) {
         throw new HttpError(409, STALE_CALCULATION, undefined, undefined, 'STALE_CALCULATION');
       }
+    },
+    // The quotation carries its latest signature request (spec 001 §3), as stored: reading it asks the provider nothing.
+    readOne: {
+      properties: { last_signature_request: SIGNATURE_REQUEST_SCHEMA },
+      async load(db, record) {
+        return { last_signature_request: presentRequest(await latestRequest(db, { resource: 'quotazione', id: Number(record.id) })) };
+      },
     },
   });
   // A forced premium under the calculated one is allowed but flagged, except for super_admin (spec 001 §4).

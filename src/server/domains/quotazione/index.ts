@@ -3,6 +3,7 @@ import { defineDomain } from '../../extensions.ts';
 import { QUOTAZIONE_GUARDS, QUOTAZIONE_MACHINE } from '../../../shared/domains/quotazione/guards.ts';
 import { QUOTAZIONE_MIGRATION } from './hooks.ts';
 import { PUBBLICO_TABLES } from './pubblico.ts';
+import { VEICOLI_MIGRATION } from './veicoli.ts';
 import { register as hooks } from './hooks.ts';
 import { register as routes } from './routes.ts';
 import { register as pubblico } from './pubblico.ts';
@@ -17,6 +18,6 @@ export default defineDomain('quotazione', (app) => {
   documenti(app);
   diretta(app);
   registri(app);
-  app.extensions.migration('quotazione', [...QUOTAZIONE_MIGRATION, ...PUBBLICO_TABLES]);
+  app.extensions.migration('quotazione', [...QUOTAZIONE_MIGRATION, ...VEICOLI_MIGRATION, ...PUBBLICO_TABLES]);
   app.extensions.workflowGuards(QUOTAZIONE_MACHINE, QUOTAZIONE_GUARDS);
 }, ['riferimenti']);

@@ -14,6 +14,7 @@ import { findDocument, listDocuments, type MediaRecord, type OwnerRef } from '..
 import { UPLOADED, acceptUpload, sendDocument } from '../../media/routes.ts';
 import { noticesInForce } from '../../media/notices.ts';
 import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
+import { holders } from '../cliente/duplicati.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
@@ -26,6 +27,7 @@ import {
   consentsOf, fieldsUpTo, publicRules, publicSchema, type PublicStep, type PublicView, type ShownNotice,
 } from '../../../shared/domains/quotazione/pubblico.ts';
 import type { AppConfig } from '../../context.ts';
+import { conDatiDelServer } from './veicoli.ts';
 
 const DIR = path.resolve(import.meta.dirname, '..', '..', '..', '..', 'schemas', 'quotazione');
 const view: PublicView = JSON.parse(readFileSync(path.join(DIR, 'public.view.json'), 'utf8'));
@@ -33,25 +35,67 @@ const ui: Record<string, unknown> & { 'ui:passi': PublicStep[] } = JSON.parse(re
 const STEPS = ui['ui:passi'];
 const LAST_STEP = STEPS.length - 1;
 
-// Consents are evidence (GDPR art. 7(1)): one row per answer given, never updated.
+// Consents are evidence (GDPR art. 7(1)): one row per answer given, never updated nor deleted, and outliving the
+// quotation they were given on (kept with the customer: cliente_id; quotazione_id stays as a plain id, no foreign key).
 export const PUBBLICO_TABLES: MigrationStatement[] = [
   `CREATE UNIQUE INDEX IF NOT EXISTS quotazione_uuid_unique ON quotazione (uuid)`,
   `CREATE TABLE IF NOT EXISTS quotazione_consenso (
      id bigserial PRIMARY KEY,
-     quotazione_id integer NOT NULL REFERENCES quotazione(id) ON DELETE CASCADE,
+     quotazione_id integer NOT NULL,
      consenso text NOT NULL, versione text NOT NULL, testo text NOT NULL, risposta text NOT NULL,
      uuid text NOT NULL, indirizzo text, user_agent text, registrato_il timestamptz NOT NULL DEFAULT now())`,
   `CREATE INDEX IF NOT EXISTS quotazione_consenso_quotazione ON quotazione_consenso (quotazione_id, consenso, id)`,
   // Which pre-contract notices (ids, versions) the customer was shown with the answer, and the link's parameter1.
   `ALTER TABLE quotazione_consenso ADD COLUMN IF NOT EXISTS informative jsonb NOT NULL DEFAULT '[]'::jsonb`,
   `ALTER TABLE quotazione_consenso ADD COLUMN IF NOT EXISTS origine text`,
+  `ALTER TABLE quotazione_consenso ADD COLUMN IF NOT EXISTS cliente_id integer`,
+  `CREATE INDEX IF NOT EXISTS quotazione_consenso_cliente ON quotazione_consenso (cliente_id, id)`,
+  // Databases made before: the foreign key deleted the evidence with its quotation (ON DELETE CASCADE).
+  `DO $$ DECLARE fk text; BEGIN
+     FOR fk IN SELECT conname FROM pg_constraint WHERE conrelid = 'quotazione_consenso'::regclass AND contype = 'f' LOOP
+       EXECUTE format('ALTER TABLE quotazione_consenso DROP CONSTRAINT %I', fk);
+     END LOOP; END $$`,
+  // Append-only: the one change allowed is attaching the record to the customer it was given for (cliente_id from empty).
   `CREATE OR REPLACE FUNCTION quotazione_consenso_immutabile() RETURNS trigger LANGUAGE plpgsql AS
-     $$ BEGIN RAISE EXCEPTION 'quotazione_consenso is append-only'; END $$`,
+     $$ BEGIN
+       IF TG_OP = 'UPDATE' AND OLD.cliente_id IS NULL AND NEW.cliente_id IS NOT NULL
+          AND to_jsonb(NEW) - 'cliente_id' = to_jsonb(OLD) - 'cliente_id' THEN RETURN NEW; END IF;
+       RAISE EXCEPTION 'quotazione_consenso is append-only';
+     END $$`,
   `DO $$ BEGIN
      IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'quotazione_consenso_no_update') THEN
        CREATE TRIGGER quotazione_consenso_no_update BEFORE UPDATE ON quotazione_consenso
          FOR EACH ROW EXECUTE FUNCTION quotazione_consenso_immutabile();
+     END IF;
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'quotazione_consenso_no_delete') THEN
+       CREATE TRIGGER quotazione_consenso_no_delete BEFORE DELETE ON quotazione_consenso
+         FOR EACH ROW EXECUTE FUNCTION quotazione_consenso_immutabile();
      END IF; END $$`,
+  // The customer of the quotation, at the answer or as soon as the quotation gets one (the public flow creates it later).
+  `CREATE OR REPLACE FUNCTION quotazione_consenso_cliente() RETURNS trigger LANGUAGE plpgsql AS
+     $$ BEGIN
+       NEW.cliente_id := COALESCE(NEW.cliente_id, (SELECT cliente_id FROM quotazione WHERE id = NEW.quotazione_id));
+       RETURN NEW;
+     END $$`,
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'quotazione_consenso_cliente') THEN
+       CREATE TRIGGER quotazione_consenso_cliente BEFORE INSERT ON quotazione_consenso
+         FOR EACH ROW EXECUTE FUNCTION quotazione_consenso_cliente();
+     END IF; END $$`,
+  `CREATE OR REPLACE FUNCTION quotazione_cliente_consensi() RETURNS trigger LANGUAGE plpgsql AS
+     $$ BEGIN
+       UPDATE quotazione_consenso SET cliente_id = NEW.cliente_id WHERE quotazione_id = NEW.id AND cliente_id IS NULL;
+       RETURN NULL;
+     END $$`,
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'quotazione_cliente_consensi') THEN
+       CREATE TRIGGER quotazione_cliente_consensi AFTER UPDATE OF cliente_id ON quotazione
+         FOR EACH ROW WHEN (NEW.cliente_id IS NOT NULL AND NEW.cliente_id IS DISTINCT FROM OLD.cliente_id)
+         EXECUTE FUNCTION quotazione_cliente_consensi();
+     END IF; END $$`,
+  // Records given before cliente_id existed: attached once (nothing left to do on later starts).
+  `UPDATE quotazione_consenso c SET cliente_id = q.cliente_id FROM quotazione q
+     WHERE q.id = c.quotazione_id AND c.cliente_id IS NULL AND q.cliente_id IS NOT NULL`,
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -207,8 +251,9 @@ export function register(app: FastifyInstance): void {
         const stored = (row.veicoli_storici ?? []) as Array<Record<string, unknown>>;
         const sent = Array.isArray(normalised.veicoli_storici) ? normalised.veicoli_storici as Array<Record<string, unknown>> : [];
         if (sent.length !== stored.length) throw invalid({ veicoli_storici: ['Non puoi aggiungere o togliere veicoli storici: contatta il tuo intermediario.'] });
-        normalised.veicoli_storici = stored.map((v, i) => {
-          // Each vehicle needs a row id: its registration document (libretto) is filed under it.
+        normalised.veicoli_storici = conDatiDelServer(stored.map((v, i) => {
+          // Each vehicle needs a row id: its registration document (libretto) is filed under it. The registry data stay
+          // while plate and type are those they were read for (conDatiDelServer).
           const out: Record<string, unknown> = { ...v, id: v.id ?? randomUUID() };
           for (const f of view.veicoli_storici.scrittura) {
             const value = sent[i]![f];
@@ -219,7 +264,7 @@ export function register(app: FastifyInstance): void {
           // What the row's own conditions now hide holds no data (a truck's weight once the vehicle is a car).
           for (const hidden of hiddenProperties(vehicleItems, out)) delete out[hidden];
           return out;
-        });
+        }), stored, vehicleItems, true);
       }
       if (Array.isArray(normalised.veicoli_moderni)) {
         normalised.veicoli_moderni = (normalised.veicoli_moderni as Array<Record<string, unknown>>).map((v) =>
@@ -307,10 +352,17 @@ export function register(app: FastifyInstance): void {
       if (errors) throw invalid(errors);
       const values = normalizeInput(clienteDef.fields, cliente);
       // Through the customer resource's repository, validated once more with the stored record merged in.
-      const existing = row.cliente_id
-        ? (await sql<Record<string, unknown>>`SELECT * FROM cliente WHERE id = ${Number(row.cliente_id)} FOR UPDATE`.execute(trx)).rows[0]
-        : undefined;
+      const lock = async (id: number) => (await sql<Record<string, unknown>>`SELECT * FROM cliente WHERE id = ${id} FOR UPDATE`.execute(trx)).rows[0];
+      const existing = row.cliente_id ? await lock(Number(row.cliente_id)) : undefined;
       if (existing) return Number((await clienti.writeOnBehalf(trx, CLIENTE, existing, values)).id);
+      // A codice fiscale already on file is the same person: that customer, not a second one (issue 29). Kept up to date
+      // only when it is the quotation's collaborator's own; another's is linked as it is, its data neither changed nor shown.
+      const [held] = await holders(trx, values.cf);
+      if (held !== undefined) {
+        const other = (await lock(held))!;
+        const own = row.collaboratore_id === null || row.collaboratore_id === undefined || Number(other.collaboratore_id) === Number(row.collaboratore_id);
+        return own ? Number((await clienti.writeOnBehalf(trx, CLIENTE, other, values)).id) : held;
+      }
       return Number((await clienti.createOwned(trx, CLIENTE, values)).id);
     }
 
@@ -468,6 +520,20 @@ export function register(app: FastifyInstance): void {
       const rows = await app.ctx.db.selectFrom('quotazione_consenso')
         .select(['id', 'consenso', 'versione', 'testo', 'risposta', 'uuid', 'indirizzo', 'user_agent', 'registrato_il', 'informative', 'origine'])
         .where('quotazione_id', '=', id).orderBy('id').execute();
+      return { data: rows };
+    });
+    // The same evidence kept with the customer: it outlives the quotation it was given on.
+    const clienteDef = app.ctx.definitions.resources.get('cliente')!;
+    const clienti = new ResourceRepository(clienteDef, app.ctx);
+    app.get(`${clienteDef.resource.api.path}/:id/consensi`, {
+      preHandler: requirePermission(clienteDef.resource.permissions.read),
+      schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } }, required: ['id'] } },
+    }, async (request) => {
+      const id = Number((request.params as { id: string }).id);
+      await clienti.get(app.ctx.db, request.user, id);
+      const rows = await app.ctx.db.selectFrom('quotazione_consenso')
+        .select(['id', 'quotazione_id', 'consenso', 'versione', 'testo', 'risposta', 'uuid', 'indirizzo', 'user_agent', 'registrato_il', 'informative', 'origine'])
+        .where('cliente_id', '=', id).orderBy('id').execute();
       return { data: rows };
     });
   });

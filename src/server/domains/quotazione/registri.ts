@@ -52,7 +52,10 @@ export function registriRoutes(override?: RegistriAdapter) {
     }, async (request) => {
       const { id, plate, type } = request.params;
       const targa = targaValida(plate);
-      const found = await sql<{ id: number }>`SELECT id FROM quotazione WHERE veicoli_storici @> ${JSON.stringify([{ id }])}::jsonb LIMIT 1`.execute(app.ctx.db);
+      // A row id names one row of one quotation (veicoli.ts); rows copied before that rule (an older renewal) are the
+      // newest quotation's, the one still being edited.
+      const found = await sql<{ id: number }>`SELECT id FROM quotazione WHERE quotazione_veicoli_ids(veicoli_storici) && ARRAY[${id}]::text[]
+        ORDER BY id DESC LIMIT 1`.execute(app.ctx.db);
       const quotazioneId = found.rows[0]?.id;
       if (!quotazioneId) throw notFoundFor({ resource: { singular: 'Veicolo', feminine: false } });
       const quotazione = await repo.get(app.ctx.db, request.user, quotazioneId);

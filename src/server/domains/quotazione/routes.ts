@@ -43,7 +43,8 @@ export function register(app: FastifyInstance): void {
     }, async (request) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const input = repo.computationInput(body, request.user, PRICING_INPUTS);
-      if (body.id === undefined) return { ...(await calcola(app.ctx.db, input as CalcoloInput)), message: 'Calcolo eseguito.' };
+      // The result answers as the record's fields would: the insurer's premium and hidden colours masked.
+      if (body.id === undefined) return { ...repo.presentPart(await calcola(app.ctx.db, input as CalcoloInput), request.user), message: 'Calcolo eseguito.' };
       const ifMatch = /^(?:W\/)?"?(\d{1,9})"?$/.exec(String(request.headers['if-match'] ?? ''));
       const version = typeof body.version === 'number' ? body.version : ifMatch ? Number(ifMatch[1]) : undefined;
       let result: Awaited<ReturnType<typeof calcola>> | undefined;
@@ -56,7 +57,7 @@ export function register(app: FastifyInstance): void {
         };
       });
       if (!result) throw invalid({ id: ['Calcolo non eseguito.'] });
-      return { ...result, message: 'Calcolo eseguito.', data: { model } };
+      return { ...repo.presentPart(result, request.user), message: 'Calcolo eseguito.', data: { model } };
     });
   });
 }

@@ -12,6 +12,7 @@ import { verifica } from '../../../shared/rca/garanzie.ts';
 import { normalizzaRichiesta, todayIso, verificaRichiesta } from '../../../shared/rca/richiesta.ts';
 import type { JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
 import { InsurerError, type FastQuotationRequest, type MotorInsurer, type ProposalResponse, type SimulationResponse } from '../../adapters/motor/shapes.ts';
+import { inScope } from '../cliente/duplicati.ts';
 import { clienteDaRichiesta, labelCliente, labelPersona, richiestaDaCliente } from './cliente.ts';
 
 export const RESOURCE = 'quotazioni_rca';
@@ -261,7 +262,9 @@ export class QuotazioniRcaService {
       const changes: Record<string, unknown> = { proposal: result };
       if (!clienteId) {
         const body = await clienteDaRichiesta(trx, now.quotation_request, now.collaboratore_id);
-        const created = await this.createCliente(trx, user, body);
+        // A codice fiscale already on file among this user's customers is that customer, not a second one (issue 29).
+        const held = await inScope(trx, this.clienti, user, body.cf);
+        const created = held.id !== undefined ? await this.clienti.get(trx, user, held.id) : await this.createCliente(trx, user, body);
         clienteId = created.id as number;
         Object.assign(changes, { cliente_id: clienteId, cliente_label: labelCliente(created) });
       }
@@ -286,6 +289,7 @@ export class QuotazioniRcaService {
   /** The new client's record, checked by the customer resource itself (validation, hooks) and rolled back. */
   private async dryRunCliente(record: Record<string, unknown>, user: AuthUser): Promise<void> {
     const body = await clienteDaRichiesta(this.db, record.quotation_request as FastQuotationRequest, record.collaboratore_id as number | null);
+    if ((await inScope(this.db, this.clienti, user, body.cf)).id !== undefined) return; // reused, not created
     try {
       await this.db.transaction().execute(async (trx) => {
         await this.createCliente(trx, user, body);
