@@ -19,6 +19,7 @@ import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
 import { INT4_MAX } from '../http/contract.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
+import { conAzione } from '../storico/contesto.ts';
 import { referenceSearchFields } from '../../shared/definitions/compile.ts';
 import { nestedEntry, nestedTextSql } from './search-sql.ts';
 import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
@@ -1027,8 +1028,10 @@ export class ResourceRepository {
     const to = options.history?.to ?? from;
     if (statusField && to !== from) written[statusField] = to;
     // A transition bumps the version even when it stays in its status; a history note alone changes no row.
+    const values = await this.columnValues(written);
+    // A workflow event names its change in the record's history (src/server/storico), even one that changes no field.
     const updated = Object.keys(written).length || options.history?.to !== undefined
-      ? await this.writeRow(trx, id, await this.columnValues(written))
+      ? await (options.history ? conAzione(trx, { evento: options.history.event }, () => this.writeRow(trx, id, values)) : this.writeRow(trx, id, values))
       : before;
     if (options.history) {
       await trx.insertInto('workflow_history').values({

@@ -103,8 +103,9 @@ export const STORICO_TABLES = [
       WHERE NOT (k = ANY(ignorati))
         AND (vecchio -> k) IS DISTINCT FROM (nuovo -> k)
         AND coalesce(vecchio -> k, 'null'::jsonb) <> coalesce(nuovo -> k, 'null'::jsonb);
-     IF TG_OP = 'UPDATE' AND diff = '{}'::jsonb THEN RETURN NULL; END IF;
      evento := coalesce(nullif(current_setting('storico.evento', true), ''), ctx ->> 'evento');
+     -- A write that changes nothing is no entry, unless it is a workflow event (which is the change).
+     IF TG_OP = 'UPDATE' AND diff = '{}'::jsonb AND evento IS NULL THEN RETURN NULL; END IF;
      azione := coalesce(nullif(current_setting('storico.azione', true), ''), ctx ->> 'azione',
        CASE WHEN evento IS NOT NULL AND TG_OP = 'UPDATE' THEN 'transizione'
             WHEN TG_OP = 'INSERT' THEN 'creazione' WHEN TG_OP = 'UPDATE' THEN 'modifica' ELSE 'eliminazione' END);
