@@ -19,6 +19,7 @@ import metaPlugin from './plugins/meta.ts';
 import resourcesPlugin from './plugins/resources.ts';
 import documentiPlugin from './plugins/documenti.ts';
 import validatorsPlugin from './plugins/validators.ts';
+import { limitPublicRequests } from './plugins/rateLimit.ts';
 import { registerDomains, type Domain } from './extensions.ts';
 import { registerStoricoContesto } from './storico/richiesta.ts';
 import { createMediaStore, mediaSettings } from './media/store.ts';
@@ -103,8 +104,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     scoped.addHook('onRequest', app.authenticate);
     for (const plugin of extensions.routePlugins()) await scoped.register(plugin);
   });
-  // Public routes (the customer's link) carry no token; each guards and rate-limits itself.
-  for (const plugin of extensions.publicRoutePlugins()) await app.register(plugin);
+  // Public routes (the customer's link) carry no token; each guards itself, and the address limit is counted before parsing.
+  await app.register(async (scoped) => {
+    scoped.addHook('onRequest', limitPublicRequests);
+    for (const plugin of extensions.publicRoutePlugins()) await scoped.register(plugin);
+  });
 
   const staticDir = config.staticDir;
   const spa = staticDir && existsSync(path.join(staticDir, 'index.html'));

@@ -11,7 +11,7 @@ const integerOr = (minimum: number, maximum: number, fallback: number) => ({ typ
 const choice = <const V extends readonly [string, ...string[]]>(values: V) => ({ type: 'string', enum: values, default: values[0] }) as const;
 const MS = 24 * 3600 * 1000;
 
-/** README 'Configuration (environment)' documents each of these. */
+/** docs/operations.md 'Configuration (environment)' documents each of these (tests/unit/docs.test.ts). */
 export const CONFIG_SCHEMA = {
   type: 'object',
   properties: {

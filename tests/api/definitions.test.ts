@@ -140,11 +140,13 @@ describe('meta routes', () => {
     expect(await t.call('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok', database: 'ok' } });
   });
 
-  it('serves list headers from list.json and 404 JSON for unknown ones', async () => {
-    const res = await t.call('GET', '/headers/clienti.json');
+  it('serves list headers from list.json, with a token only (spec 000 §7), and 404 JSON for unknown ones', async () => {
+    const token = await t.login(ADMIN.email, ADMIN.password);
+    expect(await t.call('GET', '/headers/clienti.json')).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
+    const res = await t.call('GET', '/headers/clienti.json', { token });
     expect(res.status).toBe(200);
     expect(res.body.columns.map((c: { field: string }) => c.field)).toContain('cf');
-    expect((await t.call('GET', '/headers/nope.json')).status).toBe(404);
+    expect((await t.call('GET', '/headers/nope.json', { token })).status).toBe(404);
     expect((await t.call('GET', '/api/nope')).body).toEqual({ message: 'Risorsa non trovata.', code: 'NOT_FOUND' });
   });
 

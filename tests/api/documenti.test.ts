@@ -97,6 +97,21 @@ describe('upload', () => {
     expect(file.rawPayload.equals(PDF)).toBe(true);
   });
 
+  it('serves active content (a PDF with JavaScript, a PDF/HTML polyglot) as a sandboxed attachment, never inline', async () => {
+    const active = Buffer.from('%PDF-1.4\n<html><script>alert(document.domain)</script></html>\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\ntrailer <<>>\n%%EOF\n');
+    const res = await upload(t.app, collab, { id: String(quotazioneId), collection: 'tessera_club', model: 'Quotazione', nome_file: 'attivo.pdf' }, { name: 'attivo.pdf', content: active });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    for (const query of ['', '?download=1']) {
+      const file = await t.app.inject({ method: 'GET', url: `/api/quotazioni/getDocument/tessera_club/${res.body.data.media.id}${query}`, headers: { authorization: `Bearer ${collab}` } });
+      expect(file.statusCode).toBe(200);
+      expect(String(file.headers['content-disposition'])).toMatch(/^attachment; /);
+      expect(file.headers['x-content-type-options']).toBe('nosniff');
+      expect(String(file.headers['content-security-policy'])).toMatch(/^sandbox; default-src 'none'/);
+    }
+    // The later tests count this collection's files.
+    expect((await t.call('DELETE', `/api/quotazioni/getDocument/tessera_club/${res.body.data.media.id}`, { token: collab })).status).toBe(200);
+  });
+
   it('takes the type from the content: a PNG sent as PDF is a PNG; the fields may follow the file', async () => {
     const res = await upload(t.app, collab, { id: String(quotazioneId), collection: 'patente', model: 'Quotazione' }, { name: 'patente.pdf', content: PNG, type: 'application/pdf' }, '/api/v1/goold/quotations/upload', true);
     expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -1,6 +1,4 @@
-// The configuration object: read once from the environment, a wrong value named in Italian, the defaults documented in the README.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+// The configuration object: read once from the environment, a wrong value named in Italian, the table documenting every variable is checked by docs.test.ts (docs/operations.md).
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA, ConfigError, loadConfig } from '../../src/server/config.ts';
 
@@ -40,11 +38,5 @@ describe('configuration', () => {
   it('refuses a third party switched to http without its address', () => {
     expect(problems({ FIRMA_ADAPTER: 'http', FIRMA_URL: 'https://firma.example' })).toEqual(['FIRMA_API_KEY è obbligatorio con FIRMA_ADAPTER=http']);
     expect(problems({ REGISTRY_MODE: 'http' })).toEqual(['REGISTRY_URL è obbligatorio con REGISTRY_MODE=http']);
-  });
-
-  it('every variable is documented in the README\'s Configuration table', () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8').split('## Configuration (environment)')[1]!.split('\n## ')[0]!;
-    const missing = Object.keys(CONFIG_SCHEMA.properties).filter((name) => !readme.includes(`\`${name}\``));
-    expect(missing).toEqual([]);
   });
 });

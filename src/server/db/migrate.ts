@@ -53,6 +53,8 @@ const ENGINE_TABLES = [
      PRIMARY KEY (role, permission))`,
   `CREATE TABLE IF NOT EXISTS auth_login_failure (id bigserial PRIMARY KEY, key text NOT NULL, at timestamptz NOT NULL DEFAULT now())`,
   `CREATE INDEX IF NOT EXISTS auth_login_failure_key ON auth_login_failure (key, at)`,
+  // The next moment an attempt on a slowed-down account may run: reserved atomically, so parallel attempts queue.
+  `CREATE TABLE IF NOT EXISTS auth_login_slot (key text PRIMARY KEY, next_at timestamptz NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS app_setting (key text PRIMARY KEY, value jsonb NOT NULL)`,
   // One row per status change of any workflow-driven record, written in the same transaction as the change.
   `CREATE TABLE IF NOT EXISTS workflow_history (

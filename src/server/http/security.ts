@@ -1,7 +1,8 @@
 // Security headers on every answer (helmet), with a Content-Security-Policy the built app runs under:
 // scripts only from the app's own files (no inline script); styles also inline (AG Grid and the charts inject theirs at run time).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import { Transform } from 'node:stream';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 export const CSP_DIRECTIVES = {
@@ -50,8 +51,53 @@ export function securityHeaders(): Record<string, string> {
 
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = securityHeaders();
+  limitAnonymousBodies(app);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
+  });
+  // A request refused before its body was read (an upload refused at its first part): Node only discards the rest of a
+  // body nobody started reading, so the socket stalled behind this one and the next request on the same keep-alive
+  // connection waited for a timeout. The connection is closed after this answer instead, so the client opens a new one.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.raw.complete === false) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
+/** The largest body a request without a session may send (login, the customer's link, any unknown path). */
+export const ANONYMOUS_BODY_LIMIT = 64 * 1024;
+
+const tooLarge = () => new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+
+/** Whether the route chose its own limit (bodyLimit in its options): the compiled validators' schemas, say. */
+function ownLimit(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as { ownBodyLimit?: boolean } | undefined)?.ownBodyLimit === true;
+}
+
+/**
+ * The app's bodyLimit (10 MB) is for signed-in users: authentication runs onRequest, so a request without a valid token
+ * is refused before its body is read, and only a request with a session reaches parsing. Every other one (login, the
+ * public routes, an unknown path) may send ANONYMOUS_BODY_LIMIT at most, unless its route set its own bodyLimit:
+ * 60 bodies of 9 MB without a token had taken the server from 230 MB to over 1 GB. Multipart uploads stream under
+ * their own limits.
+ */
+export function limitAnonymousBodies(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit !== undefined) route.config = { ...(route.config as object | undefined), ownBodyLimit: true } as typeof route.config;
+  });
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if ((request as { user?: unknown }).user || ownLimit(request) || request.headers['content-type']?.startsWith('multipart/')) return done(null, payload);
+    if (Number(request.headers['content-length']) > ANONYMOUS_BODY_LIMIT) return done(tooLarge());
+    // No length given (chunked): counted as it arrives.
+    let received = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        received += chunk.length;
+        next(received > ANONYMOUS_BODY_LIMIT ? tooLarge() : null, chunk);
+      },
+    });
+    payload.on('error', (error) => counted.destroy(error));
+    done(null, payload.pipe(counted));
   });
 }

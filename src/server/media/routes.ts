@@ -46,13 +46,24 @@ export function presentMedia(pattern: string, m: MediaRecord) {
   };
 }
 
-/** A stored file as the answer: its type, size and name, inline (preview) or as an attachment, streamed. */
-export async function sendDocument(reply: FastifyReply, { db, media }: MediaContext, m: MediaRecord, attachment: boolean) {
+/**
+ * The directives of a stored file's answer: whatever a PDF's scripts or an HTML polyglot hold, opened from the app's
+ * address it runs in a sandbox of no origin, loading nothing (the app previews files from memory, not from this URL).
+ */
+export const FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * A stored file as the answer: its type, size and name, always as an attachment, never sniffed, sandboxed, streamed.
+ * An uploaded file is not trusted content: shown inline from the app's origin, a PDF with JavaScript or a PDF/HTML
+ * polyglot would run as the app. The screens preview it from the bytes they fetched (a blob of the checked type).
+ */
+export async function sendDocument(reply: FastifyReply, { db, media }: MediaContext, m: MediaRecord) {
   const ascii = m.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   reply.header('content-type', m.mime_type)
     .header('content-length', String(m.size))
-    .header('content-disposition', `${attachment ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(m.name)}`)
+    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(m.name)}`)
     .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', FILE_CSP)
     .header('cache-control', 'private, no-store');
   return reply.send(await media.openDocument(db, Number(m.id)));
 }
@@ -299,7 +310,8 @@ export async function registerMediaRoutes(app: FastifyInstance): Promise<void> {
         const m = await ownFile(request);
         // Scoped like the record: another collaborator's file answers 404, as their record does.
         await owner.record(app.ctx.db, request.user, m.owner_id);
-        return sendDocument(reply, app.ctx, m, Boolean((request.query as { download?: string }).download));
+        // ?download=1 (the old inline/attachment choice) is still accepted: every file is an attachment now.
+        return sendDocument(reply, app.ctx, m);
       });
     }
     for (const p of paths.list ?? [`${base}/:id/media`]) {

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { HttpError, invalid, unauthenticated } from '../errors.ts';
 import { passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import {
-  USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, tokenHash, userForToken, cachedUser,
+  USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, tokenHash, userForToken, cachedUser, type ThrottleKeys,
 } from '../auth/service.ts';
 import { initials, type AuthUser } from '../auth/user.ts';
 import { ResourceRepository } from '../resources/repository.ts';
@@ -39,6 +39,13 @@ function bearer(request: FastifyRequest): string | undefined {
 
 export default fp(async (app: FastifyInstance) => {
   app.decorateRequest('user', null as unknown as AuthUser);
+
+  /** A password check's turn (login, the own account's current password): refused, or delayed behind the account's queue. */
+  async function takeTurn(keys: ThrottleKeys, field: string): Promise<void> {
+    const throttle = await throttled(app.ctx.db, keys, app.ctx.config.LOGIN_SLOW_BASE_MS);
+    if (throttle.refused) throw new HttpError(429, THROTTLE_MESSAGE, { [field]: [THROTTLE_MESSAGE] });
+    if (throttle.delayMs) await new Promise((resolve) => setTimeout(resolve, throttle.delayMs));
+  }
   // A callback hook: a session the cache holds (nearly always) goes on without a promise or a statement of its own.
   app.decorate<onRequestHookHandler>('authenticate', (request, _reply, done) => {
     // Spec 002 §7.4 sends api_token in the query: a token in a URL leaks into logs and Referer headers
@@ -75,9 +82,7 @@ export default fp(async (app: FastifyInstance) => {
     if (!password) missing.password = ['Campo Obbligatorio.'];
     if (Object.keys(missing).length) throw invalid(missing);
     const keys = throttleKeys(email, request.ip);
-    const throttle = await throttled(db, keys, app.ctx.config.LOGIN_SLOW_BASE_MS);
-    if (throttle.refused) throw new HttpError(429, THROTTLE_MESSAGE, { authentication: [THROTTLE_MESSAGE] });
-    if (throttle.delayMs) await new Promise((resolve) => setTimeout(resolve, throttle.delayMs));
+    await takeTurn(keys, 'authentication');
     const row = await sql<{ id: number; password: string | null; attivo: boolean }>`
       SELECT id, password, attivo FROM ${sql.table(USERS_RESOURCE)} WHERE lower(email) = lower(${email.trim()})`.execute(db);
     const found = row.rows[0];
@@ -128,7 +133,17 @@ export default fp(async (app: FastifyInstance) => {
       if (body.password) {
         const stored = await sql<{ password: string | null }>`SELECT password FROM ${sql.table(USERS_RESOURCE)} WHERE id = ${request.user.id}`.execute(db);
         if (!body.password_attuale) errors.password_attuale = ['Campo Obbligatorio.'];
-        else if (!(await verifyPassword(stored.rows[0]?.password, body.password_attuale))) errors.password_attuale = ['La password attuale non è corretta.'];
+        else {
+          // The same guess as a login's, counted and slowed down on the same account: a stolen session must not
+          // become a free password oracle.
+          const keys = throttleKeys(request.user.email, request.ip);
+          await takeTurn(keys, 'password_attuale');
+          if (await verifyPassword(stored.rows[0]?.password, body.password_attuale)) await clearFailures(db, keys);
+          else {
+            await recordFailure(db, keys);
+            errors.password_attuale = ['La password attuale non è corretta.'];
+          }
+        }
         const problem = passwordProblem(body.password);
         if (problem) errors.password = [problem];
         // Hashed by the repository, as the user resource declares it secret.

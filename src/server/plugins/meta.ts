@@ -31,16 +31,16 @@ export default fp(async (app: FastifyInstance) => {
   // Generated from the registered routes, so it cannot drift from what the server accepts.
   app.get('/api/openapi.json', { schema: { tags: ['system'], summary: 'Documento OpenAPI 3.1 di questa API' } }, async () => app.swagger());
 
-  // Column configuration only, no data: public like the static files of the old product.
-  app.get('/headers/:config', async (request) => {
-    const name = (request.params as { config: string }).config.replace(/\.json$/, '');
-    const list = headers.get(name);
-    if (!list) throw notFound('Configurazione');
-    return list;
-  });
-
   app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
+
+    // Column configuration only, but every call carries the token (spec 000 §7): none answers 401, like the rest.
+    scoped.get('/headers/:config', async (request) => {
+      const name = (request.params as { config: string }).config.replace(/\.json$/, '');
+      const list = headers.get(name);
+      if (!list) throw notFound('Configurazione');
+      return list;
+    });
 
     scoped.get('/api/definitions', async (request, reply) => {
       const user = request.user;

@@ -1,6 +1,6 @@
 // Fixed-window request limits kept in PostgreSQL, so every app instance behind a load balancer counts the same hits.
 import { sql } from 'kysely';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Database } from '../db/connection.ts';
 import { HttpError } from '../errors.ts';
 import type { MigrationStatement } from '../extensions.ts';
@@ -20,9 +20,16 @@ export interface Limit {
   windowSeconds: number;
 }
 
+// The keys already counted for a request: a route may name the limit its scope's onRequest hook counted already.
+const counted = new WeakMap<FastifyRequest, Set<string>>();
+
 /** Counts one hit on every key; 429 with Retry-After when any key is over its limit (the hit still counts). */
 export async function enforceLimits(db: Database, reply: FastifyReply, limits: Limit[]): Promise<void> {
+  let seen = counted.get(reply.request);
+  if (!seen) counted.set(reply.request, (seen = new Set()));
   for (const limit of limits) {
+    if (seen.has(limit.key)) continue;
+    seen.add(limit.key);
     const row = (await sql<{ hits: number; retry: number }>`
       INSERT INTO rate_limit (key, window_start, hits)
       VALUES (${limit.key}, to_timestamp(floor(extract(epoch FROM now()) / ${limit.windowSeconds}) * ${limit.windowSeconds}), 1)
@@ -36,3 +43,17 @@ export async function enforceLimits(db: Database, reply: FastifyReply, limits: L
   // Old windows are of no use; a rare sweep keeps the table small without a scheduler.
   if (Math.random() < 0.01) await sql`DELETE FROM rate_limit WHERE window_start < now() - interval '1 day'`.execute(db);
 }
+
+/** What every public route (the customer's link, its autocomplete) allows one address: PUBLIC_RATE_LIMIT_IP per window. */
+export function publicAddressLimit(request: FastifyRequest): Limit {
+  const { config } = request.server.ctx;
+  return { key: `pubblico:ip:${request.ip}`, max: config.PUBLIC_RATE_LIMIT_IP, windowSeconds: config.PUBLIC_RATE_LIMIT_WINDOW };
+}
+
+/**
+ * onRequest hook of the public routes: the per-address limit is counted before the body is read, so a flood is refused
+ * for the price of one statement, not after parsing what it sent. Routes naming the same limit are not counted twice.
+ */
+export const limitPublicRequests: onRequestHookHandler = async function (request, reply) {
+  await enforceLimits(request.server.ctx.db, reply, [publicAddressLimit(request)]);
+};

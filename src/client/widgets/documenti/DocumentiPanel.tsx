@@ -87,7 +87,14 @@ export interface DocumentiPanelProps {
   current?: ReadonlySet<number>;
 }
 
-/** A file shown in the browser (images and PDFs), fetched with the session's token. */
+/** The types a preview shows: the blob takes one of them whatever the answer said, so the frame never renders HTML. */
+const PREVIEWED = ['application/pdf', 'image/jpeg', 'image/png'];
+
+/**
+ * A file shown in the browser (images and PDFs), fetched with the session's token: from memory, never from the file's
+ * URL (served as a sandboxed attachment). The PDF frame is not sandboxed, as browsers do not run their PDF viewer in a
+ * sandboxed frame; the viewer keeps a PDF's scripts away from the page.
+ */
 export function Preview({ item, onHide }: { item: Pick<MediaItem, 'name' | 'url' | 'mime_type'> | null; onHide: () => void }) {
   const [url, setUrl] = useState<string>();
   const [error, setError] = useState<string>();
@@ -97,10 +104,14 @@ export function Preview({ item, onHide }: { item: Pick<MediaItem, 'name' | 'url'
     let alive = true;
     setUrl(undefined);
     setError(undefined);
+    if (!PREVIEWED.includes(item.mime_type)) {
+      setError('Anteprima non disponibile per questo tipo di file.');
+      return undefined;
+    }
     requestFile(item.url)
       .then((blob) => {
         if (!alive) return;
-        objectUrl = URL.createObjectURL(blob);
+        objectUrl = URL.createObjectURL(new Blob([blob], { type: item.mime_type }));
         setUrl(objectUrl);
       })
       .catch((e: Error) => alive && setError(e.message));

@@ -1,5 +1,5 @@
 // Deterministic sandbox of the ANIA/SIVI/ATRC registries: the answer depends only on plate and vehicle type.
-// Plate prefixes choose the case (documented in README, 'Registri ANIA/SIVI/ATRC'):
+// Plate prefixes choose the case (documented in docs/features.md, 'Registry data'):
 //   ZE… result 2 with an Error list · ZS… no SIVI data · ZA… no ATRC data · ZD… SIVI holder other than the client
 //   ZB… ATRC beneficiary other than client and SIVI holder · ZC… claims in two of the last five years
 //   ZR… previous contract still running · ZT… the registry does not answer (timeout) · anything else: clean certificate, client is holder and beneficiary.

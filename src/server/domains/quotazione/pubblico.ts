@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sql, type Transaction } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MigrationStatement } from '../../extensions.ts';
-import { enforceLimits } from '../../plugins/rateLimit.ts';
+import { enforceLimits, publicAddressLimit } from '../../plugins/rateLimit.ts';
 import { HttpError, invalid } from '../../errors.ts';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
@@ -107,7 +107,7 @@ const CLIENTE: AuthUser & WorkflowUser = {
 };
 
 function limits(config: AppConfig) {
-  return { perAddress: config.PUBLIC_RATE_LIMIT_IP, perUuid: config.PUBLIC_RATE_LIMIT_UUID, windowSeconds: config.PUBLIC_RATE_LIMIT_WINDOW };
+  return { perUuid: config.PUBLIC_RATE_LIMIT_UUID, windowSeconds: config.PUBLIC_RATE_LIMIT_WINDOW };
 }
 
 export type Phase = 'form' | 'documenti';
@@ -185,7 +185,8 @@ export function register(app: FastifyInstance): void {
     async function limit(request: FastifyRequest, reply: FastifyReply, uuid: string | undefined) {
       const l = limits(app.ctx.config);
       await enforceLimits(db, reply, [
-        { key: `pubblico:ip:${request.ip}`, max: l.perAddress, windowSeconds: l.windowSeconds },
+        // Counted already by the public routes' onRequest hook, before the body was read.
+        publicAddressLimit(request),
         ...(uuid ? [{ key: `pubblico:uuid:${uuid.toLowerCase().slice(0, 64)}`, max: l.perUuid, windowSeconds: l.windowSeconds }] : []),
       ]);
     }
@@ -496,7 +497,7 @@ export function register(app: FastifyInstance): void {
       const notice = (await noticesFor(db, row)).find((n) => String(n.id) === id);
       const m = notice ? await findDocument(db, notice.id) : undefined;
       if (!m) throw new HttpError(404, 'Documento non trovato.');
-      return sendDocument(reply, app.ctx, m, false);
+      return sendDocument(reply, app.ctx, m);
     });
 
     app.post('/api/cliente/quotazione/terminaCaricamento/:uuid', { schema: { params: uuidParam, querystring } }, async (request, reply) => {

@@ -1,7 +1,7 @@
 // Autocomplete and list routes over the reference tables (spec 000 §7): comuni, nazioni, province, rami, settori, frazionamenti, rimesse.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { enforceLimits } from '../../plugins/rateLimit.ts';
+import { enforceLimits, publicAddressLimit } from '../../plugins/rateLimit.ts';
 import { notFound } from '../../errors.ts';
 import { searchKey } from './sources.ts';
 import { NAZIONE_ESTERO, NAZIONE_ITALIA } from '../../../shared/validators/nazione.ts';
@@ -86,7 +86,7 @@ export function register(app: FastifyInstance): void {
   // The customer's public form needs the municipalities too: same answers, no login, limited per address.
   app.extensions.publicRoutes('riferimenti-pubblici', async (app: FastifyInstance) => {
     registerComuni(app, '/api/pubblico/autocomplete', async (request, reply) => {
-      await enforceLimits(app.ctx.db, reply, [{ key: `pubblico:ip:${request.ip}`, max: app.ctx.config.PUBLIC_RATE_LIMIT_IP, windowSeconds: app.ctx.config.PUBLIC_RATE_LIMIT_WINDOW }]);
+      await enforceLimits(app.ctx.db, reply, [publicAddressLimit(request)]);
     });
   });
   app.extensions.routes('riferimenti', async (app: FastifyInstance) => {
