@@ -1,8 +1,13 @@
 // The change history: one entry per write with the exact differences, none for a refused write, secrets without values,
 // scope and field permissions on reads, restore through validation/version/machine, delete and restore, the chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
 import pg from 'pg';
-import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { loadAll } from '../../src/server/bootstrap.ts';
+import { connect } from '../../src/server/db/connection.ts';
+import { domains } from '../../src/server/domains/index.ts';
+import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let admin: string;
@@ -103,9 +108,45 @@ describe('what is recorded', () => {
   it('a secret field is recorded as changed, never with its value', async () => {
     const token = await userWithRoles(t, admin, { email: 'segreto@storico.test', roles: ['staff'] });
     expect(token).toBeTruthy();
-    const rows = await psql<{ modifiche: Record<string, unknown> }>(`SELECT modifiche FROM storico WHERE risorsa = 'utente' ORDER BY id DESC LIMIT 1`);
+    const rows = await psql<{ modifiche: Record<string, unknown> }>(`SELECT modifiche FROM storico WHERE risorsa = 'utente' AND azione = 'creazione' ORDER BY id DESC LIMIT 1`);
     expect(rows.rows[0]!.modifiche.password).toEqual({ segreto: true });
     expect(JSON.stringify(rows.rows[0]!.modifiche)).not.toContain('argon2');
+  });
+});
+
+describe('the writes the server makes and the sign-in events', () => {
+  it('a workflow transition is recorded with its event and the status change', async () => {
+    const q = await t.call('POST', '/api/quotazioni', { token: admin, body: {
+      persona: 'f', sesso: 'M', nome: 'Tina', cognome: 'Transizione', email: 'tina@esempio.it', provincia_codice: 'RM',
+      veicoli_storici: [{ marca: 'FIAT', modello: '500 F', anno: 1968, tipologia_ania: 'A', targa: 'RM000999' }],
+    } });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    const id = q.body.data.model.id as number;
+    // The vehicles are nested rows: a change in one is that row's field.
+    const current = (await t.call('GET', `/api/quotazioni/${id}`, { token: admin })).body.data;
+    const veicoli = current.veicoli_storici.map((v: Record<string, unknown>) => ({ ...v, targa: 'RM000998' }));
+    const put = await t.call('PUT', `/api/quotazioni/${id}`, { token: admin, body: { veicoli_storici: veicoli, version: current.version } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const last = (await t.call('GET', `/api/quotazioni/${id}/storico`, { token: admin })).body.data[0];
+    expect(last.modifiche).toContainEqual({ campo: 'veicoli_storici.0.targa', da: 'RM000999', a: 'RM000998' });
+    expect((await t.call('POST', '/api/quotazioni/cambioStato', { token: admin, body: { id, stato_quotazione_id: 5 } })).status).toBe(200);
+    const h = (await t.call('GET', `/api/quotazioni/${id}/storico`, { token: admin })).body;
+    expect(h.data[0]).toMatchObject({ azione: 'transizione', evento: 'CAMBIO_STATO', origine: 'utente' });
+    expect(h.data[0].modifiche).toContainEqual({ campo: 'stato_quotazione_id', da: 1, a: 5 });
+    expect(h.data.at(-1).modifiche).toContainEqual(expect.objectContaining({ campo: 'veicoli_storici', da: null }));
+  });
+
+  it('login, failed login, password change and logout are in the user history', async () => {
+    const token = await userWithRoles(t, admin, { email: 'accessi@storico.test', roles: ['staff'] });
+    expect((await t.call('POST', '/api/login', { body: { email: 'accessi@storico.test', password: 'sbagliata-123456' } })).status).toBe(422);
+    expect((await t.call('PUT', '/api/account', { token, body: { password_attuale: 'user-password-1234', password: 'nuova-password-5678' } })).status).toBe(200);
+    expect((await t.call('GET', '/api/api_logout', { token })).status).toBe(200);
+    const me = (await psql<{ id: number }>(`SELECT id FROM utente WHERE email = 'accessi@storico.test'`)).rows[0]!.id;
+    const events = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${me}&azione=accesso`, { token: admin })).body.data.map((v: { evento: string }) => v.evento);
+    expect(events).toEqual(['logout', 'cambio_password', 'login_fallito', 'login']);
+    // The password change is also a change of the record, with the secret as changed and no value.
+    const change = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${me}&azione=modifica`, { token: admin })).body.data[0];
+    expect(change.modifiche).toEqual([{ campo: 'password', nascosto: true }]);
   });
 });
 
@@ -121,6 +162,35 @@ describe('reading it', () => {
     expect((await storico(theirs, token)).status).toBe(404);
     // The desk is for show_storico.
     expect((await t.call('GET', '/api/storico', { token })).status).toBe(403);
+  });
+});
+
+describe('one chain for every instance', () => {
+  it('two instances writing at once keep one valid chain', async () => {
+    const b = connect(t.databaseUrl, 5);
+    const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
+    const other = await buildApp({ domains, db: b.db, definitions });
+    try {
+      const ids = await Promise.all(Array.from({ length: 4 }, async (_, i) =>
+        (await t.call('POST', '/api/cliente', { token: admin, body: { ...base, cognome: `Parallelo${i}` } })).body.data.model.id as number));
+      const writes = ids.flatMap((id) => [1, 2, 3].map((n) => ({ id, n })));
+      await Promise.all(writes.map(async ({ id, n }, i) => {
+        const app = i % 2 ? other : t.app;
+        // Each write reads the version it changes, as a client would; a 409 from the race is retried.
+        for (;;) {
+          const version = (await t.call('GET', `/api/cliente/${id}`, { token: admin })).body.data.version;
+          const res = await app.inject({ method: 'PUT', url: `/api/cliente/${id}`, headers: { authorization: `Bearer ${admin}` }, payload: { note: `scrittura ${n}`, version } });
+          if (res.statusCode !== 409) return expect(res.statusCode).toBe(200);
+        }
+      }));
+      const v = await t.call('GET', '/api/storico/verifica', { token: admin });
+      expect(v.body.ok).toBe(true);
+      const seqs = (await psql<{ seq: string }>('SELECT seq FROM storico ORDER BY seq')).rows.map((r) => Number(r.seq));
+      expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    } finally {
+      await other.close();
+      await b.close();
+    }
   });
 });
 

@@ -140,3 +140,29 @@ export async function conAzione<T>(trx: Database, marca: { azione?: string; even
   await sql`select set_config('storico.azione', '', true), set_config('storico.evento', '', true)`.execute(trx);
   return result;
 }
+
+/**
+ * A bulk operation in the caller's transaction (an import replacing a catalogue): its rows leave no entry each, the
+ * returned function writes the one entry that sums it up (`modifiche`: what changed, as {campo: [prima, dopo]}).
+ */
+export async function operazioneMassiva(trx: Database, risorsa: string, azione: string) {
+  await sql`select set_config('storico.massivo', 'on', true)`.execute(trx);
+  return async (modifiche: Record<string, [unknown, unknown]>) => {
+    await sql`select set_config('storico.massivo', '', true)`.execute(trx);
+    const a = store.getStore()?.attore() ?? { utente_id: null, utente_nome: null, origine: 'sistema', indirizzo: null, richiesta: null };
+    await sql`INSERT INTO storico (risorsa, record_id, utente_id, utente_nome, origine, indirizzo, richiesta, azione, evento, modifiche)
+      VALUES (${risorsa}, NULL, ${a.utente_id}, ${a.utente_nome}, ${a.origine}, ${a.indirizzo}, ${a.richiesta}, ${azione}, NULL, ${JSON.stringify(modifiche)}::jsonb)`.execute(trx);
+  };
+}
+
+/**
+ * A sign-in event (login, failed login, logout, password change, sessions revoked) in the history of the user it
+ * concerns; made by the signed-in actor when there is one (an administrator disabling a user), else by that user.
+ */
+export async function registraAccesso(db: Database, risorsa: string, evento: string, utente: { id: number | null; name: string | null }): Promise<void> {
+  const a = store.getStore()?.attore();
+  const actor = a?.utente_id ? { id: a.utente_id, name: a.utente_nome } : utente;
+  await sql`INSERT INTO storico (risorsa, record_id, utente_id, utente_nome, origine, indirizzo, richiesta, azione, evento, modifiche)
+    VALUES (${risorsa}, ${utente.id}, ${actor.id}, ${actor.name?.slice(0, 255) ?? null}, 'utente', ${a?.indirizzo ?? null}, ${a?.richiesta ?? null},
+      'accesso', ${evento}, '{}'::jsonb)`.execute(db);
+}

@@ -94,6 +94,8 @@ export const STORICO_TABLES = [
      segreti text[] := TG_ARGV[1]::text[];
      ignorati text[] := TG_ARGV[2]::text[];
    BEGIN
+     -- A bulk operation (an import of thousands of rows) leaves one summary entry of its own instead.
+     IF current_setting('storico.massivo', true) = 'on' THEN RETURN NULL; END IF;
      IF TG_OP <> 'INSERT' THEN vecchio := to_jsonb(OLD); END IF;
      IF TG_OP <> 'DELETE' THEN nuovo := to_jsonb(NEW); END IF;
      SELECT coalesce(jsonb_object_agg(k, CASE WHEN k = ANY(segreti) THEN '{"segreto": true}'::jsonb

@@ -70,8 +70,19 @@ export class Storico {
     const modifiche: Modifica[] = [];
     for (const [campo, value] of Object.entries(row.modifiche) as Array<[string, Stored]>) {
       const hidden = !Array.isArray(value) || (repo ? !repo.mayReadField(campo, user) : false);
-      if (hidden) modifiche.push({ campo, nascosto: true });
-      else modifiche.push(...expand(campo, value[0], value[1]));
+      if (hidden) {
+        modifiche.push({ campo, nascosto: true });
+        continue;
+      }
+      // Parts or values of the field the user may not read (an insurer's premium in each offer): changed, no values.
+      const masked = (v: unknown) => (repo ? repo.presentPart({ [campo]: v }, user)[campo] : v);
+      const shown = new Map(expand(campo, masked(value[0]), masked(value[1])).map((m) => [m.campo, m]));
+      for (const change of expand(campo, value[0], value[1])) {
+        const seen = shown.get(change.campo);
+        const same = seen && JSON.stringify([seen.da, seen.a]) === JSON.stringify([change.da, change.a]);
+        const whole = seen && (isRow(change.da) || isRow(change.a));
+        modifiche.push(same || whole ? seen! : { campo: change.campo, nascosto: true });
+      }
     }
     return {
       id: Number(row.id), at: row.at.toISOString(), risorsa: row.risorsa, record_id: row.record_id === null ? null : Number(row.record_id),
