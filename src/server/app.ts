@@ -21,6 +21,7 @@ import documentiPlugin from './plugins/documenti.ts';
 import validatorsPlugin from './plugins/validators.ts';
 import { limitPublicRequests } from './plugins/rateLimit.ts';
 import { registerDomains, type Domain } from './extensions.ts';
+import { registerStoricoContesto } from './storico/richiesta.ts';
 import { createMediaStore, mediaSettings } from './media/store.ts';
 import { createFirmaProvider } from './adapters/firma/index.ts';
 import type { FirmaProvider } from './adapters/firma/types.ts';
@@ -66,6 +67,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: trustProxy(config.TRUST_PROXY),
   });
+  // First of all hooks: everything the request runs, down to the database driver, knows who writes (the history).
+  registerStoricoContesto(app);
   // The domains register first: the validator needs the place codes one of them provides.
   const extensions = await registerDomains(app, options.definitions, options.domains);
   const workflows = extensions.workflows({ APP_URL: config.APP_URL });

@@ -145,6 +145,9 @@ describe('steps and rules', () => {
     expect(cliente).toMatchObject({ nome: 'MARIO', cognome: 'ROSSI', cf: 'RSSMRA80A01H501U', cell: '+393331234567', residenzaProv: 'RM', nazioneNascita: '1' });
     const q = (await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data;
     expect(q).toMatchObject({ cliente_id: clienteId, nome: 'MARIO', telefono: '+393331234567', stato_quotazione_id: 4, premio: expect.any(Number) });
+    // What the link wrote is the customer's in the record's history.
+    const storico = (await t.call('GET', `/api/cliente/${clienteId}/storico`, { token: admin })).body.data;
+    expect(storico.at(-1)).toMatchObject({ azione: 'creazione', origine: 'cliente', utente: { id: null, name: 'Cliente (link personale)' } });
     // Again: the same customer record is kept up to date, not duplicated.
     const again = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { residenzaCivico: '2' }) });
     expect(again.body.data.model.id).toBe(clienteId);

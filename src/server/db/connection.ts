@@ -1,6 +1,7 @@
 // The pg pool and the Kysely instance every server module shares.
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
+import { StoricoDialect } from '../storico/contesto.ts';
 
 // Dates stay 'YYYY-MM-DD' strings (no time-zone shifts); numeric money and counts become JS numbers.
 pg.types.setTypeParser(1082, (v) => v);
@@ -29,7 +30,8 @@ export function connect(url: string, max = 20): Connection {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
-  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  // The dialect hands each request's actor to the history trigger (src/server/storico).
+  const db = new Kysely({ dialect: new StoricoDialect(pool) });
   pools.set(db, pool);
   return { db, pool, close: () => db.destroy() };
 }

@@ -10,6 +10,7 @@ import {
 import { initials, type AuthUser } from '../auth/user.ts';
 import { ResourceRepository } from '../resources/repository.ts';
 import { isMaintenance } from './maintenance.ts';
+import { registraAccesso } from '../storico/contesto.ts';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
 export const API_TOKEN_REFUSED = "Il token nell'indirizzo (api_token) non è accettato: invia il token nell'intestazione Authorization (Authorization: Bearer <token>).";
@@ -89,11 +90,13 @@ export default fp(async (app: FastifyInstance) => {
     const ok = await verifyPassword(found?.password, password);
     if (!found || !ok || !found.attivo) {
       await recordFailure(db, keys);
+      await registraAccesso(db, USERS_RESOURCE, 'login_fallito', { id: found?.id ?? null, name: email.trim() });
       throw invalid({ authentication: [LOGIN_FAILED] }, LOGIN_FAILED);
     }
     await clearFailures(db, keys);
     const token = await issueToken(db, found.id, app.ctx.config.TOKEN_TTL_HOURS);
     const user = (await userForToken(db, token, app.ctx.cache))!;
+    await registraAccesso(db, USERS_RESOURCE, 'login', user);
     reply.header('cache-control', 'no-store');
     return { token, ...sessionBody(app, user) };
   });
@@ -103,6 +106,7 @@ export default fp(async (app: FastifyInstance) => {
 
     scoped.get('/api/api_logout', async (request) => {
       await revokeToken(app.ctx.db, request.user.tokenId);
+      await registraAccesso(app.ctx.db, USERS_RESOURCE, 'logout', request.user);
       // Other instances learn it by notification; this one forgets at once (a GET is not counted as a write).
       app.ctx.cache.forgetSession(tokenHash(bearer(request)!));
       return { message: 'Logout effettuato.' };
@@ -156,7 +160,10 @@ export default fp(async (app: FastifyInstance) => {
           // The user's own record, written like every other: validated with its definition, version bumped.
           await users.writeOnBehalf(trx, request.user, await users.lockRow(trx, request.user.id), changes);
           // A new password ends every other session of this user.
-          if (changes.password) await revokeUserTokens(trx, request.user.id, request.user.tokenId);
+          if (changes.password) {
+            await revokeUserTokens(trx, request.user.id, request.user.tokenId);
+            await registraAccesso(trx, USERS_RESOURCE, 'cambio_password', request.user);
+          }
         });
       }
       const user = { ...request.user, name: (changes.name as string | undefined) ?? request.user.name };

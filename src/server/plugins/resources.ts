@@ -13,6 +13,8 @@ import type { Workflow } from '../../shared/workflow/machine.ts';
 import { registerAutocomplete } from '../resources/autocomplete.ts';
 import { registerCerca } from '../resources/cerca.ts';
 import { requirePermission } from '../auth/guards.ts';
+import { registerHistoryDesk, registerRecordHistory } from '../storico/routes.ts';
+import { Storico } from '../storico/servizio.ts';
 
 const MAX_PER_PAGE = 500;
 
@@ -194,11 +196,13 @@ function registerWorkflowRoutes(
 export default fp(async (app: FastifyInstance) => {
   app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
-    const repositories: ResourceRepository[] = [];
+    const repositories = new Map<string, ResourceRepository>();
+    const storico = new Storico(app.ctx.db, (name) => repositories.get(name));
+    registerHistoryDesk(scoped, () => storico);
     for (const def of app.ctx.definitions.resources.values()) {
       const workflow = def.resource.workflow ? app.ctx.workflows.get(def.resource.workflow.machine) : undefined;
       const repo = new ResourceRepository(def, app.ctx, (table) => app.ctx.definitions.resources.get(table)?.resource.title ?? table, workflow);
-      repositories.push(repo);
+      repositories.set(def.name, repo);
       const allow = (action: PermissionAction) => requirePermission(def.resource.permissions[action]);
       const what = def.resource.singular ?? 'Record';
       const tags = [def.name];
@@ -258,6 +262,7 @@ export default fp(async (app: FastifyInstance) => {
         if (workflow) registerWorkflowRoutes(scoped, base, def, repo, workflow, allow);
       }
       registerAutocomplete(scoped, () => app.ctx.db, def, repo, allow('list'));
+      registerRecordHistory(scoped, def, repo, () => storico);
       if (workflow && def.resource.workflow?.countsPath) {
         scoped.get(def.resource.workflow.countsPath, {
           preHandler: allow('list'),
@@ -267,6 +272,6 @@ export default fp(async (app: FastifyInstance) => {
         }));
       }
     }
-    registerCerca(scoped, () => app.ctx.db, repositories);
+    registerCerca(scoped, () => app.ctx.db, [...repositories.values()]);
   });
 }, { name: 'resources', dependencies: ['auth'] });

@@ -19,6 +19,7 @@ import type { WorkflowEvent } from '../../shared/workflow/guards.ts';
 import { runAction } from '../workflow/actions.ts';
 import { INT4_MAX } from '../http/contract.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
+import { conAzione } from '../storico/contesto.ts';
 import { referenceSearchFields } from '../../shared/definitions/compile.ts';
 import { nestedEntry, nestedTextSql, prefixSql } from './search-sql.ts';
 import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
@@ -358,6 +359,11 @@ export class ResourceRepository {
       this.templates.set(labels, (template = Object.fromEntries(keys.map((key) => [key, null]))));
     }
     return template;
+  }
+
+  /** Whether the user may read a field's values (x-read-permission); the history hides the others' values too. */
+  mayReadField(name: string, user: AuthUser): boolean {
+    return this.mayRead(name, user);
   }
 
   private mayRead(name: string, user: AuthUser): boolean {
@@ -1044,8 +1050,10 @@ export class ResourceRepository {
     const to = options.history?.to ?? from;
     if (statusField && to !== from) written[statusField] = to;
     // A transition bumps the version even when it stays in its status; a history note alone changes no row.
+    const values = await this.columnValues(written);
+    // A workflow event names its change in the record's history (src/server/storico), even one that changes no field.
     const updated = Object.keys(written).length || options.history?.to !== undefined
-      ? await this.writeRow(trx, id, await this.columnValues(written))
+      ? await (options.history ? conAzione(trx, { evento: options.history.event }, () => this.writeRow(trx, id, values)) : this.writeRow(trx, id, values))
       : before;
     if (options.history) {
       await trx.insertInto('workflow_history').values({
@@ -1122,6 +1130,37 @@ export class ResourceRepository {
       ${scope ? sql`WHERE ${scope}` : sql``} GROUP BY 1`.execute(db);
     const counts = new Map(rows.rows.map((r) => [Number(r.status), r.n]));
     return this.workflow!.statuses.map((s) => ({ id: s.id, code: s.code, nome: s.nome, count: counts.get(s.id) ?? 0 }));
+  }
+
+  /**
+   * A deleted record brought back with its own id (a restore from the history): the rules, validation, row scope and
+   * hooks of a create apply; a reference to a record that is gone answers 409 naming the field.
+   */
+  async reinsert(db: Database, user: AuthUser, id: number, values: Record<string, unknown>): Promise<WriteResult> {
+    const record: Record<string, unknown> = { ...this.defaults() };
+    for (const f of this.def.fields) if (!f.secret && values[f.name] !== undefined) record[f.name] = values[f.name];
+    await this.applyScopeOnWrite(db, user, record, record);
+    this.applyRules(record, record);
+    this.validateRecord(record);
+    const hooks = this.deps.extensions.hooksFor(this.def.name);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await hooks.beforeWrite?.('create', { trx, user, def: this.def, input: record, tokenId: user.tokenId });
+        const inserted = await trx.insertInto(this.table).values({ ...(await this.columnValues(record)), id }).returningAll().executeTakeFirstOrThrow();
+        await hooks.afterWrite?.('create', { trx, user, def: this.def, input: record, after: inserted, tokenId: user.tokenId });
+        return { model: this.present(inserted, user), warnings: {} };
+      });
+    } catch (error) {
+      const pg = error as { code?: string; detail?: string };
+      if (pg.code === '23503') {
+        const column = /\(([A-Za-z0-9_]+)\)=/.exec(pg.detail ?? '')?.[1] ?? '';
+        const field = this.byName.get(column);
+        const what = field?.ref ? this.titleOf(field.ref) : column;
+        throw new HttpError(409, `Impossibile ripristinare: il record collegato in ${field?.title ?? column} (${what}) non esiste più.`, undefined, { campo: column }, 'CONFLICT');
+      }
+      if (pg.code === '23505' && /\(id\)=/.test(pg.detail ?? '')) throw new HttpError(409, 'Il record esiste già: non è stato eliminato.', undefined, undefined, 'CONFLICT');
+      throw fromDatabaseError(error, 'write', this.titleOf) ?? error;
+    }
   }
 
   async remove(db: Database, user: AuthUser, id: number): Promise<void> {

@@ -118,6 +118,7 @@ export const resourceMetaSchema = {
     // Rows are a read-only SQL view its domain registers (app.extensions.view): no table, only the list and read routes.
     view: { type: 'boolean' },
     headers: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
+    storico: { type: 'boolean', description: 'lo storico delle modifiche dei record (predefinito: sì)' },
     // Files the records own: collections with their limits, the API paths, the workflow events that allow changes.
     media: mediaMetaSchema(),
     // The record screen's tabs of related rows (the customer card): other resources' lists, the change history, a route's rows.

@@ -42,6 +42,8 @@ export interface ResourceConfig {
   media?: MediaConfig;
   /** Tabs of the record's screen with related rows (the customer card), checked at start. */
   related?: RelatedTab[];
+  /** The change history of its records (default on); `false` for tables that are a log themselves (the outbox). */
+  storico?: boolean;
 }
 
 /**

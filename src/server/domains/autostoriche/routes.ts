@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type ControlledTransaction, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { FieldDefinition, FieldKind, ResourceDefinition } from '../../../shared/definitions/types.ts';
+import { operazioneMassiva } from '../../storico/contesto.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { HttpError, fromDatabaseError, invalid } from '../../errors.ts';
 import { NO_FILE, fileError, importSpec, readModels, type BatchSink, type ImportProgress, type ImportSpec, type ParsedModels } from './import.ts';
@@ -189,6 +190,8 @@ class Staging {
       const message = `${quotationCount(impact.quotazioni)} modelli che l'importazione eliminerebbe: conferma (conferma = 1) per tenerli fuori catalogo. Nessun modello modificato.`;
       throw new HttpError(409, message, { cancella: [message] }, { ...impact, conferma_richiesta: true });
     }
+    // One history entry for the whole import, not one per model.
+    const riepilogo = await operazioneMassiva(trx, RESOURCE, 'importazione');
     if (options.cancella) {
       const deleted = await trx.deleteFrom(RESOURCE).where('id', '!=', sql<number>`ALL(${kept}::integer[])`).executeTakeFirst();
       // What was deleted, also a model added through the API since the count.
@@ -202,7 +205,11 @@ class Staging {
       }
     }
     const list = sql.join(this.fields.map((f) => sql.ref(f.name)));
-    await sql`INSERT INTO ${sql.table(RESOURCE)} (${list}) SELECT ${list} FROM ${sql.table(STAGE)}`.execute(trx);
+    const inserted = await sql`INSERT INTO ${sql.table(RESOURCE)} (${list}) SELECT ${list} FROM ${sql.table(STAGE)}`.execute(trx);
+    await riepilogo({
+      importati: [null, Number(inserted.numAffectedRows ?? 0)],
+      ...(options.cancella ? { eliminati: [null, impact.da_eliminare], fuori_catalogo: [null, impact.fuori_catalogo] } : {}),
+    });
     // A client that went away before the commit cancelled the import: roll back, nothing changes.
     if (cancelled()) throw new ImportCancelled();
     await trx.commit().execute();

@@ -116,6 +116,11 @@ export type Phase = 'form' | 'documenti';
 /** This file's registrations, called by the domain's plugin (index.ts). */
 export function register(app: FastifyInstance): void {
   app.extensions.publicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
+    // What the personal link writes is the customer's, in the records' history.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!request.headers.authorization) request.storicoCliente = 'Cliente (link personale)';
+      done();
+    });
     const db = app.ctx.db;
     const def = app.ctx.definitions.resources.get('quotazione')!;
     const workflow: Workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;

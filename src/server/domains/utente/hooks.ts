@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { invalid } from '../../errors.ts';
 import { revokeUserTokens } from '../../auth/service.ts';
+import { registraAccesso } from '../../storico/contesto.ts';
 import { PASSWORD_BLANK } from '../../auth/passwords.ts';
 import { REQUIRED_MESSAGE } from '../../../shared/validation.ts';
 import { SUPER_ADMIN } from '../../../shared/permissions.ts';
@@ -23,6 +24,7 @@ export function register(app: FastifyInstance): void {
       if (operation !== 'update' || !after) return;
       if (input.password || after.attivo === false) {
         await revokeUserTokens(trx, after.id as number, after.id === user.id ? tokenId : undefined);
+        await registraAccesso(trx, 'utente', 'sessioni_revocate', { id: after.id as number, name: String(after.name ?? '') });
       }
     },
     async beforeDelete({ before, user }) {
