@@ -11,7 +11,9 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface StartedServer {
   url: string;
-  stop(): Promise<void>;
+  dataDir: string;
+  /** Stops the server; `keep` leaves its data directory for a restart on it. */
+  stop(options?: { keep?: boolean }): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -35,8 +37,8 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function startServer(name: string, extraEnv: Record<string, string> = {}): Promise<StartedServer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), `bbo-e2e-${name}-`));
+export async function startServer(name: string, extraEnv: Record<string, string> = {}, existingDataDir?: string): Promise<StartedServer> {
+  const dataDir = existingDataDir ?? await mkdtemp(path.join(os.tmpdir(), `bbo-e2e-${name}-`));
   // PostgreSQL runs as user postgres when we are root: it must be able to enter the folder.
   await chmod(dataDir, 0o755);
   const port = await freePort();
@@ -79,9 +81,10 @@ export async function startServer(name: string, extraEnv: Record<string, string>
   }
   return {
     url,
-    stop: async () => {
+    dataDir,
+    stop: async ({ keep = false } = {}) => {
       await stopProcess(child);
-      await rm(dataDir, { recursive: true, force: true });
+      if (!keep) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

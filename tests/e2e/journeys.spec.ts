@@ -1,0 +1,318 @@
+// Journeys on a fresh install with the demo data (its own server, nothing shared with the other specs): every demo
+// quotation taken from its status to the end by the role that would, through the screens; the breaks between features
+// (issue, signature, renewal, registry refresh, appendices, model import) show up here and not in per-call tests.
+import { expect, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { answerQuestionnaire, demoUsers, fillDailyVehicles } from './helpers.ts';
+import { startServer, type StartedServer } from './server.ts';
+
+const user = (email: string) => demoUsers().find((u) => u.email === email)!;
+const STAFF = user('staff@demo.broker.it');
+const MARIO = user('mario.rossi@demo.broker.it');
+const APPROVER = user('approvatore@demo.broker.it');
+const ADMIN = { email: 'admin@journeys.test', password: 'Admin-Journeys-Password-2026' };
+const OGGI = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const DOMANI = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+const STATO = { bozza: 1, deroga: 2, approvata: 3, form: 4, documenti: 5, verifica: 6, emissione: 7, richiesta: 8, firma: 9, successo: 10, errore: 11, diretta: 12, rinnovo: 13 };
+
+let server: StartedServer;
+const url = (pathname: string) => new URL(pathname, server.url).toString();
+
+test.describe.configure({ mode: 'serial' });
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const env = { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: '1' };
+  // As a new user does it: `npm start` loads the demo, then the app is started again on the same data.
+  const first = await startServer('journeys', env);
+  await first.stop({ keep: true });
+  server = await startServer('journeys', env, first.dataDir);
+});
+test.afterAll(async () => server?.stop());
+
+async function session(browser: Browser, who: { email: string; password: string }): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(url('/login'));
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Accedi' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 30_000 });
+  return page;
+}
+
+async function api(page: Page, method: 'get' | 'post' | 'put', pathname: string, data?: unknown) {
+  const token = await page.evaluate(() => sessionStorage.getItem('token'));
+  const res = await page.request[method](url(pathname), { headers: { Authorization: `Bearer ${token}` }, ...(data === undefined ? {} : { data }) });
+  return { status: res.status(), body: await res.json().catch(() => null) };
+}
+
+async function quotazione(page: Page, id: number): Promise<Record<string, unknown>> {
+  const res = await api(page, 'get', `/api/quotazioni/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+async function demoId(page: Page, cognome: string): Promise<number> {
+  const res = await api(page, 'get', `/api/quotazioni?search=${encodeURIComponent(cognome)}&per_page=50`);
+  const rows = (res.body.data as Array<{ id: number; cognome: string }>).filter((r) => r.cognome?.toUpperCase() === cognome.toUpperCase());
+  expect(rows, `demo quotation ${cognome}`).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+async function apri(page: Page, id: number) {
+  await page.goto(url(`/modifica/quotazione/${id}`));
+  await expect(page.getByTestId('stato-quotazione').first()).toBeVisible({ timeout: 30_000 });
+}
+
+const azioni = (page: Page) => page.getByRole('toolbar', { name: 'Azioni della quotazione' });
+const emissione = (page: Page) => page.getByRole('toolbar', { name: 'Azioni di emissione' });
+
+/** A workflow button and its confirmation dialog. */
+async function azione(page: Page, label: string) {
+  await azioni(page).getByRole('button', { name: label, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: label, exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+async function stato(page: Page, id: number): Promise<number> {
+  return Number((await quotazione(page, id)).stato_quotazione_id);
+}
+
+/** Bozza and the renewal's draft: the owner prices it and confirms it for direct entry (staff path) or for the customer's link. */
+async function conferma(page: Page, id: number, via: 'diretta' | 'cliente') {
+  await apri(page, id);
+  await azione(page, via === 'diretta' ? 'Conferma per emissione diretta' : 'Conferma');
+}
+
+/** 12: the owner completes the customer's data on the direct screen and passes it to issue. */
+async function compilaDiretta(page: Page, id: number) {
+  await page.goto(url(`/modifica/quotazione_diretta/${id}`));
+  await expect(page.getByTestId('stato-quotazione').first()).toHaveText('In attesa compilazione diretta', { timeout: 30_000 });
+  await azione(page, 'Passa in attesa di emissione');
+  await expect(page.getByTestId('stato-quotazione').first()).toHaveText('In attesa di emissione');
+}
+
+/** 4 and 5: the customer opens the personal link, fills the form if asked, uploads a document per category and ends. */
+async function cliente(browser: Browser, staff: Page, id: number) {
+  const q = await quotazione(staff, id);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(url(`/quotazione/cliente/${String(q.uuid)}?parameter1=conferma_cliente`));
+  if (Number(q.stato_quotazione_id) === STATO.form) {
+    await expect(page.getByRole('heading', { level: 1, name: 'Informazioni' })).toBeVisible();
+    await page.getByRole('button', { name: 'Avanti' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dati anagrafici' })).toBeVisible();
+    await page.getByLabel('Telefono').fill('+393331234567');
+    await page.getByRole('radiogroup', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
+    await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
+    await page.getByRole('button', { name: 'Avanti' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+    for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
+      await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
+    }
+    await page.getByRole('button', { name: 'Avanti' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+    await page.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
+    await page.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
+    await page.getByRole('button', { name: 'Avanti' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
+    await answerQuestionnaire(page, { altreCoperture: 'No' });
+    await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
+    await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
+    await fillDailyVehicles(page);
+    await page.getByRole('button', { name: 'Invia' }).click();
+    await expect(page.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { level: 1, name: 'Caricamento documenti' })).toBeVisible();
+  const card = page.locator('.card', { has: page.getByRole('heading', { level: 2, name: "Carta d'identità", exact: true }) });
+  await card.locator('input[type=file]').setInputFiles({ name: 'carta.png', mimeType: 'image/png', buffer: PNG });
+  await expect(card.getByText('carta.png')).toBeVisible();
+  await page.getByRole('button', { name: 'Termina Caricamento' }).click();
+  await expect(page.getByRole('heading', { name: 'Caricamento completato' })).toBeVisible();
+  await context.close();
+}
+
+/** 7 and 8: staff save the issue data, preview and issue; the policy waits for signature. */
+async function emetti(page: Page, id: number) {
+  await apri(page, id);
+  await emissione(page).getByRole('button', { name: 'Salva Emissione' }).click();
+  let dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Data incasso premio').fill(OGGI);
+  await dialog.getByRole('button', { name: 'Salva Emissione' }).click();
+  await expect(dialog).toHaveCount(0);
+  await emissione(page).getByRole('button', { name: 'Preview Emissione' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Preview Emissione' }).click();
+  await expect(dialog.getByTestId('esito-anteprima')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Annulla' }).click();
+  await emissione(page).getByRole('button', { name: 'Emetti' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Emetti' }).click();
+  await expect(page.getByTestId('notice').filter({ hasText: 'Polizza emessa correttamente' })).toBeVisible({ timeout: 30_000 });
+  expect(await stato(page, id)).toBe(STATO.firma);
+}
+
+/** A PDF that is the contract to sign: the downloaded file, as the customer would bring it back signed on paper. */
+async function firmaManuale(page: Page, id: number) {
+  await apri(page, id);
+  const box = page.getByTestId('box-firma');
+  await expect(box.getByTestId('stato-firma')).toHaveText('Documenti pronti per essere firmati');
+  await box.getByLabel('Firma Manuale').check();
+  const manuale = box.getByTestId('firma-manuale');
+  const download = page.waitForEvent('download');
+  await manuale.getByRole('button', { name: /^Scarica: Contratto/ }).first().click();
+  const contratto = await (await download).path();
+  const signed = await PDFDocument.load(await import('node:fs/promises').then((fs) => fs.readFile(contratto!)));
+  const last = signed.getPages().at(-1)!;
+  last.drawText('Firmato dal contraente', { x: 40, y: 40, size: 12, font: await signed.embedFont(StandardFonts.Helvetica) });
+  await manuale.getByLabel('Carica contratto firmato').setInputFiles({ name: 'contratto firmato.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await signed.save()) });
+  await expect(box.getByTestId('stato-firma')).toHaveText('Documenti Firmati', { timeout: 20_000 });
+  await expect(page.getByTestId('stato-quotazione').first()).toHaveText('Conclusa con successo');
+}
+
+async function firmaOtp(page: Page, id: number) {
+  await apri(page, id);
+  const box = page.getByTestId('box-firma');
+  await expect(box.getByTestId('stato-firma')).toHaveText('Documenti pronti per essere firmati');
+  await box.getByLabel('Firma Digitale OTP').check();
+  await box.getByRole('button', { name: 'Invia richiesta di firma' }).click();
+  await expect(box.getByTestId('stato-firma')).toHaveText(/Documenti inviati per la firma|Documenti Firmati/);
+  await expect(box.getByTestId('stato-firma')).toHaveText('Documenti Firmati', { timeout: 30_000 });
+  await expect(page.getByTestId('stato-quotazione').first()).toHaveText('Conclusa con successo');
+}
+
+interface Ruoli { staff: Page; mario: Page; approvatore: Page; browser: Browser }
+
+/**
+ * Moves a quotation, one status at a time, by whoever acts at that status, until it is concluded. `cliente` sends the
+ * draft to the customer's link instead of the direct screen; `firma` picks the signature.
+ */
+async function finoAllaFine(r: Ruoli, id: number, opts: { via?: 'diretta' | 'cliente'; firma?: 'otp' | 'manuale' } = {}) {
+  const seen: number[] = [];
+  for (let step = 0; step < 12; step++) {
+    const s = await stato(r.staff, id);
+    seen.push(s);
+    if (s === STATO.successo || s === STATO.errore) return seen;
+    if (s === STATO.bozza || s === STATO.rinnovo || s === STATO.approvata) await conferma(r.mario, id, opts.via ?? 'diretta');
+    else if (s === STATO.deroga) { await apri(r.approvatore, id); await azione(r.approvatore, 'Approva'); }
+    else if (s === STATO.diretta) await compilaDiretta(r.mario, id);
+    else if (s === STATO.form || s === STATO.documenti) await cliente(r.browser, r.staff, id);
+    else if (s === STATO.verifica) { await apri(r.staff, id); await azione(r.staff, 'Conferma documenti'); }
+    else if (s === STATO.emissione || s === STATO.richiesta) await emetti(r.staff, id);
+    else if (s === STATO.firma) await (opts.firma === 'manuale' ? firmaManuale(r.staff, id) : firmaOtp(r.staff, id));
+    const after = await stato(r.staff, id);
+    expect(after, `quotation ${id} did not move from ${s}`).not.toBe(s);
+  }
+  throw new Error(`quotation ${id} never ended: ${seen.join(' → ')}`);
+}
+
+async function ruoli(browser: Browser): Promise<Ruoli> {
+  const staff = await session(browser, STAFF);
+  const mario = await session(browser, MARIO);
+  const approvatore = await session(browser, APPROVER);
+  return { staff, mario, approvatore, browser };
+}
+
+test('every demo quotation in progress is taken to the end by the roles that act on it', async ({ browser }) => {
+  test.setTimeout(600_000);
+  const r = await ruoli(browser);
+  const piani: Array<[string, Parameters<typeof finoAllaFine>[2]]> = [
+    ['EMISSIONE', { firma: 'otp' }],
+    ['RICHIESTA', { firma: 'manuale' }],
+    ['VERIFICA', { firma: 'otp' }],
+    ['DOCUMENTI', { firma: 'manuale' }],
+    ['FORM', { firma: 'otp' }],
+    ['DIRETTA', { firma: 'manuale' }],
+    ['APPROVATA', { via: 'cliente', firma: 'otp' }],
+    ['DEROGA', { firma: 'manuale' }],
+    ['BOZZA', { via: 'cliente', firma: 'manuale' }],
+    ['GRECO', { firma: 'otp' }],
+    ['ROMANO', { firma: 'manuale' }],
+    ['BRUNO', { firma: 'otp' }],
+  ];
+  for (const [cognome, opts] of piani) {
+    const id = await demoId(r.staff, cognome);
+    const path = await finoAllaFine(r, id, opts);
+    expect(path.at(-1), `${cognome}: ${path.join(' → ')}`).toBe(STATO.successo);
+  }
+});
+
+test('policies the demo issued are signed by OTP and by hand: the contract is there whoever issued', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const r = await ruoli(browser);
+  const firma = await demoId(r.staff, 'FIRMA');
+  expect(await stato(r.staff, firma)).toBe(STATO.firma);
+  await firmaOtp(r.staff, firma);
+  const seconda = await demoId(r.staff, 'SECONDA');
+  await firmaManuale(r.staff, seconda);
+  // A random PDF is not the contract: the manual signature needs the contract itself.
+  const stornata = await demoId(r.staff, 'STORNATA');
+  expect(await stato(r.staff, stornata)).toBe(STATO.errore);
+});
+
+test('a renewal refreshes its registry data and is taken to the end; an issued policy takes an inclusion and an exclusion', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const r = await ruoli(browser);
+  const admin = await session(browser, ADMIN);
+  const successo = await demoId(admin, 'SUCCESSO');
+  const rinnovoId = Number((await quotazione(admin, successo)).rinnovo_quotazione_id ?? (await quotazione(admin, successo)).rinnovo_id);
+  expect(rinnovoId, 'the demo renewed Nino Successo').toBeGreaterThan(0);
+  await apri(r.staff, rinnovoId);
+  await expect(r.staff.getByTestId('stato-quotazione').first()).toHaveText('Bozza rinnovo');
+  const targa = String(((await quotazione(r.staff, rinnovoId)).veicoli_storici as Array<{ targa: string }>)[0]!.targa);
+  await r.staff.getByRole('button', { name: `Aggiorna dati Ania ${targa}` }).click();
+  await expect(r.staff.getByText('Dati Ania aggiornati')).toBeVisible();
+  const path = await finoAllaFine(r, rinnovoId, { firma: 'otp' });
+  expect(path.at(-1)).toBe(STATO.successo);
+
+  // Inclusion and exclusion on the policy just renewed and signed.
+  await apri(r.staff, rinnovoId);
+  await r.staff.getByRole('tab', { name: 'Inclusione' }).click();
+  const inclusione = r.staff.getByTestId('tab-inclusione');
+  await inclusione.getByLabel('Data di decorrenza inclusione').fill(DOMANI);
+  await inclusione.getByRole('button', { name: 'Scegli il veicolo da includere' }).click();
+  const dialog = r.staff.getByRole('dialog', { name: 'Aggiungi veicolo storico' });
+  await dialog.getByLabel('Marca').selectOption('FIAT');
+  await dialog.getByLabel('Cerca modello').fill('124');
+  await dialog.getByRole('radio', { name: /124 SPIDER/ }).check();
+  await dialog.getByLabel('Targa', { exact: true }).fill('JR123CL');
+  await dialog.getByRole('button', { name: 'Aggiungi', exact: true }).click();
+  await inclusione.getByRole('button', { name: 'Calcola' }).click();
+  await expect(inclusione.getByTestId('nuovo-premio-annuale')).toContainText('€');
+  await r.staff.getByRole('button', { name: 'Preview Appendice di Inclusione' }).click();
+  await r.staff.getByRole('button', { name: 'Emetti Inclusione' }).click();
+  await r.staff.getByRole('dialog').getByRole('button', { name: 'Emetti Inclusione' }).click();
+  await expect(r.staff.getByText('Inclusione Emessa Correttamente')).toBeVisible();
+  await r.staff.getByRole('tab', { name: 'Esclusione' }).click();
+  const esclusione = r.staff.getByTestId('tab-esclusione');
+  await esclusione.getByLabel('Data di decorrenza esclusione').fill(DOMANI);
+  await esclusione.getByRole('button', { name: `Calcola Esclusione ${targa}` }).click();
+  await esclusione.getByRole('button', { name: 'Emetti Esclusione' }).click();
+  await r.staff.getByRole('dialog').getByRole('button', { name: 'Emetti Esclusione' }).click();
+  await expect(r.staff.getByText('Esclusione avvenuta con successo')).toBeVisible();
+  await expect(esclusione.getByTestId('appendici-emesse')).toContainText('Inclusione');
+  await expect(esclusione.getByTestId('appendici-emesse')).toContainText('Esclusione');
+});
+
+test("a collaborator's screens and answers hold no figure reserved to others", async ({ browser }) => {
+  const mario = await session(browser, MARIO);
+  const list = await api(mario, 'get', '/api/quotazioni?per_page=100');
+  expect(list.status).toBe(200);
+  for (const row of list.body.data as Array<Record<string, unknown>>) {
+    expect(row).not.toHaveProperty('premio_verti');
+    expect(['rosso', null, undefined]).toContain(row.colore);
+  }
+  const one = (list.body.data as Array<{ id: number }>)[0]!.id;
+  const q = await api(mario, 'get', `/api/quotazioni/${one}`);
+  expect(q.body.data).not.toHaveProperty('premio_verti');
+  for (const p of (q.body.data.preventivi ?? []) as Array<Record<string, unknown>>) expect(p).not.toHaveProperty('premio_compagnia');
+  await mario.goto(url('/auto_storiche'));
+  await expect(mario.locator('.ag-row').first()).toBeVisible({ timeout: 30_000 });
+  await expect(mario.getByText(/^(Verde|Giallo)$/)).toHaveCount(0);
+  await apri(mario, one);
+  await expect(mario.getByText(/^(Verde|Giallo)$/)).toHaveCount(0);
+  await expect(mario.getByText(/Premio Verti|Premio compagnia/i)).toHaveCount(0);
+});
