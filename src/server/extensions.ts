@@ -12,11 +12,18 @@ import { lintWorkflow } from '../shared/workflow/lint.ts';
 import { Workflow, type WorkflowDefinition } from '../shared/workflow/machine.ts';
 import { guardsWith, type GuardSet } from '../shared/workflow/guards.ts';
 import type { SignatureOwner } from './firma/service.ts';
+import type { Transaction } from 'kysely';
+import type { MediaStore } from './media/store.ts';
 
 export type MigrationStatement = string | { requires: 'pg_trgm'; sql: string };
 
 /** A start-up step a domain owns (e.g. loading reference data); the note says what it did, for the start-up line. */
 export type PrepareStep = (db: Database) => Promise<string | undefined>;
+
+/** Service names shared by domains. */
+export const CONTRATTO_EMESSO = 'quotazione.contrattoEmesso';
+/** The contract to sign of an issued quotation, stored as a new version of its documents. */
+export type ContrattoEmesso = (media: MediaStore, trx: Transaction<any>, id: number, user?: { id: number; name: string }) => Promise<void>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export class Extensions {
   private readonly hooks = new Map<string, ResourceHooks>();
@@ -29,6 +36,7 @@ export class Extensions {
   private readonly openRoutes = new Map<string, FastifyPluginAsync>();
   private readonly steps = new Map<string, PrepareStep>();
   private readonly guards = new Map<string, GuardSet>();
+  private readonly services = new Map<string, unknown>();
   private placeCodeLoader?: (db: Database) => Promise<ReadonlySet<string>>;
 
   constructor(readonly definitions: Definitions) {}
@@ -43,6 +51,19 @@ export class Extensions {
   }
 
   // ---- registration (from the domain plugins)
+
+  /** A function one domain offers the others by name (domains import no other domain; they look it up here). */
+  service(name: string, implementation: unknown): void {
+    this.unique('service', name, this.services);
+    this.services.set(name, implementation);
+  }
+
+  /** A service registered by another domain: looked up when used, so the registration order does not matter. */
+  serviceOf<T>(name: string): T {
+    const found = this.services.get(name);
+    if (found === undefined) throw new Error(`service "${name}" is not registered by any domain`);
+    return found as T;
+  }
 
   /** The resource's write, delete, transition and read hooks. */
   resourceHooks(resource: string, hooks: ResourceHooks): void {

@@ -1,6 +1,6 @@
 // Reference data: loaded tables, autocomplete calls, codice fiscale place check and mismatch warning, collaborator hierarchy.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 import { loadReferenceData, REFERENCE_SETTING } from '../../src/server/domains/riferimenti/loader.ts';
@@ -206,19 +206,27 @@ describe('codice fiscale place check', () => {
 });
 
 describe('codice fiscale mismatch warning', () => {
+  // One customer per codice fiscale: each case starts without Mario on file.
+  const senzaMario = () => sql`DELETE FROM cliente WHERE cf = ${MARIO.cf}`.execute(t.connection.db);
+  beforeEach(senzaMario);
   it('stores the customer and warns when the code disagrees with the personal data', async () => {
     const ok = await t.call('POST', '/api/cliente', { token: admin, body: MARIO });
     expect(ok.status).toBe(201);
     expect(ok.body.warnings).toBeUndefined();
 
+    await senzaMario();
     const wrongDay = await t.call('POST', '/api/cliente', { token: admin, body: { ...MARIO, dataNascita: '1985-12-11' } });
     expect(wrongDay.status).toBe(201);
     expect(wrongDay.body.warnings).toEqual({ cf: [MISMATCH] });
     const id = wrongDay.body.data.model.id;
     expect((await t.call('GET', `/api/cliente/${id}`, { token: admin })).body.data.dataNascita).toBe('1985-12-11');
 
+    await sql`DELETE FROM cliente WHERE cf = ${MARIO.cf} AND id <> ${id}`.execute(t.connection.db);
+    await sql`UPDATE cliente SET cf = NULL WHERE id = ${id}`.execute(t.connection.db);
     const wrongPlace = await t.call('POST', '/api/cliente', { token: admin, body: { ...MARIO, comune_nascita_id: '058091' } });
     expect(wrongPlace.body.warnings).toEqual({ cf: [MISMATCH] });
+    await sql`DELETE FROM cliente WHERE id = ${wrongPlace.body.data.model.id}`.execute(t.connection.db);
+    await sql`UPDATE cliente SET cf = ${MARIO.cf} WHERE id = ${id}`.execute(t.connection.db);
 
     const fixed = await t.call('PUT', `/api/cliente/${id}`, { token: admin, body: { dataNascita: '1985-12-10', version: 1 } });
     expect(fixed.status).toBe(200);
@@ -233,6 +241,7 @@ describe('codice fiscale mismatch warning', () => {
     for (const missing of ['dataNascita', 'comune_nascita_id'] as const) {
       const body: Record<string, unknown> = { ...MARIO, nome: 'Giovanni' };
       delete body[missing];
+      await senzaMario();
       const res = await t.call('POST', '/api/cliente', { token: admin, body });
       expect(res.status, missing).toBe(201);
       expect(res.body.warnings, missing).toBeUndefined();
@@ -248,11 +257,14 @@ describe('codice fiscale mismatch warning', () => {
     const ok = await t.call('POST', '/api/cliente', { token: admin, body });
     expect(ok.status).toBe(201);
     expect(ok.body.warnings).toBeUndefined();
+    const senzaAnna = () => sql`DELETE FROM cliente WHERE cf = ${cf}`.execute(t.connection.db);
+    await senzaAnna();
     const wrong = await t.call('POST', '/api/cliente', { token: admin, body: { ...body, nazioneNascita: 'Z110' } });
     expect(wrong.status).toBe(201);
     expect(wrong.body.warnings).toEqual({ cf: [MISMATCH] });
     // Italy and "abroad" carry no country code: nothing to compare without the municipality.
     for (const nazioneNascita of ['1', '2']) {
+      await senzaAnna();
       const unnamed = await t.call('POST', '/api/cliente', { token: admin, body: { ...body, nazioneNascita } });
       expect(unnamed.status).toBe(201);
       expect(unnamed.body.warnings).toBeUndefined();

@@ -137,7 +137,8 @@ const SHAPES: Record<string, (body: any) => void> = {
     for (const s of nonEmptyArray(b.data)) expect(s).toMatchObject({ id: expect.any(Number), code: expect.any(String), nome: expect.any(String) });
   },
   calcolo: (b) => {
-    expect(['v', 'g', 'r']).toContain(b.colore);
+    // Green and yellow are for who holds show_quotazioni_suoi_collaboratori (spec 000 §2.9): others read null.
+    expect(['v', 'g', 'r', null]).toContain(b.colore);
     expect(typeof b.premio).toBe('number');
   },
   transition: (b) => {
@@ -247,7 +248,8 @@ const SHAPES: Record<string, (body: any) => void> = {
     expect(b.data).toMatchObject({ targa: expect.any(String), tipologia_ania: expect.any(String) });
   },
   'inclusione-calcolo': (b) => {
-    expect(typeof b.data?.premio_verti).toBe('number');
+    // The insurer's amount is super_admin's (spec 001 §6): null for the others.
+    expect(b.data?.premio_verti === null || typeof b.data?.premio_verti === 'number').toBe(true);
     expect(b.data?.appendice).toMatchObject({ stato: 'bozza', appendice_totale: expect.any(Number) });
   },
   'esclusione-calcolo': (b) => expect(b.data?.premio).toBeGreaterThan(0),

@@ -77,8 +77,9 @@ describe('domain registrations', () => {
   it('two apps in one process keep their own registrations', async () => {
     const beforeDelete = async () => {};
     const a = await collectExtensions(definitions, domains);
-    const b = await collectExtensions(definitions, [...domains, defineDomain('cliente', (app) => app.extensions.resourceHooks('cliente', { beforeDelete }))]);
-    expect(b.hooksFor('cliente').beforeDelete).toBe(beforeDelete);
-    expect(a.hooksFor('cliente')).toEqual({});
+    // email_outbox: a resource no domain hooks into.
+    const b = await collectExtensions(definitions, [...domains, defineDomain('extra', (app) => app.extensions.resourceHooks('email_outbox', { beforeDelete }))]);
+    expect(b.hooksFor('email_outbox').beforeDelete).toBe(beforeDelete);
+    expect(a.hooksFor('email_outbox')).toEqual({});
   });
 });

@@ -15,6 +15,7 @@ export const SHOW_STORICO = 'show_storico';
 
 const PAGE_QUERY = {
   type: 'object',
+  additionalProperties: false,
   properties: { page: { type: 'integer', minimum: 1, maximum: 1_000_000 }, per_page: { type: 'integer', minimum: 1, maximum: 200 } },
 };
 const ID = { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: 'id numerico' };
@@ -146,7 +147,7 @@ export function registerHistoryDesk(scoped: FastifyInstance, storico: () => Stor
   const tags = ['storico'];
   scoped.get('/api/storico', {
     preHandler: guard,
-    schema: { tags, summary: 'Storico di tutte le modifiche', querystring: { type: 'object', properties: { ...PAGE_QUERY.properties, ...DESK_FILTERS } }, response: { 200: PAGINA, ...errorResponses(401, 403, 422) } },
+    schema: { tags, summary: 'Storico di tutte le modifiche', querystring: { type: 'object', additionalProperties: false, properties: { ...PAGE_QUERY.properties, ...DESK_FILTERS } }, response: { 200: PAGINA, ...errorResponses(401, 403, 422) } },
   }, async (request) => {
     const { page, perPage } = paging(request.query as { page?: number; per_page?: number });
     return storico().all(request.user, desk(request), page, perPage);
@@ -155,7 +156,7 @@ export function registerHistoryDesk(scoped: FastifyInstance, storico: () => Stor
     preHandler: guard,
     schema: {
       tags, summary: 'Esporta lo storico (CSV o XLSX, i filtri del banco)',
-      querystring: { type: 'object', required: ['format'], properties: { ...DESK_FILTERS, format: { type: 'string', enum: ['csv', 'xlsx'] } } },
+      querystring: { type: 'object', additionalProperties: false, required: ['format'], properties: { ...DESK_FILTERS, format: { type: 'string', enum: ['csv', 'xlsx'] } } },
       response: { 200: { type: 'string', format: 'binary' }, ...errorResponses(401, 403, 422) },
     },
   }, async (request, reply) => esporta(reply, storico(), request, (request.query as { format: 'csv' | 'xlsx' }).format));

@@ -1,9 +1,12 @@
 // Customers: one record per codice fiscale (issue 29).
 import { sql } from 'kysely';
 import { defineDomain } from '../../extensions.ts';
-import { RESOURCE, assertCfFree } from './duplicati.ts';
+import { RESOURCE, assertCfFree, holders, inScope } from './duplicati.ts';
 
 export default defineDomain(RESOURCE, (app) => {
+  // The public link and the RCA stepper reuse a customer already on file (their domains look these up by name).
+  app.extensions.service('cliente.titolari', holders);
+  app.extensions.service('cliente.inScope', inScope);
   app.extensions.resourceHooks(RESOURCE, {
     async beforeWrite(operation, { trx, input, before }) {
       // Only a code being set or changed is checked: records already on file as duplicates stay editable.

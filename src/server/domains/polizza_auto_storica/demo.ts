@@ -1,5 +1,6 @@
 // Demo quotations in every status of the machine (spec 001 §4), moved there by its events; issued ones through the insurer's sandbox.
 import { sql } from 'kysely';
+import { CONTRATTO_EMESSO, type ContrattoEmesso } from '../../extensions.ts';
 import type { Database } from '../../db/connection.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Definitions } from '../../../shared/definitions/types.ts';
@@ -12,7 +13,6 @@ import { registriAdapter } from '../../adapters/registri/index.ts';
 import { loadConfig } from '../../config.ts';
 import { emetti, rinnova, storna, type Servizio } from './servizio.ts';
 import { oggiIso } from './decorrenza.ts';
-import { storeIssuedContract } from '../quotazione/documenti.ts';
 import type { MediaStore } from '../../media/store.ts';
 import { QUOTAZIONE_GUARDS } from '../../../shared/domains/quotazione/guards.ts';
 
@@ -66,7 +66,7 @@ export async function seedQuotazioniPerStato(db: Database, definitions: Definiti
     elenco: new ResourceRepository(definitions.resources.get('polizza')!, deps),
     compagnia: emissioneAutoStoriche(SANDBOXES, db), koala: koalaBroker(SANDBOXES, db), registri: registriAdapter(SANDBOXES),
     // Issued as staff issue: with the contract to sign ('Firma Digitale OTP' and 'Firma Manuale' work on them).
-    contratto: (trx, u, quotazione) => storeIssuedContract(media, trx, quotazione, u),
+    contratto: (trx, u, quotazione) => deps.extensions.serviceOf<ContrattoEmesso>(CONTRATTO_EMESSO)(media, trx, quotazione, u),
   };
   const modello = (await sql<{ id: number; marca: string; modello: string; anno: number | null; anno_da: number | null }>`
     SELECT id, marca, modello, anno, anno_da FROM autostoriche WHERE modello ILIKE '500%' ORDER BY id LIMIT 1`.execute(db)).rows[0];

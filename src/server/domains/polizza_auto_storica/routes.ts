@@ -1,5 +1,6 @@
 // Routes of spec 001 §7 for issuing, renewing, reversing and resending historic-car policies; each is an event of the quotation machine.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CONTRATTO_EMESSO, type ContrattoEmesso } from '../../extensions.ts';
 import { versionFrom } from '../../plugins/resources.ts';
 import { requirePermission } from '../../auth/guards.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
@@ -11,7 +12,6 @@ import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 import { emissioneAutoStoriche } from '../../adapters/auto-storiche/emissione.ts';
 import { koalaBroker } from '../../adapters/koala/index.ts';
 import { chiamateDi } from './chiamate.ts';
-import { storeIssuedContract } from '../quotazione/documenti.ts';
 import { ELENCO, sincronizzaElenco } from './elenco.ts';
 import { appendiciAutoStoriche } from '../../adapters/auto-storiche/appendici.ts';
 import { tariffa } from '../../adapters/auto-storiche/tariffa.ts';
@@ -60,7 +60,7 @@ export function register(app: FastifyInstance): void {
       koala: koalaBroker(app.ctx.config, app.ctx.db),
       appendici: appendiciAutoStoriche(app.ctx.config, tariffa, app.ctx.db),
       registri: registriAdapter(app.ctx.config),
-      contratto: (trx, user, quotazione) => storeIssuedContract(app.ctx.media, trx, quotazione, user),
+      contratto: (trx, user, quotazione) => app.extensions.serviceOf<ContrattoEmesso>(CONTRATTO_EMESSO)(app.ctx.media, trx, quotazione, user),
     };
     const validaQuotazione = lazyValidator(() => app.ctx.ajv, def.schema);
     const read = requirePermission(def.resource.permissions.read);

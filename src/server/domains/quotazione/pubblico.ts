@@ -15,7 +15,6 @@ import { findDocument, listDocuments, type MediaRecord, type OwnerRef } from '..
 import { UPLOADED, acceptUpload, sendDocument } from '../../media/routes.ts';
 import { noticesInForce } from '../../media/notices.ts';
 import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
-import { holders } from '../cliente/duplicati.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Workflow } from '../../../shared/workflow/machine.ts';
@@ -364,6 +363,7 @@ export function register(app: FastifyInstance): void {
       if (existing) return Number((await clienti.writeOnBehalf(trx, CLIENTE, existing, values)).id);
       // A codice fiscale already on file is the same person: that customer, not a second one (issue 29). Kept up to date
       // only when it is the quotation's collaborator's own; another's is linked as it is, its data neither changed nor shown.
+      const holders = app.extensions.serviceOf<(db: Transaction<any>, cf: unknown) => Promise<number[]>>('cliente.titolari'); // eslint-disable-line @typescript-eslint/no-explicit-any
       const [held] = await holders(trx, values.cf);
       if (held !== undefined) {
         const other = (await lock(held))!;

@@ -12,7 +12,6 @@ import { verifica } from '../../../shared/rca/garanzie.ts';
 import { normalizzaRichiesta, todayIso, verificaRichiesta } from '../../../shared/rca/richiesta.ts';
 import type { JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
 import { InsurerError, type FastQuotationRequest, type MotorInsurer, type ProposalResponse, type SimulationResponse } from '../../adapters/motor/shapes.ts';
-import { inScope } from '../cliente/duplicati.ts';
 import { clienteDaRichiesta, labelCliente, labelPersona, richiestaDaCliente } from './cliente.ts';
 
 export const RESOURCE = 'quotazioni_rca';
@@ -31,6 +30,11 @@ export class QuotazioniRcaService {
   private readonly clienti: ResourceRepository;
   private readonly requestSchema: JsonSchema;
   private readonly validateRequest: (data: unknown) => FieldErrors | null;
+
+  /** The customer on file with a codice fiscale, in the user's scope (the customer domain's service). */
+  private get inScope() {
+    return this.ctx.extensions.serviceOf<(db: Database, clienti: ResourceRepository, user: AuthUser, cf: unknown) => Promise<{ id?: number; outOfScope: boolean }>>('cliente.inScope');
+  }
 
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'definitions' | 'ajv' | 'extensions'>, private readonly insurer: MotorInsurer) {
     const resources = ctx.definitions.resources;
@@ -263,7 +267,7 @@ export class QuotazioniRcaService {
       if (!clienteId) {
         const body = await clienteDaRichiesta(trx, now.quotation_request, now.collaboratore_id);
         // A codice fiscale already on file among this user's customers is that customer, not a second one (issue 29).
-        const held = await inScope(trx, this.clienti, user, body.cf);
+        const held = await this.inScope(trx, this.clienti, user, body.cf);
         const created = held.id !== undefined ? await this.clienti.get(trx, user, held.id) : await this.createCliente(trx, user, body);
         clienteId = created.id as number;
         Object.assign(changes, { cliente_id: clienteId, cliente_label: labelCliente(created) });
@@ -289,7 +293,7 @@ export class QuotazioniRcaService {
   /** The new client's record, checked by the customer resource itself (validation, hooks) and rolled back. */
   private async dryRunCliente(record: Record<string, unknown>, user: AuthUser): Promise<void> {
     const body = await clienteDaRichiesta(this.db, record.quotation_request as FastQuotationRequest, record.collaboratore_id as number | null);
-    if ((await inScope(this.db, this.clienti, user, body.cf)).id !== undefined) return; // reused, not created
+    if ((await this.inScope(this.db, this.clienti, user, body.cf)).id !== undefined) return; // reused, not created
     try {
       await this.db.transaction().execute(async (trx) => {
         await this.createCliente(trx, user, body);
