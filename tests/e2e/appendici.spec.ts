@@ -27,8 +27,8 @@ test('staff include a vehicle and exclude another on an issued policy', async ({
   await expect(inclusione.getByTestId('veicolo-inclusione')).toContainText('IN123CL');
   await inclusione.getByRole('button', { name: 'Calcola' }).click();
   await expect(inclusione.getByTestId('nuovo-premio-annuale')).toContainText('€');
-  // Staff cannot change the insurer premium or the fee; the total follows the competenze in cents.
-  await expect(inclusione.getByLabel('Premio compagnia')).toBeDisabled();
+  // The insurer premium is super_admin's (spec 001 §6): staff do not see it; the total follows the competenze in cents.
+  await expect(inclusione.getByLabel('Premio compagnia')).toHaveCount(0);
   await expect(inclusione.getByLabel('Spese di emissione')).toHaveValue('15');
   await inclusione.getByLabel('Competenze').fill('10');
   const totale = await inclusione.getByTestId('totale-inclusione').textContent();
