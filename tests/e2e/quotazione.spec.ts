@@ -138,7 +138,8 @@ test('derogation flow: collaborator, approver, confirmation e-mail in the outbox
 
   await mario.getByRole('button', { name: 'Calcola' }).click();
   await expect(mario.getByTestId('notice').filter({ hasText: 'Calcolo eseguito.' })).toBeVisible();
-  await expect(mario.getByTestId('colore-quotazione')).toHaveText('Giallo');
+  // Yellow is for who holds show_quotazioni_suoi_collaboratori (spec 000 §2.9): the collaborator sees no chip.
+  await expect(mario.getByTestId('colore-quotazione')).toHaveCount(0);
   await expect(mario.getByTestId('premio-totale')).toHaveText(/€/);
   // Insurer premium and broker rights are for super_admin only.
   await expect(mario.getByTestId('premio-compagnia')).toHaveCount(0);

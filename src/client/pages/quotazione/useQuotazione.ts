@@ -122,7 +122,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
     try {
       const answer = await getWorkflow<WorkflowAnswer>(resource, id);
       setHistory(answer.data.storico);
-      setServerEvents({ version: answer.data.version, eventi: answer.data.eventi });
+      setServerEvents({ version: answer.data.version, eventi: answer.data.eventi, avvisi: answer.data.avvisi });
     } catch (err) {
       // A record that cannot be read says so once, where it is loaded.
       if (isApiError(err, 'NOT_FOUND')) return;

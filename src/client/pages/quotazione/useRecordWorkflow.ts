@@ -31,6 +31,8 @@ export interface RecordWorkflow {
 export interface ServerEvents {
   version: unknown;
   eventi: Array<{ type: string; target?: Status; targets?: Status[] }>;
+  /** The status's warnings judged the same way (a derogation a hidden colour calls for). */
+  avvisi?: string[];
 }
 
 /**
@@ -79,6 +81,7 @@ export function useRecordWorkflow(definition: WorkflowDefinition, record: Record
     const fresh = server && record && server.version !== undefined && server.version === (record.version ?? null);
     const events = fresh ? serverAvailable(workflow, server) : workflow.available(status.id, user, data) as AvailableEvent[];
     const types = new Set(events.map((e) => e.type));
-    return { workflow, status, events, warnings: workflow.warnings(status.id, user, data), allows: (type: string) => types.has(type) };
+    const warnings = fresh && server.avvisi ? server.avvisi : workflow.warnings(status.id, user, data);
+    return { workflow, status, events, warnings, allows: (type: string) => types.has(type) };
   }, [workflow, key, statusId, data, server, record]);
 }
