@@ -54,9 +54,11 @@ async function quotazione(page: Page, id: number): Promise<Record<string, unknow
   return res.body.data;
 }
 
-async function demoId(page: Page, cognome: string): Promise<number> {
+/** A demo quotation by its customer's surname (and e-mail, where the demo's customers share a surname). */
+async function demoId(page: Page, cognome: string, email?: string): Promise<number> {
   const res = await api(page, 'get', `/api/quotazioni?search=${encodeURIComponent(cognome)}&per_page=50`);
-  const rows = (res.body.data as Array<{ id: number; cognome: string }>).filter((r) => r.cognome?.toUpperCase() === cognome.toUpperCase());
+  const rows = (res.body.data as Array<{ id: number; cognome: string; email?: string }>)
+    .filter((r) => r.cognome?.toUpperCase() === cognome.toUpperCase() && (!email || r.email?.toLowerCase() === email));
   expect(rows, `demo quotation ${cognome}`).toHaveLength(1);
   return rows[0]!.id;
 }
@@ -219,7 +221,7 @@ async function ruoli(browser: Browser): Promise<Ruoli> {
 test('every demo quotation in progress is taken to the end by the roles that act on it', async ({ browser }) => {
   test.setTimeout(600_000);
   const r = await ruoli(browser);
-  const piani: Array<[string, Parameters<typeof finoAllaFine>[2]]> = [
+  const piani: Array<[string, Parameters<typeof finoAllaFine>[2], string?]> = [
     ['EMISSIONE', { firma: 'otp' }],
     ['RICHIESTA', { firma: 'manuale' }],
     ['VERIFICA', { firma: 'otp' }],
@@ -230,12 +232,12 @@ test('every demo quotation in progress is taken to the end by the roles that act
     ['APPROVATA', { firma: 'otp' }],
     ['DEROGA', { firma: 'manuale' }],
     ['BOZZA', { firma: 'manuale' }],
-    ['GRECO', { firma: 'otp' }],
-    ['ROMANO', { firma: 'manuale' }],
-    ['BRUNO', { firma: 'otp' }],
+    ['GRECO', { firma: 'otp' }, 'paolo.greco@esempio.it'],
+    ['ROMANO', { firma: 'manuale' }, 'lucia.romano@esempio.it'],
+    ['BRUNO', { firma: 'otp' }, 'franco.bruno@esempio.it'],
   ];
-  for (const [cognome, opts] of piani) {
-    const id = await demoId(r.staff, cognome);
+  for (const [cognome, opts, email] of piani) {
+    const id = await demoId(r.staff, cognome, email);
     const path = await finoAllaFine(r, id, opts);
     expect(path.at(-1), `${cognome}: ${path.join(' → ')}`).toBe(STATO.successo);
   }
