@@ -18,3 +18,8 @@ export function isCalendarDay(year: number, month: number, day: number): boolean
 export function dataItaliana(value: unknown): string {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value.split('-').reverse().join('/') : '';
 }
+
+/** Today as YYYY-MM-DD in Rome: the brokerage's day changes at midnight Italian time, whatever the machine's zone. */
+export function oggiIso(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
-import { todayIso } from '../../src/shared/rca/richiesta.ts';
+import { oggiIso as todayIso } from '../../src/shared/dates.ts';
 
 let t: TestApp;
 let admin: string;

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 import { computeCodiceFiscale } from '../../src/shared/validators/codiceFiscale.ts';
-import { todayIso } from '../../src/shared/rca/richiesta.ts';
+import { oggiIso as todayIso } from '../../src/shared/dates.ts';
 
 let t: TestApp;
 let admin: string;

@@ -27,7 +27,8 @@ async function psql<T extends pg.QueryResultRow>(text: string, values: unknown[]
 }
 
 async function storico(id: number, token = admin) {
-  const res = await t.call('GET', `/api/cliente/${id}/storico`, { token });
+  // As the client asks: paged, with its cache-busting timestamp (spec 000 §7).
+  const res = await t.call('GET', `/api/cliente/${id}/storico?page=1&per_page=200&_t=${Date.now()}`, { token });
   return res;
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDefinitions } from '../../src/server/definitions.ts';
 import { dataNascitaMessage } from '../../src/shared/validators/index.ts';
-import { createBody, displayValue, toErrorSchema, updateBody, withoutErrorsOf } from '../../src/client/renderer/formBody.ts';
+import { createBody, displayValue, pickFields, toErrorSchema, updateBody, withoutErrorsOf } from '../../src/client/renderer/formBody.ts';
 import { prepareForm, widgetNameFor } from '../../src/client/renderer/formSchema.ts';
 import { buildSections, fieldOfId, hiddenFields, OTHER_SECTION_TITLE } from '../../src/client/renderer/layout.ts';
 import { formValidator } from '../../src/client/renderer/validator.ts';
@@ -129,6 +129,23 @@ describe('layout', () => {
   it('hides fields by the value of another field', () => {
     expect([...hiddenFields(formUi, { sesso: 'A' })].sort()).toEqual(['cognome', 'comune_nascita_id', 'dataNascita', 'nazioneNascita']);
     expect(hiddenFields(formUi, { sesso: 'M' }).size).toBe(0);
+  });
+});
+
+describe('what a form starts from', () => {
+  it("leaves out a row's server-owned value read as null (a colour the collaborator may not see), which would block every save", async () => {
+    const quotazione = (await loadDefinitions(path.resolve('schemas'))).resources.get('quotazione')!;
+    const prepared = prepareForm(quotazione.schema, quotazione.form as FormUi, quotazione.resource.activeField);
+    await precompile(prepared.schema);
+    const row = { id: 'a1', marca: 'FIAT', modello: '124 SPIDER', anno: 1966, tipologia_ania: 'A', targa: 'AB123CD', colore: null };
+    const record = { veicoli_storici: [row] };
+    const rowErrors = (data: Record<string, unknown>) =>
+      formValidator.validateFormData(data, prepared.schema, undefined, undefined, prepared.uiSchema).errors.filter((e) => String(e.property).includes('colore'));
+    expect(rowErrors(record).length).toBeGreaterThan(0);
+    const started = pickFields(record, ['veicoli_storici'], quotazione.schema);
+    expect((started.veicoli_storici as Array<Record<string, unknown>>)[0]).not.toHaveProperty('colore');
+    expect((started.veicoli_storici as Array<Record<string, unknown>>)[0]).toMatchObject({ targa: 'AB123CD' });
+    expect(rowErrors(started)).toEqual([]);
   });
 });
 

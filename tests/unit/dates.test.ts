@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dataItaliana, isCalendarDate, isCalendarDay } from '../../src/shared/dates.ts';
+import { dataItaliana, isCalendarDate, isCalendarDay, oggiIso } from '../../src/shared/dates.ts';
+import { richiestaVuota, verificaRichiesta } from '../../src/shared/rca/richiesta.ts';
 
 describe('calendar days', () => {
   it('accepts real days, leap days of leap years only', () => {
@@ -22,5 +23,21 @@ describe('calendar days', () => {
     expect(dataItaliana('2026-03-07')).toBe('07/03/2026');
     expect(dataItaliana('2026-03-07T10:00:00Z')).toBe('');
     expect(dataItaliana(undefined)).toBe('');
+  });
+});
+
+describe("the brokerage's day", () => {
+  it('changes at midnight in Rome, whatever the machine zone (winter and summer time)', () => {
+    expect(oggiIso(new Date('2026-11-27T22:59:59Z'))).toBe('2026-11-27');
+    expect(oggiIso(new Date('2026-11-27T23:00:00Z'))).toBe('2026-11-28');
+    expect(oggiIso(new Date('2026-07-01T21:59:59Z'))).toBe('2026-07-01');
+    expect(oggiIso(new Date('2026-07-01T22:00:00Z'))).toBe('2026-07-02');
+  });
+
+  it("a fast quotation made between 23:00 UTC and midnight starts on Rome's day, which step 2 accepts", () => {
+    const now = new Date('2026-11-27T23:30:00Z');
+    const request = richiestaVuota(oggiIso(now)) as { fastFlowData: { effectDate: string } };
+    expect(request.fastFlowData.effectDate).toBe('2026-11-28');
+    expect(verificaRichiesta(request, oggiIso(now))['fastFlowData.effectDate']).toBeUndefined();
   });
 });

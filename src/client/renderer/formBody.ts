@@ -12,10 +12,30 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** The editable part of a record: what the form starts from. */
-export function pickFields(record: RecordData | undefined, fields: string[]): RecordData {
+/**
+ * The editable part of a record: what the form starts from. Empty values are left out, also the server's own ones inside
+ * rows (`schema`): a null there is a value not computed yet or not for this user to read, with nothing to show or check.
+ */
+export function pickFields(record: RecordData | undefined, fields: string[], schema?: JsonSchema): RecordData {
   const out: RecordData = {};
-  for (const field of fields) if (record && record[field] !== undefined && record[field] !== null) out[field] = record[field];
+  for (const field of fields) {
+    if (record && record[field] !== undefined && record[field] !== null) out[field] = withoutEmptyServerOwned(record[field], schema?.properties?.[field] as JsonSchema | undefined);
+  }
+  return out;
+}
+
+const withoutEmptyServerOwned = (value: unknown, schema: JsonSchema | undefined) => pruned(value, schema, (v, prop) => v === null && prop?.readOnly === true);
+
+/** The value without the object keys, at any depth, that `drop` refuses (given the key's value and schema). */
+function pruned(value: unknown, schema: JsonSchema | undefined, drop: (value: unknown, prop: JsonSchema | undefined) => boolean): unknown {
+  if (!schema || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return schema.items ? value.map((v) => pruned(v, schema.items as JsonSchema, drop)) : value;
+  if (!schema.properties) return value;
+  const out: RecordData = {};
+  for (const [k, v] of Object.entries(value as RecordData)) {
+    const prop = schema.properties[k] as JsonSchema | undefined;
+    if (!drop(v, prop)) out[k] = pruned(v, prop, drop);
+  }
   return out;
 }
 
@@ -28,15 +48,7 @@ export function changedFields(data: RecordData, original: RecordData, fields: st
  * them as loaded, but they are the server's, and a copy sent back could only be stale.
  */
 export function withoutServerOwned(value: unknown, schema: JsonSchema | undefined): unknown {
-  if (!schema || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return schema.items ? value.map((v) => withoutServerOwned(v, schema.items as JsonSchema)) : value;
-  if (!schema.properties) return value;
-  const out: RecordData = {};
-  for (const [k, v] of Object.entries(value as RecordData)) {
-    const prop = schema.properties[k] as JsonSchema | undefined;
-    if (prop?.readOnly !== true) out[k] = withoutServerOwned(v, prop);
-  }
-  return out;
+  return pruned(value, schema, (_, prop) => prop?.readOnly === true);
 }
 
 const sendable = (data: RecordData, field: string, schema?: JsonSchema) => withoutServerOwned(data[field], schema?.properties?.[field] as JsonSchema | undefined);

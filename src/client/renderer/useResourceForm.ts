@@ -9,7 +9,7 @@ import { isApiError, create, getOne, savedRecord, update } from '../api/dataProv
 import { fillTemplate } from '../lib/format.ts';
 import { useNotify } from '../lib/notify.tsx';
 import { msg } from '../messages.ts';
-import type { RecordData, ResourceDef } from '../types.ts';
+import type { JsonSchema, RecordData, ResourceDef } from '../types.ts';
 import { changedFields, createBody, displayValue, pickFields, sameValue, toErrorSchema, updateBody, withoutErrorsOf } from './formBody.ts';
 import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
 import type { PreparedForm } from './formSchema.ts';
@@ -89,7 +89,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
     (record: RecordData): BySection<RecordData> =>
       Object.fromEntries(
         Object.entries(sections).map(([name, section]) => {
-          const data = getDefaultFormState(formValidator, section.schema, pickFields(record, section.fields), section.schema, false, DEFAULTS_BEHAVIOUR) as RecordData;
+          const data = getDefaultFormState(formValidator, section.schema, pickFields(record, section.fields, section.schema as JsonSchema), section.schema, false, DEFAULTS_BEHAVIOUR) as RecordData;
           return [name, opts.current.arrange?.(name, data, record) ?? data];
         }),
       ),
@@ -278,7 +278,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
           next?.run(record);
         } else {
           setOriginal(record);
-          baseline.current = { ...baseline.current, ...pickFields(record, fields) };
+          baseline.current = { ...baseline.current, ...pickFields(record, fields, schema) };
           const stillDirty = changedFields(merged(current.current), baseline.current, fields).length > 0;
           setDirty(stillDirty);
           next?.run(record);

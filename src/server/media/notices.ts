@@ -4,7 +4,9 @@ import type { Database } from '../db/connection.ts';
 import type { MediaRecord } from './store.ts';
 
 /** Today in Italy: a notice valid from a date is in force from that date's start, Italian time. */
-export const oggi = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
+import { oggiIso as oggi } from '../../shared/dates.ts';
+
+export { oggi };
 
 /**
  * Per collection, the file with the latest validity date (meta.valido_dal) not after `day`; the latest upload on a tie.

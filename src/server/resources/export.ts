@@ -10,6 +10,7 @@ import type { FieldKind, JsonSchema, ListColumn } from '../../shared/definitions
 import type { Workflow } from '../../shared/workflow/machine.ts';
 import { invalid } from '../errors.ts';
 import { optionTitles } from '../../shared/enumTitle.ts';
+import { oggiIso } from '../../shared/dates.ts';
 import { LABEL_SUFFIX, type ListQuery, type ResourceRepository } from './repository.ts';
 import { streamedBody } from './stream.ts';
 
@@ -168,7 +169,7 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, shee
     } else out.end();
   });
   const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-  const day = new Date().toISOString().slice(0, 10);
+  const day = oggiIso();
   return reply
     .type(type)
     .header('cache-control', 'no-store')

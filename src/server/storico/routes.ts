@@ -16,7 +16,11 @@ export const SHOW_STORICO = 'show_storico';
 const PAGE_QUERY = {
   type: 'object',
   additionalProperties: false,
-  properties: { page: { type: 'integer', minimum: 1, maximum: 1_000_000 }, per_page: { type: 'integer', minimum: 1, maximum: 200 } },
+  properties: {
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000 }, per_page: { type: 'integer', minimum: 1, maximum: 200 },
+    // The client's GETs carry a timestamp so no cache answers them (spec 000 §7).
+    _t: { type: 'string', maxLength: 20 },
+  },
 };
 const ID = { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: 'id numerico' };
 const MODIFICA = {
@@ -156,7 +160,7 @@ export function registerHistoryDesk(scoped: FastifyInstance, storico: () => Stor
     preHandler: guard,
     schema: {
       tags, summary: 'Esporta lo storico (CSV o XLSX, i filtri del banco)',
-      querystring: { type: 'object', additionalProperties: false, required: ['format'], properties: { ...DESK_FILTERS, format: { type: 'string', enum: ['csv', 'xlsx'] } } },
+      querystring: { type: 'object', additionalProperties: false, required: ['format'], properties: { ...DESK_FILTERS, _t: PAGE_QUERY.properties._t, format: { type: 'string', enum: ['csv', 'xlsx'] } } },
       response: { 200: { type: 'string', format: 'binary' }, ...errorResponses(401, 403, 422) },
     },
   }, async (request, reply) => esporta(reply, storico(), request, (request.query as { format: 'csv' | 'xlsx' }).format));

@@ -1,5 +1,6 @@
 // The fast-quotation request in canonical form, and the step-2 rules both sides apply (spec 002 §2.6, §3.5, §4.1, §5).
 import type { JsonSchema } from '../definitions/types.ts';
+import { oggiIso } from '../dates.ts';
 import { PROMO_PREDEFINITA, selezionePredefinita } from './garanzie.ts';
 
 export const DATA_PASSATA = 'La data è già passata.';
@@ -22,13 +23,8 @@ export function formatTarga(value: unknown): string {
   return String(value ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-export function todayIso(now = new Date()): string {
-  const local = new Date(now.getTime() - now.getTimezoneOffset() * 60000);
-  return local.toISOString().slice(0, 10);
-}
-
 /** An empty request of the stepper: category Auto, promotion QP_STANDARD, P01 selected, privacy answers true. */
-export function richiestaVuota(today = todayIso()): Record<string, unknown> {
+export function richiestaVuota(today = oggiIso()): Record<string, unknown> {
   return {
     fastFlowData: {
       vehicleCategory: 'Auto', plate: '', convention: PROMO_PREDEFINITA, effectDate: today, bonusMalus: 14,
@@ -75,7 +71,7 @@ export interface StepErrors {
 }
 
 /** Rules JSON Schema cannot say: effect date not past, address types allowed for the person kind. */
-export function verificaRichiesta(request: Record<string, unknown>, today = todayIso()): StepErrors {
+export function verificaRichiesta(request: Record<string, unknown>, today = oggiIso()): StepErrors {
   const errors: StepErrors = {};
   const data = (request.fastFlowData ?? {}) as Record<string, unknown>;
   const effect = data.effectDate;

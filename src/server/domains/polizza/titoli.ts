@@ -18,10 +18,9 @@ export type Trx = Kysely<any>;
 
 export const CAMPI_TITOLI = ['data_entrata_in_effetto', 'data_scadenza', 'frazionamento_slug', 'competenze', 'totale_premio_imponibile', 'totale_premio_imposte', 'diritti', 'spese'] as const;
 
-export function oggi(): string {
-  // The brokerage works on Italian dates: "today" is the date in Rome.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
-}
+import { oggiIso as oggi } from '../../../shared/dates.ts';
+
+export { oggi };
 
 export async function frazionamento(trx: Trx, codice: string): Promise<{ codice: string; mesi: number | null } | undefined> {
   const rows = await sql<{ codice: string; mesi: number | null }>`SELECT codice, mesi FROM ref_frazionamento WHERE codice = ${codice}`.execute(trx);

@@ -1,5 +1,5 @@
 // Effective date of a historic-car policy: cover starts at 24:00 of the day the premium was received (spec 001 §9), never earlier.
-import { dataItaliana, isCalendarDate } from '../../../shared/dates.ts';
+import { dataItaliana, isCalendarDate, oggiIso } from '../../../shared/dates.ts';
 import { invalid } from '../../errors.ts';
 
 
@@ -9,11 +9,6 @@ export function unAnnoDopo(iso: string): string {
   const next = new Date(Date.UTC(y + 1, m - 1, d));
   if (next.getUTCMonth() !== m - 1) next.setUTCDate(0);
   return next.toISOString().slice(0, 10);
-}
-
-export function oggiIso(now = new Date()): string {
-  // The brokerage works in Italian time: the day changes at midnight in Rome.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
 export interface Decorrenza {

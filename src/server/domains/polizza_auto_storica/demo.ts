@@ -12,7 +12,7 @@ import { koalaBroker } from '../../adapters/koala/index.ts';
 import { registriAdapter } from '../../adapters/registri/index.ts';
 import { loadConfig } from '../../config.ts';
 import { emetti, rinnova, storna, type Servizio } from './servizio.ts';
-import { oggiIso } from './decorrenza.ts';
+import { oggiIso } from '../../../shared/dates.ts';
 import type { MediaStore } from '../../media/store.ts';
 import { QUOTAZIONE_GUARDS } from '../../../shared/domains/quotazione/guards.ts';
 

@@ -9,6 +9,7 @@ import type { AuthUser } from '../../auth/user.ts';
 import type { ResourceRepository } from '../../resources/repository.ts';
 import { fromCents, toCents } from '../../../shared/money.ts';
 import type { Trx } from './chiamate.ts';
+import { oggiIso as oggi } from '../../../shared/dates.ts';
 
 type Row = Record<string, unknown>;
 
@@ -21,7 +22,6 @@ interface Prodotto {
   nome: string;
 }
 
-const oggi = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
 
 /** The mandate product a quotation's product is sold under: an active mandate first. */
 async function prodottoDi(trx: Trx | Database, bundle: string): Promise<Prodotto | undefined> {

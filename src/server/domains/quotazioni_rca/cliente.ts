@@ -1,7 +1,7 @@
 // Between customers and fast-quotation requests: the request built from a customer and vehicle, the customer built from a request.
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
-import { richiestaVuota, todayIso } from '../../../shared/rca/richiesta.ts';
+import { richiestaVuota } from '../../../shared/rca/richiesta.ts';
 import type { FastQuotationRequest, Gender } from '../../adapters/motor/shapes.ts';
 
 const STREET_TYPES = ['Via', 'Corso', 'Piazza', 'Strada'] as const;
@@ -29,7 +29,7 @@ export function labelPersona(p: { gender?: unknown; name?: unknown; surname?: un
 
 /** Step 2 filled from the customer and their daily-use vehicle (POST /api/adapter/quixa/clienteVeicolo/FastQuotationFlow). */
 export function richiestaDaCliente(cliente: Record<string, unknown>, veicolo: { targa?: unknown } | undefined): Record<string, unknown> {
-  const base = richiestaVuota(todayIso()) as { fastFlowData: Record<string, unknown> } & Record<string, unknown>;
+  const base = richiestaVuota() as { fastFlowData: Record<string, unknown> } & Record<string, unknown>;
   const gender = GENDER_OF[String(cliente.sesso)] ?? 'Male';
   const juridic = gender === 'Juridic';
   const street = splitStreet(cliente.residenzaIndirizzo);

@@ -8,7 +8,8 @@ import { Workflow, type WorkflowDefinition } from '../../../shared/workflow/mach
 import { SUPER_ADMIN } from '../../../shared/permissions.ts';
 import { computeCodiceFiscale } from '../../../shared/validators/codiceFiscale.ts';
 import { seleziona, selezionePredefinita } from '../../../shared/rca/garanzie.ts';
-import { richiestaVuota, todayIso } from '../../../shared/rca/richiesta.ts';
+import { richiestaVuota } from '../../../shared/rca/richiesta.ts';
+import { oggiIso } from '../../../shared/dates.ts';
 import { SandboxMotorInsurer } from '../../adapters/motor/sandbox.ts';
 import { QuotazioniRcaService, RESOURCE } from './service.ts';
 import { richiestaDaCliente } from './cliente.ts';
@@ -43,7 +44,7 @@ export async function seedQuotazioniRca(db: Database, definitions: Definitions, 
   }
 
   let created = 0;
-  const effetto = todayIso();
+  const effetto = oggiIso();
   for (const [i, cliente] of clienti.entries()) {
     const request = richiestaDaCliente(cliente, VEICOLI[i]!.veicolo) as { fastFlowData: Record<string, unknown>; coverages: unknown };
     request.fastFlowData.effectDate = effetto;

@@ -9,7 +9,8 @@ import { ResourceRepository } from '../../resources/repository.ts';
 import { hasPermission } from '../../../shared/permissions.ts';
 import { lazyValidator, type FieldErrors } from '../../../shared/validation.ts';
 import { verifica } from '../../../shared/rca/garanzie.ts';
-import { normalizzaRichiesta, todayIso, verificaRichiesta } from '../../../shared/rca/richiesta.ts';
+import { normalizzaRichiesta, verificaRichiesta } from '../../../shared/rca/richiesta.ts';
+import { oggiIso } from '../../../shared/dates.ts';
 import type { JsonSchema, ResourceDefinition } from '../../../shared/definitions/types.ts';
 import { InsurerError, type FastQuotationRequest, type MotorInsurer, type ProposalResponse, type SimulationResponse } from '../../adapters/motor/shapes.ts';
 import { clienteDaRichiesta, labelCliente, labelPersona, richiestaDaCliente } from './cliente.ts';
@@ -242,7 +243,7 @@ export class QuotazioniRcaService {
         SELECT proposal, proposal_key FROM ${sql.table(RESOURCE)} WHERE id = ${id}`.execute(trx)).rows[0]!;
       if (stored.proposal) return { done: stored.proposal, record };
       if (record.quotation_status !== 'Quoted') throw invalid({ 'proposalData.quotationNumber': [`${NON_DISPONIBILE}: impossibile inviare la proposta.`] });
-      if (String(record.simulation_end_date) < todayIso()) throw invalid({ 'proposalData.quotationNumber': ['La simulazione è scaduta: aggiorna il preventivo.'] });
+      if (String(record.simulation_end_date) < oggiIso()) throw invalid({ 'proposalData.quotationNumber': ['La simulazione è scaduta: aggiorna il preventivo.'] });
       if (!record.cliente_id) await this.dryRunCliente(record, user);
       const key = stored.proposal_key ?? `${RESOURCE}:proposal:${randomUUID()}`;
       if (!stored.proposal_key) await this.repo.writeOnBehalf(trx, user, locked, { proposal_key: key });
