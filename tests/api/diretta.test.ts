@@ -91,6 +91,12 @@ describe('direct quotation calls', () => {
 
   it('emit moves status 12 to awaiting issue through the machine, with history; then the direct edits are refused', async () => {
     const id = await diretta();
+    // Not without the policyholder's tax code, which the issue sends to the insurer: refused at the field, nothing changed.
+    const missing = await t.call('GET', `/api/v1/goold/quotations/${id}/emit`, { token: collab });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({ cfisc: ['Campo Obbligatorio.'] });
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.stato_quotazione_id).toBe(12);
+    expect((await t.call('PUT', `/api/v1/goold/quotations/${id}`, { token: collab, body: { tax_code: 'RSSMRA80A01H501U' } })).status).toBe(200);
     const emitted = await t.call('GET', `/api/v1/goold/quotations/${id}/emit`, { token: collab });
     expect(emitted.status, JSON.stringify(emitted.body)).toBe(200);
     expect(emitted.body.message).toBe('Quotazione in stato "In attesa di emissione".');

@@ -6,9 +6,11 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { ROOT, createTestApp, type TestApp } from './helpers.ts';
 import { seedDemo } from '../../src/server/seed/demo.ts';
+import { oggiIso } from '../../src/shared/dates.ts';
 
 let t: TestApp;
-const OGGI = new Date().toISOString().slice(0, 10);
+// The brokerage's day (Rome), as the screens send it.
+const OGGI = oggiIso();
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -152,9 +152,14 @@ export async function answerQuestionnaire(page: Page, { altreCoperture }: { altr
   }
 }
 
-/** The two daily-use vehicles of the public form's step 4 (after choosing 2 of them). */
+/** The daily-use vehicles of a form (the public form's step 4, the direct screen): each row the declared count shows. */
 export async function fillDailyVehicles(page: Page): Promise<void> {
-  for (const [i, [marca, modello, anno, targa]] of [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH']].entries()) {
+  // Rows already filled keep their data.
+  const samples = [['Fiat', 'Panda', '2019', 'AB123CD'], ['Renault', 'Clio', '2021', 'EF456GH'], ['Lancia', 'Ypsilon', '2020', 'GH789JK']];
+  const rows = await page.locator('[id^="root_veicoli_moderni_"][id$="_marca"]').count();
+  for (let i = 0; i < rows; i++) {
+    if (await page.locator(`#root_veicoli_moderni_${i}_marca`).inputValue()) continue;
+    const [marca, modello, anno, targa] = samples[i % samples.length]!;
     await page.locator(`#root_veicoli_moderni_${i}_marca`).fill(marca!);
     await page.locator(`#root_veicoli_moderni_${i}_modello`).fill(modello!);
     await page.locator(`#root_veicoli_moderni_${i}_anno`).fill(anno!);

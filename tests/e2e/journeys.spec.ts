@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import type { Browser, Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { answerQuestionnaire, demoUsers, fillDailyVehicles } from './helpers.ts';
+import { answerQuestionnaire, demoUsers, fillDailyVehicles, validCodiceFiscale } from './helpers.ts';
 import { startServer, type StartedServer } from './server.ts';
 
 const user = (email: string) => demoUsers().find((u) => u.email === email)!;
@@ -93,6 +93,10 @@ async function conferma(page: Page, id: number, via: 'diretta' | 'cliente') {
 async function compilaDiretta(page: Page, id: number) {
   await page.goto(url(`/modifica/quotazione_diretta/${id}`));
   await expect(page.getByTestId('stato-quotazione').first()).toHaveText('In attesa compilazione diretta', { timeout: 30_000 });
+  // The policyholder's tax code, where the draft has none: the issue sends it to the insurer.
+  const codiceFiscale = page.getByRole('textbox', { name: 'Codice Fiscale' });
+  if (!(await codiceFiscale.inputValue())) await codiceFiscale.fill('RSSMRA80A01H501U');
+  await fillDailyVehicles(page);
   await azione(page, 'Passa in attesa di emissione');
   await expect(page.getByTestId('stato-quotazione').first()).toHaveText('In attesa di emissione');
 }
@@ -110,6 +114,21 @@ async function cliente(browser: Browser, staff: Page, id: number) {
     await page.getByLabel('Telefono').fill('+393331234567');
     await page.getByRole('radiogroup', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
     await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
+    // What the draft did not hold, the customer types (a demo draft made by staff has only name, e-mail and province).
+    const vuoto = async (name: string) => !(await page.getByRole('textbox', { name, exact: true }).inputValue());
+    if (await vuoto('Codice Fiscale')) await page.getByRole('textbox', { name: 'Codice Fiscale', exact: true }).fill(validCodiceFiscale());
+    if (await vuoto('Data di Nascita')) await page.getByRole('textbox', { name: 'Data di Nascita', exact: true }).fill('01/01/1980');
+    if (await vuoto('Provincia di nascita')) await page.getByRole('textbox', { name: 'Provincia di nascita', exact: true }).fill('RM');
+    for (const [name, testo, opzione] of [['Comune di nascita', 'Roma', 'Roma (RM)'], ['Comune', 'Firenze', 'Firenze (FI)']] as const) {
+      const comune = page.getByRole('combobox', { name, exact: true });
+      if (await comune.inputValue()) continue;
+      await comune.fill(testo);
+      await page.getByRole('option', { name: opzione, exact: true }).click();
+      await expect(comune).toHaveValue(opzione);
+    }
+    if (await vuoto('Indirizzo')) await page.getByRole('textbox', { name: 'Indirizzo', exact: true }).fill('Via Roma');
+    if (await vuoto('Civico')) await page.getByRole('textbox', { name: 'Civico', exact: true }).fill('1');
+    if (await vuoto('CAP')) await page.getByRole('textbox', { name: 'CAP', exact: true }).fill('50100');
     await page.getByRole('button', { name: 'Avanti' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
     for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {

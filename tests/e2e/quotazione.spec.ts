@@ -2,7 +2,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from '@playwright/test';
 import type { Browser, Page } from '@playwright/test';
-import { admin, appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
+import { admin, appUrl, demoUsers, fillDailyVehicles, login, uniqueSurname } from './helpers.ts';
 
 const user = (email: string) => demoUsers().find((u) => u.email === email)!;
 const MARIO = user('mario.rossi@demo.broker.it');
@@ -323,6 +323,13 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
   await expect(mario.getByLabel('Ragione Sociale')).toHaveCount(0);
   // The collaborator is picked by name, never typed as a code.
   await expect(mario.getByLabel('Collaboratore')).toHaveValue(/ROSSI/);
+  // Not without the policyholder's tax code, which the issue sends to the insurer: said at the field, the status stays.
+  await runAction(mario, 'Passa in attesa di emissione', 'Passare la quotazione in attesa di emissione?');
+  const codiceFiscale = mario.getByRole('textbox', { name: 'Codice Fiscale' });
+  await expect(codiceFiscale).toHaveAttribute('aria-invalid', 'true');
+  await expect(status(mario)).toHaveText('In attesa compilazione diretta');
+  await codiceFiscale.fill('RSSMRA80A01H501U');
+  await fillDailyVehicles(mario);
   await runAction(mario, 'Passa in attesa di emissione', 'Passare la quotazione in attesa di emissione?');
   await expect(status(mario)).toHaveText('In attesa di emissione');
   await expect(mario).toHaveURL(new RegExp(`/modifica/quotazione/${id}$`));

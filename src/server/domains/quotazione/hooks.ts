@@ -13,6 +13,7 @@ import { latestRequest, presentRequest, SIGNATURE_REQUEST_SCHEMA } from '../../f
 import { conDatiDelServer, DEL_CALCOLO, righeConIdPropri } from './veicoli.ts';
 
 const NEEDS_CALCULATION = new Set(['CONFERMA', 'CONFERMA_DIRETTA', 'APPROVA', 'RICHIEDI_EMISSIONE', 'EMETTI_DIRETTA']);
+const NEEDS_POLICYHOLDER = new Set(['EMETTI_DIRETTA']);
 export const STALE_CALCULATION = 'Il calcolo non corrisponde ai dati attuali della quotazione: ricalcola il premio prima di procedere.';
 
 /** JSON with sorted keys: jsonb gives keys back in its own order. */
@@ -116,6 +117,10 @@ export function register(app: FastifyInstance): void {
     async beforeTransition(event, { before }) {
       if (NEEDS_CALCULATION.has(event) && !(Array.isArray(before.preventivi) && before.preventivi.length > 0)) {
         throw new HttpError(409, STALE_CALCULATION, undefined, undefined, 'STALE_CALCULATION');
+      }
+      // The direct screen is where staff enter the policyholder: it goes to issue only with what the insurer is sent.
+      if (NEEDS_POLICYHOLDER.has(event) && !before.cfisc && !before.piva) {
+        throw invalid({ [before.persona === 'g' ? 'piva' : 'cfisc']: ['Campo Obbligatorio.'] });
       }
     },
     // The quotation carries its latest signature request (spec 001 §3), as stored: reading it asks the provider nothing.
