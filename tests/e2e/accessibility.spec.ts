@@ -1,6 +1,6 @@
 // Accessibility: no serious/critical axe violation on login, customer list and form; every control labelled; keyboard-only flow.
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { admin, appUrl, keyboardCreateCustomer, keyboardLogin, loginAsAdmin, tabTo, uniqueSurname } from './helpers.ts';
 

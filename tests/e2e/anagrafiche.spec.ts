@@ -1,7 +1,7 @@
 // Master-data screens (spec 000 §2.6-§2.9): company collaborators, commission chips, customers' passive commission, mandate rows, model import.
 import path from 'node:path';
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, appUrl, loginAsAdmin, uniqueSurname } from './helpers.ts';
 import { ROOT } from './server.ts';

@@ -1,5 +1,5 @@
 // Appendices on an issued policy (spec 001 §2): staff include a vehicle and exclude another; both are listed with their totals.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { appUrl, demoUsers, login } from './helpers.ts';
 
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;

@@ -1,6 +1,7 @@
 // The top bar's one search, keyboard only, on the demo data: '/' and Ctrl+K focus it, typing finds records of several
 // kinds grouped under their resources' titles, the arrows and Enter open the chosen record's screen.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { appUrl, demoUsers, keyboardLogin } from './helpers.ts';
 
 const STAFF = demoUsers().find((u) => u.roles.includes('staff'))!;

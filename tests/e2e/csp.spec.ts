@@ -1,5 +1,5 @@
 // The Content-Security-Policy the server sends is one the app works under: no violation on any screen.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { appUrl, loginAsAdmin } from './helpers.ts';
 
 const SCREENS = [

@@ -1,5 +1,5 @@
 // Customer flow through the generic list and form: validation, create, search, edit, delete, guards, conflicts.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { appUrl, invalidCodiceFiscale, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 // Finance desks (issue 18): the cashier pays two titles with one payment, the month's statement shows them, the receipt
 // PDF opens, and a collaborator's provvigionale holds only their own titles.
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 

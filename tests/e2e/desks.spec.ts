@@ -1,7 +1,7 @@
 // The dashboard's desks (issue 18) on the demo data: charts and cards by permission, products and appendices opening
 // their owner's tab, the documents tracking desk (filter by what is missing, confirm), the archive (download, preview).
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import ExcelJS from 'exceljs';

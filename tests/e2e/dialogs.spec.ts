@@ -2,7 +2,7 @@
 // Shift+Tab stay inside, its close button says Chiudi, axe finds nothing with it open, Escape closes it and the focus is
 // back on what opened it.
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
 import { appUrl, demoUsers, login, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 

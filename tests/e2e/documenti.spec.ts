@@ -1,7 +1,7 @@
 // Documents and signature on the quotation screen: staff upload a PDF and an image, preview them, regenerate the
 // contract, send it for OTP signature; the sandbox signs it and the box shows 'Documenti Firmati'.
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';

@@ -1,6 +1,6 @@
 // Issuing a historic-car policy from the management screen (spec 001 §2, §4): Salva Emissione, preview, Emetti, then as super_admin
 // renewal, reversal and the Koala resend; every button comes from the machine, every answer from the insurer's sandbox.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, login, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 // Journeys on a fresh install with the demo data (its own server, nothing shared with the other specs): every demo
 // quotation taken from its status to the end by the role that would, through the screens; the breaks between features
 // (issue, signature, renewal, registry refresh, appendices, model import) show up here and not in per-call tests.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { answerQuestionnaire, demoUsers, fillDailyVehicles, validCodiceFiscale } from './helpers.ts';
@@ -13,7 +13,6 @@ const MARIO = user('mario.rossi@demo.broker.it');
 const APPROVER = user('approvatore@demo.broker.it');
 const ADMIN = { email: 'admin@journeys.test', password: 'Admin-Journeys-Password-2026' };
 const OGGI = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-const DOMANI = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 const STATO = { bozza: 1, deroga: 2, approvata: 3, form: 4, documenti: 5, verifica: 6, emissione: 7, richiesta: 8, firma: 9, successo: 10, errore: 11, diretta: 12, rinnovo: 13 };
@@ -31,6 +30,10 @@ test.beforeAll(async () => {
   server = await startServer('journeys', env, first.dataDir);
 });
 test.afterAll(async () => server?.stop());
+// Each test signs its roles in afresh: the sessions of the last one are closed, not left open in the browser.
+test.afterEach(async ({ browser }) => {
+  for (const context of browser.contexts()) await context.close();
+});
 
 async function session(browser: Browser, who: { email: string; password: string }): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
@@ -55,10 +58,11 @@ async function quotazione(page: Page, id: number): Promise<Record<string, unknow
 }
 
 /** A demo quotation by its customer's surname (and e-mail, where the demo's customers share a surname). */
-async function demoId(page: Page, cognome: string, email?: string): Promise<number> {
+async function demoId(page: Page, cognome: string, email?: string, stato?: number): Promise<number> {
   const res = await api(page, 'get', `/api/quotazioni?search=${encodeURIComponent(cognome)}&per_page=50`);
-  const rows = (res.body.data as Array<{ id: number; cognome: string; email?: string }>)
-    .filter((r) => r.cognome?.toUpperCase() === cognome.toUpperCase() && (!email || r.email?.toLowerCase() === email));
+  const rows = (res.body.data as Array<{ id: number; cognome: string; email?: string; stato_quotazione_id: number }>)
+    .filter((r) => r.cognome?.toUpperCase() === cognome.toUpperCase() && (!email || r.email?.toLowerCase() === email))
+    .filter((r) => stato === undefined || r.stato_quotazione_id === stato);
   expect(rows, `demo quotation ${cognome}`).toHaveLength(1);
   return rows[0]!.id;
 }
@@ -86,6 +90,11 @@ async function stato(page: Page, id: number): Promise<number> {
 /** Bozza and the renewal's draft: the owner prices it and confirms it for direct entry (staff path) or for the customer's link. */
 async function conferma(page: Page, id: number, via: 'diretta' | 'cliente') {
   await apri(page, id);
+  // A draft not priced yet (a renewal's) is calculated first: the machine confirms only a priced one.
+  if (!((await quotazione(page, id)).preventivi as unknown[] | null)?.length) {
+    await page.getByRole('button', { name: 'Calcola', exact: true }).click();
+    await expect(page.getByTestId('notice').filter({ hasText: 'Calcolo eseguito.' })).toBeVisible();
+  }
   await azione(page, via === 'diretta' ? 'Conferma per emissione diretta' : 'Conferma');
 }
 
@@ -245,8 +254,7 @@ test('every demo quotation in progress is taken to the end by the roles that act
     ['RICHIESTA', { firma: 'manuale' }],
     ['VERIFICA', { firma: 'otp' }],
     ['DOCUMENTI', { firma: 'manuale' }],
-    // Not yet here: 'FORM' (status 4), whose customer's personal-data step stopped this journey (open in issue 29);
-    // the customer's form is walked by pubblico.spec.ts on a quotation of its own.
+    ['FORM', { firma: 'otp' }],
     ['DIRETTA', { firma: 'manuale' }],
     ['APPROVATA', { firma: 'otp' }],
     ['DEROGA', { firma: 'manuale' }],
@@ -279,7 +287,8 @@ test('a renewal refreshes its registry data and is taken to the end; an issued p
   test.setTimeout(240_000);
   const r = await ruoli(browser);
   const admin = await session(browser, ADMIN);
-  const successo = await demoId(admin, 'SUCCESSO');
+  // The policy the demo concluded (its renewal draft shares the customer).
+  const successo = await demoId(admin, 'SUCCESSO', undefined, STATO.successo);
   const rinnovoId = Number((await quotazione(admin, successo)).rinnovo_quotazione_id ?? (await quotazione(admin, successo)).rinnovo_id);
   expect(rinnovoId, 'the demo renewed Nino Successo').toBeGreaterThan(0);
   await apri(r.staff, rinnovoId);
@@ -290,11 +299,13 @@ test('a renewal refreshes its registry data and is taken to the end; an issued p
   const path = await finoAllaFine(r, rinnovoId, { firma: 'otp' });
   expect(path.at(-1)).toBe(STATO.successo);
 
-  // Inclusion and exclusion on the policy just renewed and signed.
+  // Inclusion and exclusion on the policy just renewed and signed, on its second day (a renewal starts when the old one ends).
+  const decorrenza = String((await quotazione(r.staff, rinnovoId)).decorrenza);
+  const giorno = new Date(Date.parse(`${decorrenza}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   await apri(r.staff, rinnovoId);
   await r.staff.getByRole('tab', { name: 'Inclusione' }).click();
   const inclusione = r.staff.getByTestId('tab-inclusione');
-  await inclusione.getByLabel('Data di decorrenza inclusione').fill(DOMANI);
+  await inclusione.getByLabel('Data di decorrenza inclusione').fill(giorno);
   await inclusione.getByRole('button', { name: 'Scegli il veicolo da includere' }).click();
   const dialog = r.staff.getByRole('dialog', { name: 'Aggiungi veicolo storico' });
   await dialog.getByLabel('Marca').selectOption('FIAT');
@@ -310,7 +321,7 @@ test('a renewal refreshes its registry data and is taken to the end; an issued p
   await expect(r.staff.getByText('Inclusione Emessa Correttamente')).toBeVisible();
   await r.staff.getByRole('tab', { name: 'Esclusione' }).click();
   const esclusione = r.staff.getByTestId('tab-esclusione');
-  await esclusione.getByLabel('Data di decorrenza esclusione').fill(DOMANI);
+  await esclusione.getByLabel('Data di decorrenza esclusione').fill(giorno);
   await esclusione.getByRole('button', { name: `Calcola Esclusione ${targa}` }).click();
   await esclusione.getByRole('button', { name: 'Emetti Esclusione' }).click();
   await r.staff.getByRole('dialog').getByRole('button', { name: 'Emetti Esclusione' }).click();
@@ -323,14 +334,15 @@ test("a collaborator's screens and answers hold no figure reserved to others", a
   const mario = await session(browser, MARIO);
   const list = await api(mario, 'get', '/api/quotazioni?per_page=100');
   expect(list.status).toBe(200);
+  // A figure the user may not read is answered empty (null), as every API answer does; red is everyone's colour.
   for (const row of list.body.data as Array<Record<string, unknown>>) {
-    expect(row).not.toHaveProperty('premio_verti');
-    expect(['rosso', null, undefined]).toContain(row.colore);
+    expect(row.premio_verti ?? null).toBeNull();
+    expect(['r', null]).toContain(row.colore ?? null);
   }
   const one = (list.body.data as Array<{ id: number }>)[0]!.id;
   const q = await api(mario, 'get', `/api/quotazioni/${one}`);
-  expect(q.body.data).not.toHaveProperty('premio_verti');
-  for (const p of (q.body.data.preventivi ?? []) as Array<Record<string, unknown>>) expect(p).not.toHaveProperty('premio_compagnia');
+  expect(q.body.data.premio_verti ?? null).toBeNull();
+  for (const p of (q.body.data.preventivi ?? []) as Array<Record<string, unknown>>) expect(p.premio_compagnia ?? null).toBeNull();
   await mario.goto(url('/auto_storiche'));
   await expect(mario.locator('.ag-row').first()).toBeVisible({ timeout: 30_000 });
   await expect(mario.getByText(/^(Verde|Giallo)$/)).toHaveCount(0);

@@ -1,6 +1,6 @@
 // Keyboard alone: a collaborator creates a customer, then takes a quotation from draft to 'In attesa compilazione
 // form' (list → record with Enter, workflow button, confirmation dialog) without the mouse; focus returns after dialogs.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { appUrl, demoUsers, keyboardCreateCustomer, keyboardLogin, tabTo, uniqueSurname } from './helpers.ts';
 
 const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;

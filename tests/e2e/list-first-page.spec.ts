@@ -2,7 +2,7 @@
 // at the grid's height, which the grid then replaces (issue 20: AG Grid off the list route's critical path).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page, Route } from '@playwright/test';
 import { expectNoSeriousViolations } from './axe.ts';
 import { appUrl, loginAsAdmin } from './helpers.ts';

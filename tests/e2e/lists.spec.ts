@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { appUrl, loginAsAdmin } from './helpers.ts';
 import { ROOT } from './server.ts';

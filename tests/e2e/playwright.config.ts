@@ -5,15 +5,14 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   globalSetup: './global-setup.ts',
-  workers: 1,
+  // Two files at a time, each worker on its own server (fixtures.ts); E2E_WORKERS=1 runs them one after another.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   retries: 0,
   reporter: [['list']],
   use: {
-    // The base URL is filled in by the global setup once the server listens.
-    baseURL: process.env.E2E_BASE_URL,
     locale: 'it-IT',
     timezoneId: 'Europe/Rome',
     viewport: { width: 1366, height: 900 },

@@ -1,6 +1,6 @@
 // Policies (spec 002 §2.2, §2.3): staff create a policy from supplier, company and product, watch the gross premium follow
 // the amounts, upload the contract, find four quarterly titles and pay one by bank transfer; the list shows it with its guarantees.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { APIRequestContext } from '@playwright/test';
 import path from 'node:path';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';

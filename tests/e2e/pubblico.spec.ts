@@ -1,7 +1,7 @@
 // The customer's public link on a phone (390x844): the e-mailed link from the outbox, steps 0-4 with a refused consent
 // first, a document per category, 'Termina Caricamento'; then staff see the new status, the consent records and the files.
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, answerQuestionnaire, appUrl, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 

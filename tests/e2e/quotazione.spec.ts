@@ -1,6 +1,6 @@
 // Historic-car quotations: list with status chips, management screen, derogation flow across roles, outbox, row scope, axe.
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, fillDailyVehicles, login, uniqueSurname } from './helpers.ts';
 

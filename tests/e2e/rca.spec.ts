@@ -1,6 +1,6 @@
 // Motor-liability fast quotation (spec 002 §2.4, §2.5): existing customer to a priced, updated and confirmed quotation; a new client from step 1 to 4.
 import { expectNoSeriousViolations } from './axe.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 import { computeCodiceFiscale } from '../../src/shared/validators/codiceFiscale.ts';

@@ -1,5 +1,5 @@
 // Registry data on the management screen: staff refresh a vehicle's ANIA data and read it in the full-screen dialog.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;

@@ -1,6 +1,6 @@
 // Conditional and computed fields written only in the JSON definitions, seen in Chromium: fields appear and disappear
 // with the values they depend on, hidden ones keep no data, and the quotation total follows its x-computed expression.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { APIRequestContext } from '@playwright/test';
 import { admin, answerQuestionnaire, appUrl, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 // The customer card (cliente/resource.json "related"): a demo customer with policies shows its related lists as tabs,
 // to staff and to the collaborator who owns it, each tab only what the user's scope allows, hidden when not allowed.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { appUrl, demoUsers, login } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 // Shell: menu per role, dashboard cards, session expiry (401), maintenance (503), 404 alert, route splitting.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { admin, appUrl, demoUsers, login, loginAsAdmin, menuTitles } from './helpers.ts';
 
 test.describe('menu per role', () => {

@@ -1,5 +1,5 @@
 // /test-component (spec 000 §2, developer tool): the living catalogue of the widget registry, for super_admin only.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { appUrl, demoUsers, login, loginAsAdmin } from './helpers.ts';
 
 test('super_admin sees every registered widget and cell with its sample, none broken', async ({ page }) => {
