@@ -3,9 +3,10 @@
 // (issue, signature, renewal, registry refresh, appendices, model import) show up here and not in per-call tests.
 import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
+import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { answerQuestionnaire, demoUsers, fillDailyVehicles, validCodiceFiscale } from './helpers.ts';
-import { startServer, type StartedServer } from './server.ts';
+import { ROOT, startServer, type StartedServer } from './server.ts';
 
 const user = (email: string) => demoUsers().find((u) => u.email === email)!;
 const STAFF = user('staff@demo.broker.it');
@@ -349,4 +350,36 @@ test("a collaborator's screens and answers hold no figure reserved to others", a
   await apri(mario, one);
   await expect(mario.getByText(/^(Verde|Giallo)$/)).toHaveCount(0);
   await expect(mario.getByText(/Premio Verti|Premio compagnia/i)).toHaveCount(0);
+});
+
+test("a model import with 'Cancella' while quotations are open: the models they use stay, out of catalogue, and they still calculate", async ({ browser }) => {
+  const mario = await session(browser, MARIO);
+  const [modello] = (await api(mario, 'get', `/api/autostoriche?search=${encodeURIComponent('500 F')}&per_page=1`)).body.data as Array<Record<string, unknown>>;
+  const draft = await api(mario, 'post', '/api/quotazioni', {
+    persona: 'f', sesso: 'M', nome: 'Aperta', cognome: 'Importazione', email: 'aperta.importazione@esempio.it', provincia_codice: 'RM', competenze: 10,
+    veicoli_storici: [{ auto_storica_id: modello!.id, marca: modello!.marca, modello: modello!.modello, anno: 1968, tipologia_ania: 'A', targa: 'RM777777' }],
+  });
+  expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+  const id = Number(draft.body.data.model.id);
+
+  const admin = await session(browser, ADMIN);
+  await admin.goto(url('/quotazione'));
+  await admin.getByRole('button', { name: 'Importa modelli' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Importa modelli auto storiche' });
+  await dialog.getByLabel('File CSV o XLSX').setInputFiles(path.join(ROOT, 'tests', 'fixtures', 'autostoriche-ok.csv'));
+  await dialog.getByLabel('Cancella tutti i modelli esistenti prima di importare').check();
+  await dialog.getByRole('button', { name: 'Importa' }).click();
+  const question = admin.getByRole('dialog', { name: 'Cancellare i modelli esistenti?' });
+  await expect(question).toContainText(/quotazion[ei] us[ao]n?o? \d+ modell[io] da sostituire: rester(à|anno) fuori catalogo/);
+  await question.getByRole('button', { name: 'Cancella e importa' }).click();
+  await expect(dialog.getByTestId('import-outcome')).toContainText(/Modelli tenuti fuori catalogo perché usati da quotazioni: [1-9]\d*\./);
+  const kept = await api(mario, 'get', `/api/autostoriche/${String(modello!.id)}`);
+  expect(kept.status).toBe(200);
+  expect(kept.body.data.fuori_catalogo).toBe(true);
+
+  // The open draft is priced on its screen as before the import.
+  await apri(mario, id);
+  await mario.getByRole('button', { name: 'Calcola', exact: true }).click();
+  await expect(mario.getByTestId('notice').filter({ hasText: 'Calcolo eseguito.' })).toBeVisible();
+  expect(((await quotazione(mario, id)).preventivi as unknown[]).length).toBeGreaterThan(0);
 });
