@@ -4,7 +4,9 @@
 import { useMemo, useState } from 'react';
 import { generatePath, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
-import { ApiError } from '../api/dataProvider.ts';
+import { callRoute } from '../api/dataProvider.ts';
+import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
+import { useNotify } from '../lib/notify.tsx';
 import { useRoute } from '../api/hooks.ts';
 import { can, useWorkflows } from '../lib/access.ts';
 import { fillTemplate, formatDateTime } from '../lib/format.ts';
@@ -13,15 +15,20 @@ import { msg } from '../messages.ts';
 import type { JsonSchema, ListColumn, RecordData, ResourceDef } from '../types.ts';
 import type { RelatedTab } from '../../shared/definitions/types.ts';
 import { FirstPageTable } from './FirstPageTable.tsx';
+import { displayValue } from './formBody.ts';
 import { Pager, SearchBox } from './ListControls.tsx';
 import { ListGrid } from './ResourceListPage.tsx';
 import type { RowActions } from './listColumns.ts';
 import { useResourceList } from './useResourceList.ts';
 import { withStatusTitles } from './StatusChips.tsx';
 
-export default function RelatedTabPane({ tab, target, def, record }: { tab: RelatedTab; target?: ResourceDef; def: ResourceDef; record: RecordData }) {
+export default function RelatedTabPane({ tab, target, def, record, onRecord }: {
+  tab: RelatedTab; target?: ResourceDef; def: ResourceDef; record: RecordData;
+  /** Shows a record the tab wrote (a restore) in the form. */
+  onRecord?: (record: RecordData) => void;
+}) {
   const kind = tab.kind ?? 'list';
-  if (kind === 'storico') return <StoricoTab def={def} id={record.id!} title={tab.title} />;
+  if (kind === 'storico') return <StoricoTab def={def} record={record} title={tab.title} onRecord={onRecord} />;
   if (kind === 'tabella') return <RouteTable tab={tab} id={record.id!} />;
   return <RelatedList tab={tab} def={target!} record={record} />;
 }
@@ -120,45 +127,60 @@ function RouteTable({ tab, id }: { tab: RelatedTab; id: string | number }) {
   );
 }
 
+interface StoricoEntry {
+  id: number | string;
+  at: string;
+  utente: { id: number; name: string } | null;
+  origine?: string | null;
+  azione?: string | null;
+  evento?: string | null;
+  modifiche: Array<{ campo: string; da?: unknown; a?: unknown; nascosto?: boolean }>;
+}
+
 interface StoricoPage {
-  data: Array<{
-    id: number | string;
-    at: string;
-    utente: { id: number; name: string } | null;
-    origine?: string | null;
-    azione?: string | null;
-    evento?: string | null;
-    modifiche: Array<{ campo: string; da?: unknown; a?: unknown; nascosto?: boolean }>;
-  }>;
+  data: StoricoEntry[];
   current_page: number;
   last_page: number;
   total: number;
 }
 
 const PER_PAGE = 20;
+/** Changes a restore can undo: edits and earlier restores (a transition is undone by the machine, not by history). */
+const RESTORABLE = new Set(['modifica', 'ripristino']);
 
-function shown(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'boolean') return value ? 'Sì' : 'No';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/** The record's change history (GET {api.path}/{id}/storico) as a timeline: who, when, and 'Campo: prima → dopo'. */
-function StoricoTab({ def, id, title }: { def: ResourceDef; id: string | number; title: string }) {
+/**
+ * The record's change history (GET {api.path}/{id}/storico) as a timeline: who, when, and 'Campo: prima → dopo' with the
+ * values as the form shows them; 'Ripristina' writes back the values before a change (the server's rules apply).
+ */
+function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef; record: RecordData; title: string; onRecord?: (record: RecordData) => void }) {
+  const id = record.id!;
+  const notify = useNotify();
   const [page, setPage] = useState(1);
-  const { data, error } = useRoute<StoricoPage>(`${def.resource.api.path}/{id}/storico`, { id, page }, {}, { query: { page, per_page: PER_PAGE } });
-  const titles = useMemo(() => {
-    const props = def.schema.properties ?? {};
-    return (name: string) => (typeof props[name]?.title === 'string' ? (props[name]!.title as string) : name);
-  }, [def.schema]);
-  if (error instanceof ApiError && error.status === 404) {
-    return (
-      <Notice variant="secondary" role="status">
-        Lo storico delle modifiche non è ancora disponibile.
-      </Notice>
-    );
-  }
+  const [restoring, setRestoring] = useState<StoricoEntry | null>(null);
+  const [busy, setBusy] = useState(false);
+  const path = `${def.resource.api.path}/{id}/storico`;
+  const { data, error, mutate } = useRoute<StoricoPage>(path, { id, page, version: record.version }, {}, { query: { page, per_page: PER_PAGE } });
+  const props = def.schema.properties ?? {};
+  const titleOf = (name: string) => (typeof props[name]?.title === 'string' ? (props[name]!.title as string) : name);
+  const mayRestore = Boolean(onRecord) && can(def, 'update', record);
+  const restore = async () => {
+    if (!restoring) return;
+    setBusy(true);
+    try {
+      const answer = await callRoute<{ message: string; data: { model: RecordData } }>('POST', `${path}/{entryId}/ripristina`, { id, entryId: restoring.id }, {
+        body: { version: record.version },
+      });
+      notify('success', answer.message);
+      onRecord?.(answer.data.model);
+      setPage(1);
+      void mutate();
+    } catch (err) {
+      notify('danger', err instanceof Error ? err.message : msg.genericError);
+    } finally {
+      setBusy(false);
+      setRestoring(null);
+    }
+  };
   if (error) {
     return (
       <Notice variant="danger" role="alert">
@@ -174,18 +196,23 @@ function StoricoTab({ def, id, title }: { def: ResourceDef; id: string | number;
         {data.data.map((entry) => (
           <li key={String(entry.id)} className="mb-3">
             <div className="small text-body-secondary">
-              {formatDateTime(entry.at)} · {entry.utente?.name ?? 'Sistema'}
+              {formatDateTime(entry.at)} · {entry.utente?.name ?? (entry.origine === 'cliente' ? 'Cliente' : 'Sistema')}
               {entry.origine ? ` · ${entry.origine}` : ''}
             </div>
             <div className="fw-semibold">{entry.evento || entry.azione || 'Modifica'}</div>
             {entry.modifiche.length > 0 && (
-              <ul className="mb-0">
+              <ul className="mb-1">
                 {entry.modifiche.map((m, i) => (
                   <li key={i}>
-                    {titles(m.campo)}: {m.nascosto ? 'valore riservato' : `${shown(m.da)} → ${shown(m.a)}`}
+                    {titleOf(m.campo)}: {m.nascosto ? 'valore riservato' : `${displayValue(props[m.campo], m.da)} → ${displayValue(props[m.campo], m.a)}`}
                   </li>
                 ))}
               </ul>
+            )}
+            {mayRestore && RESTORABLE.has(String(entry.azione)) && entry.modifiche.length > 0 && (
+              <Button size="sm" variant="outline-secondary" onClick={() => setRestoring(entry)}>
+                Ripristina
+              </Button>
             )}
           </li>
         ))}
@@ -203,6 +230,16 @@ function StoricoTab({ def, id, title }: { def: ResourceDef; id: string | number;
           </Button>
         </div>
       )}
+      <ConfirmDialog
+        show={restoring !== null}
+        title="Ripristina"
+        text={`Ripristinare i valori precedenti alla modifica del ${restoring ? formatDateTime(restoring.at) : ''}?`}
+        confirmLabel="Ripristina"
+        variant="warning"
+        busy={busy}
+        onConfirm={() => void restore()}
+        onCancel={() => setRestoring(null)}
+      />
     </section>
   );
 }

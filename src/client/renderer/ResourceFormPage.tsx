@@ -118,7 +118,7 @@ function GenericFormPageBody({ def, id }: { def: ResourceDef; id?: string }) {
           {relatedTabs.map(({ tab, target }, i) => (
             <Tab key={`related-${tab.title}`} eventKey={String(own.length + i)} title={tab.title} mountOnEnter>
               <Suspense fallback={<Spinner label={msg.loading} />}>
-                <RelatedTabPane tab={tab} target={target} def={def} record={ctl.record!} />
+                <RelatedTabPane tab={tab} target={target} def={def} record={ctl.record!} onRecord={ctl.showRecord} />
               </Suspense>
             </Tab>
           ))}

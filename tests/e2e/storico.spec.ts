@@ -1,0 +1,47 @@
+// The change history on a record's card: an edit shows as 'Campo: prima → dopo' with who made it, and 'Ripristina'
+// (after its question) writes the earlier value back through the server's rules and shows it in the form.
+import { expect, test } from './fixtures.ts';
+import { appUrl, loginAsAdmin, uniqueSurname } from './helpers.ts';
+
+const IBAN_1 = 'IT60X0542811101000000123456';
+const IBAN_2 = 'IT07X0542811101000000654321';
+
+test("a customer's IBAN changed is in the Storico tab with who changed it, and restored into the form", async ({ page }) => {
+  await loginAsAdmin(page);
+  const token = await page.evaluate(() => sessionStorage.getItem('token'));
+  const created = await page.request.post(appUrl('/api/cliente'), {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { tipo: 'RETAIL', sesso: 'M', nome: 'Mario', cognome: uniqueSurname('STORICO'), IBAN: IBAN_1 },
+  });
+  expect(created.status()).toBe(201);
+  const id = Number((await created.json()).data.model.id);
+  const me = String(await page.getByRole('button', { name: /^Menu utente / }).getAttribute('aria-label')).replace('Menu utente ', '');
+
+  await page.goto(appUrl(`/modifica/cliente/${id}`));
+  const iban = page.getByRole('textbox', { name: 'IBAN', exact: true });
+  await expect(iban).toHaveValue(IBAN_1);
+  await iban.fill(IBAN_2);
+  await page.getByRole('button', { name: 'Aggiorna' }).click();
+  await expect(page.getByTestId('notice').filter({ hasText: /aggiornat|salvat/i })).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Storico', exact: true }).click();
+  const timeline = page.getByTestId('storico').locator(':scope > li');
+  await expect(timeline.first()).toContainText(`IBAN: ${IBAN_1} → ${IBAN_2}`);
+  await expect(timeline.first()).toContainText(me);
+  // The creation is there too, and cannot be 'restored' (a delete is not an edit's undo).
+  await expect(timeline.last()).toContainText('creazione');
+  await expect(timeline.last().getByRole('button', { name: 'Ripristina' })).toHaveCount(0);
+
+  await timeline.first().getByRole('button', { name: 'Ripristina' }).click();
+  const question = page.getByRole('dialog', { name: 'Ripristina' });
+  await expect(question).toContainText('Ripristinare i valori precedenti alla modifica del');
+  await question.getByRole('button', { name: 'Ripristina' }).click();
+  await expect(page.getByTestId('notice').filter({ hasText: 'Valori ripristinati.' })).toBeVisible();
+  await expect(timeline.first()).toContainText('ripristino');
+  await expect(timeline.first()).toContainText(`IBAN: ${IBAN_2} → ${IBAN_1}`);
+
+  await page.getByRole('tab', { name: 'Dati Cliente', exact: true }).click();
+  await expect(iban).toHaveValue(IBAN_1);
+  const stored = await page.request.get(appUrl(`/api/cliente/${id}`), { headers: { Authorization: `Bearer ${token}` } });
+  expect((await stored.json()).data.IBAN).toBe(IBAN_1);
+});
