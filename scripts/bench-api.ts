@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import {
   captureQueries, cleanupStack, closedLoop, loginToken, ms, openBenchDatabase, pad, quote, recordFigure, seeded, startBenchApp, startHttpLoad, summarize,
-  type Figure, type HttpLoad, type PhaseOptions, type RunResult, type Summary,
-} from './bench/lib.ts';
+  type Figure, type HttpLoad, type PhaseOptions, type RunResult, type Summary, runBench } from './bench/lib.ts';
 import { COMPANY, DOMAINS, FEMALE, LOAD_SQL, MALE, PROVINCES, STREETS, SURNAMES } from './bench/clienti.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 100_000;
@@ -394,13 +393,4 @@ async function main(): Promise<void> {
   console.log(`total run time ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${(error as Error).stack ?? error}`);
-  exitCode = 1; // a broken bench is not a measurement
-} finally {
-  await cleanups.run();
-}
-process.exit(exitCode);
+await runBench(main, cleanups);

@@ -2,7 +2,7 @@
 // surname fragments common and rare, name and surname, codici fiscali, partite IVA, e-mails, and text nothing holds.
 // The customers are bench-api's generated ones; every kind the definitions declare is searched (super_admin).
 import os from 'node:os';
-import { closedLoop, cleanupStack, loginToken, ms, openBenchDatabase, recordFigure, seeded, startBenchApp, summarize } from './bench/lib.ts';
+import { closedLoop, cleanupStack, loginToken, ms, openBenchDatabase, recordFigure, seeded, startBenchApp, summarize, runBench } from './bench/lib.ts';
 import { LOAD_SQL, loadParams } from './bench/clienti.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 1_000_000;
@@ -84,13 +84,4 @@ async function main(): Promise<void> {
   console.log(`total run time ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${(error as Error).stack ?? error}`);
-  exitCode = 1;
-} finally {
-  await cleanups.run();
-}
-process.exit(exitCode);
+await runBench(main, cleanups);

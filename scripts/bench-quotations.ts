@@ -6,8 +6,7 @@ import os from 'node:os';
 import { hashPassword } from '../src/server/auth/passwords.ts';
 import {
   captureQueries, cleanupStack, loginToken, ms, openBenchDatabase, pad, recordFigure, seeded, startBenchApp, startHttpLoad, summarize,
-  type HttpLoad, type PhaseOptions, type SentQuery, type Summary,
-} from './bench/lib.ts';
+  type HttpLoad, type PhaseOptions, type SentQuery, type Summary, runBench } from './bench/lib.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS) || 200_000;
 const REQUESTS = Number(process.env.BENCH_REQUESTS) || 300;
@@ -535,13 +534,4 @@ async function main(): Promise<void> {
   }
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${(error as Error).stack ?? error}`);
-  exitCode = 1; // a broken bench is not a measurement
-} finally {
-  await cleanups.run();
-}
-process.exit(exitCode);
+await runBench(main, cleanups);

@@ -456,3 +456,17 @@ export async function scratchDatabase(adminUrl: URL, prefix: string, cleanups: A
   url.pathname = `/${name}`;
   return url;
 }
+
+/** Runs a benchmark, then its clean-ups whatever happened; a broken bench is not a measurement: exit code 1. */
+export async function runBench(main: () => Promise<void>, cleanups: Cleanups): Promise<never> {
+  let exitCode = 0;
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench failed: ${(error as Error).stack ?? error}`);
+    exitCode = 1;
+  } finally {
+    await cleanups.run();
+  }
+  process.exit(exitCode);
+}

@@ -283,6 +283,9 @@ async function quotazione(setup: Setup): Promise<number> {
   if (setup.diretta) {
     const direct = await t.call('POST', `/api/quotazioni/confermaDiretta/${id}`, { token: tokens.collaboratore, body: {} });
     expect(direct.body.data?.model?.stato_quotazione_id, JSON.stringify(direct.body)).toBe(12);
+    // On the direct screen the policyholder's tax code is entered: the issue needs it.
+    const filled = await t.call('PUT', `/api/v1/goold/quotations/${id}`, { token: tokens.collaboratore, body: { tax_code: CFISC } });
+    expect(filled.status, JSON.stringify(filled.body)).toBe(200);
   }
   if (setup.stato) {
     const moved = await t.call('POST', '/api/quotazioni/cambioStato', { token: tokens.admin, body: { id, stato_quotazione_id: setup.stato } });

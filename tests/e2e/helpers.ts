@@ -166,3 +166,42 @@ export async function fillDailyVehicles(page: Page): Promise<void> {
     await page.locator(`#root_veicoli_moderni_${i}_targa`).fill(targa!);
   }
 }
+
+/**
+ * The customer's link from 'Informazioni' to 'Questionario e veicoli': personal data (what the draft did not hold is
+ * typed, as the customer would), every consent given.
+ */
+export async function customerFormToQuestionnaire(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1, name: 'Informazioni' })).toBeVisible();
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dati anagrafici' })).toBeVisible();
+  await page.getByLabel('Telefono').fill('+393331234567');
+  await page.getByRole('radiogroup', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
+  await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
+  // What the draft did not hold, the customer types (a demo draft made by staff has only name, e-mail and province).
+  const vuoto = async (name: string) => !(await page.getByRole('textbox', { name, exact: true }).inputValue());
+  if (await vuoto('Codice Fiscale')) await page.getByRole('textbox', { name: 'Codice Fiscale', exact: true }).fill(validCodiceFiscale());
+  if (await vuoto('Data di Nascita')) await page.getByRole('textbox', { name: 'Data di Nascita', exact: true }).fill('01/01/1980');
+  if (await vuoto('Provincia di nascita')) await page.getByRole('textbox', { name: 'Provincia di nascita', exact: true }).fill('RM');
+  for (const [name, testo, opzione] of [['Comune di nascita', 'Roma', 'Roma (RM)'], ['Comune', 'Firenze', 'Firenze (FI)']] as const) {
+    const comune = page.getByRole('combobox', { name, exact: true });
+    if (await comune.inputValue()) continue;
+    await comune.fill(testo);
+    await page.getByRole('option', { name: opzione, exact: true }).click();
+    await expect(comune).toHaveValue(opzione);
+  }
+  if (await vuoto('Indirizzo')) await page.getByRole('textbox', { name: 'Indirizzo', exact: true }).fill('Via Roma');
+  if (await vuoto('Civico')) await page.getByRole('textbox', { name: 'Civico', exact: true }).fill('1');
+  if (await vuoto('CAP')) await page.getByRole('textbox', { name: 'CAP', exact: true }).fill('50100');
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+  for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
+    await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
+  }
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+  await page.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
+}

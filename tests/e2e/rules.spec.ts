@@ -2,7 +2,7 @@
 // with the values they depend on, hidden ones keep no data, and the quotation total follows its x-computed expression.
 import { expect, test } from './fixtures.ts';
 import type { APIRequestContext } from '@playwright/test';
-import { admin, answerQuestionnaire, appUrl, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, answerQuestionnaire, appUrl, customerFormToQuestionnaire, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -143,23 +143,7 @@ test('array rows: a vehicle row shows Quintali only for type C (Autocarro), and 
 
   const page = await (await browser.newContext()).newPage();
   await page.goto(appUrl(`${pathname}${search}`));
-  await expect(page.getByRole('heading', { level: 1, name: 'Informazioni' })).toBeVisible();
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Dati anagrafici' })).toBeVisible();
-  await page.getByLabel('Telefono').fill('+393331234567');
-  await page.getByRole('radiogroup', { name: 'Nazione di nascita' }).getByLabel('Italia').check();
-  await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
-  for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
-    await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
-  }
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
-  await page.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
-  await page.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
+  await customerFormToQuestionnaire(page);
 
   // The row's own condition (items if/else in the quotation's definition): Quintali only while the row is an Autocarro.
   const tipologia = page.locator('#root_veicoli_storici_0_tipologia_ania');

@@ -94,20 +94,23 @@ function RelatedList({ tab, def, record }: { tab: RelatedTab; def: ResourceDef; 
   );
 }
 
+/** A route's answer still on its way, or refused: said the same way in every tab. */
+function Pending({ error }: { error: unknown }) {
+  if (!error) return <Spinner label={msg.loading} />;
+  return (
+    <Notice variant="danger" role="alert">
+      {error instanceof Error ? error.message : msg.genericError}
+    </Notice>
+  );
+}
+
 const NO_SCHEMA: JsonSchema = { type: 'object', properties: {} };
 const NO_ACTIONS: RowActions = { describe: (row) => String(row.id) };
 
 /** A route's rows under the record (the customer's consents), with the declared columns. */
 function RouteTable({ tab, id }: { tab: RelatedTab; id: string | number }) {
   const { data, error } = useRoute<{ data: RecordData[] }>(tab.path!, { id });
-  if (error) {
-    return (
-      <Notice variant="danger" role="alert">
-        {error instanceof Error ? error.message : msg.genericError}
-      </Notice>
-    );
-  }
-  if (!data) return <Spinner label={msg.loading} />;
+  if (error || !data) return <Pending error={error} />;
   return (
     <section aria-label={tab.title}>
       <FirstPageTable
@@ -181,14 +184,7 @@ function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef; record
       setRestoring(null);
     }
   };
-  if (error) {
-    return (
-      <Notice variant="danger" role="alert">
-        {error instanceof Error ? error.message : msg.genericError}
-      </Notice>
-    );
-  }
-  if (!data) return <Spinner label={msg.loading} />;
+  if (error || !data) return <Pending error={error} />;
   return (
     <section aria-label={title}>
       {data.data.length === 0 && <p className="text-body-secondary">Nessuna modifica registrata.</p>}
