@@ -214,18 +214,21 @@ test('column choices are kept per user', async ({ page }) => {
   await loginAsAdmin(page);
   await page.goto(appUrl('/cliente'));
   await expect(page.getByRole('columnheader', { name: 'Email' })).toBeVisible();
+  // The choice is stored by a debounced PUT: its answer, not a pause, says it has landed.
+  const stored = () => page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/api/preferences/') && r.ok());
   await page.getByRole('button', { name: 'Colonne' }).click();
+  let saved = stored();
   await page.getByRole('checkbox', { name: 'Email' }).uncheck();
   await expect(page.getByRole('columnheader', { name: 'Email' })).toHaveCount(0);
-  // Give the debounced PUT time to land, then come back in a fresh page.
-  await page.waitForTimeout(1200);
+  await saved;
   await page.reload();
   await expect(page.locator('.ag-row').first()).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Email' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Colonne' }).click();
+  saved = stored();
   await page.getByRole('checkbox', { name: 'Email' }).check();
   await expect(page.getByRole('columnheader', { name: 'Email' })).toBeVisible();
-  await page.waitForTimeout(1200);
+  await saved;
 });
 
 /** Types `text` into `field` and clicks `button` in the same task: the form has had no frame to apply the key yet. */

@@ -2,7 +2,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
-import { admin, appUrl, demoUsers, fillDailyVehicles, login, uniqueSurname } from './helpers.ts';
+import { admin, appUrl, demoUsers, draftThroughApi, fillDailyVehicles, login, uniqueSurname } from './helpers.ts';
 
 const user = (email: string) => demoUsers().find((u) => u.email === email)!;
 const MARIO = user('mario.rossi@demo.broker.it');
@@ -248,32 +248,6 @@ test("a collaborator cannot see another collaborator's quotation", async ({ brow
 });
 
 /** A calculated draft of Mario Rossi made through the API, with one model of the catalogue. */
-async function draftThroughApi(page: Page, modello: RegExp, surname: string): Promise<number> {
-  const headers = { Authorization: `Bearer ${await token(page)}` };
-  const models = (await (await page.request.get(appUrl('/api/autostoriche/search?filter[marca]=FIAT'), { headers })).json()).data as Array<{
-    id: number;
-    marca: string;
-    modello: string;
-    anno_da: number;
-  }>;
-  const model = models.find((m) => modello.test(m.modello))!;
-  const created = await page.request.post(appUrl('/api/quotazioni'), {
-    headers,
-    data: {
-      persona: 'f',
-      nome: 'Anna',
-      cognome: surname,
-      email: `${surname.toLowerCase()}@esempio.it`,
-      telefono: '+39 333 7654321',
-      provincia_codice: 'MI',
-      veicoli_storici: [{ auto_storica_id: model.id, marca: model.marca, modello: model.modello, anno: model.anno_da, tipologia_ania: 'A', targa: 'MI000111' }],
-    },
-  });
-  expect(created.status()).toBe(201);
-  const id = (await created.json()).data.model.id as number;
-  expect((await page.request.post(appUrl('/api/quotazioni/calcolo'), { headers, data: { id } })).status()).toBe(200);
-  return id;
-}
 
 test('a rejection asks for a note and sends the quotation back to draft', async ({ browser }) => {
   const mario = await session(browser, MARIO.email, MARIO.password);

@@ -1,7 +1,7 @@
 // The change history on a record's card: an edit shows as 'Campo: prima → dopo' with who made it, and 'Ripristina'
 // (after its question) writes the earlier value back through the server's rules and shows it in the form.
 import { expect, test } from './fixtures.ts';
-import { appUrl, loginAsAdmin, uniqueSurname } from './helpers.ts';
+import { appUrl, demoUsers, draftThroughApi, login, loginAsAdmin, uniqueSurname } from './helpers.ts';
 
 const IBAN_1 = 'IT60X0542811101000000123456';
 const IBAN_2 = 'IT07X0542811101000000654321';
@@ -44,4 +44,19 @@ test("a customer's IBAN changed is in the Storico tab with who changed it, and r
   await expect(iban).toHaveValue(IBAN_1);
   const stored = await page.request.get(appUrl(`/api/cliente/${id}`), { headers: { Authorization: `Bearer ${token}` } });
   expect((await stored.json()).data.IBAN).toBe(IBAN_1);
+});
+
+test("the quotation screen's Storico tab shows a premium change as the form shows money", async ({ page }) => {
+  const mario = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
+  await login(page, mario.email, mario.password);
+  const id = await draftThroughApi(page, /^500 F/, uniqueSurname('STORICO'), { competenze: 10 });
+  const headers = { Authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('token'))}` };
+  const { version } = (await (await page.request.get(appUrl(`/api/quotazioni/${id}`), { headers })).json()).data;
+  expect((await page.request.put(appUrl(`/api/quotazioni/${id}`), { headers, data: { competenze: 20, version } })).status()).toBe(200);
+
+  await page.goto(appUrl(`/modifica/quotazione/${id}`));
+  await page.getByRole('tab', { name: 'Storico', exact: true }).click();
+  const timeline = page.getByRole('region', { name: 'Storico', exact: true }).locator('ol > li');
+  await expect(timeline.first()).toContainText(/Competenze: 10,00\s€ → 20,00\s€/);
+  await expect(timeline.first()).toContainText('Mario Rossi');
 });

@@ -155,7 +155,7 @@ const RESTORABLE = new Set(['modifica', 'ripristino']);
  * The record's change history (GET {api.path}/{id}/storico) as a timeline: who, when, and 'Campo: prima → dopo' with the
  * values as the form shows them; 'Ripristina' writes back the values before a change (the server's rules apply).
  */
-function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef; record: RecordData; title: string; onRecord?: (record: RecordData) => void }) {
+export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef; record: RecordData; title: string; onRecord?: (record: RecordData) => void }) {
   const id = record.id!;
   const notify = useNotify();
   const [page, setPage] = useState(1);

@@ -1,6 +1,6 @@
 // Custom page "polizza": the policy form (spec 002 §2.3) with the gross premium (x-computed) recomputed as the user types,
 // the product filtered by branch, company and supplier, the commission panel, and in edit mode the titles with payments.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useGetOne } from '../../api/hooks.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
@@ -10,6 +10,7 @@ import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import { LeaveGuard } from '../../renderer/FormParts.tsx';
 import { ResourceFormBody } from '../../renderer/ResourceFormBody.tsx';
+import { StoricoTab } from '../../renderer/storicoTab.ts';
 import { resourceFormSchemas, useResourceForm } from '../../renderer/useResourceForm.ts';
 import { WithFormValidators } from '../../renderer/WithFormValidators.tsx';
 import type { RecordData } from '../../types.ts';
@@ -112,6 +113,14 @@ function PolizzaPageBody({ def, id }: CustomPageProps) {
       )}
       <PannelloProvvigioni data={values} schema={def.schema} />
       {id && titoloDef?.can.list && <TitoliPolizza titoloDef={titoloDef} polizzaId={id} refreshKey={titoliKey} onPaid={() => undefined} />}
+      {id && ctl.record && def.resource.storico !== false && (
+        <div className="mt-3">
+          <h2 className="h5">Storico</h2>
+          <Suspense fallback={<Spinner label={msg.loading} />}>
+            <StoricoTab def={def} record={ctl.record} title="Storico della polizza" onRecord={ctl.showRecord} />
+          </Suspense>
+        </div>
+      )}
       <LeaveGuard dirtyRef={ctl.dirtyRef} />
     </>
   );

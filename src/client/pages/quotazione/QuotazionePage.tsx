@@ -1,5 +1,5 @@
 // Custom page "quotazione": the management screen of a historic-car quotation (spec 001 §2), also served as the direct quotation.
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { generatePath, Navigate, useLocation } from 'react-router-dom';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -16,6 +16,7 @@ import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import { ConflictAlert, LeaveGuard, SavingOverlay } from '../../renderer/FormParts.tsx';
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
+import { StoricoTab } from '../../renderer/storicoTab.ts';
 import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
@@ -247,6 +248,13 @@ function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string;
             {appendici && (
               <Tab eventKey="esclusione" title={ta.esclusione}>
                 <EsclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={onAppendice} />
+              </Tab>
+            )}
+            {ctl.mode === 'edit' && ctl.record && def.resource.storico !== false && (
+              <Tab eventKey="storico" title={t.tabStorico} mountOnEnter>
+                <Suspense fallback={<Spinner label={msg.loading} />}>
+                  <StoricoTab def={def} record={ctl.record} title={t.tabStorico} onRecord={onAppendice} />
+                </Suspense>
               </Tab>
             )}
           </Tabs>

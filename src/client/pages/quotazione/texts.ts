@@ -22,6 +22,7 @@ export const STATO_DIRETTA = 12;
 export const t = {
   tabRaccolta: 'Raccolta dati',
   tabDocumenti: 'Documenti',
+  tabStorico: 'Storico',
   cliente: 'Cliente',
   collaboratore: 'Collaboratore',
   quotazione: 'Quotazione n.',
