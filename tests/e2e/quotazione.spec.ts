@@ -132,6 +132,9 @@ test('derogation flow: collaborator, approver, confirmation e-mail in the outbox
   await expect(mario.getByRole('heading', { level: 1 })).toHaveText(`Quotazione n. ${id} - ${surname} GIORGIO`);
   await expect(mario.getByTestId('intestazione-quotazione')).toContainText(`GIORGIO ${surname}`);
   await expect(mario.getByTestId('intestazione-quotazione')).toContainText(MARIO.name);
+  // The product by its title, not its code.
+  await expect(mario.getByTestId('intestazione-quotazione')).toContainText('Auto storica itas');
+  await expect(mario.getByTestId('intestazione-quotazione')).not.toContainText('auto_storica_itas');
   await expect(status(mario)).toHaveText('Bozza');
   // Not calculated yet: the machine does not offer Conferma.
   await expect(actionButtons(mario)).toHaveText(['Aggiorna']);

@@ -3,6 +3,7 @@ import type { ErrorSchema } from '@rjsf/utils';
 import type { FormUi, JsonSchema, RecordData } from '../types.ts';
 import { formatDate, formatMoney } from '../lib/format.ts';
 import { hiddenFields } from './layout.ts';
+import { optionTitles } from '../../shared/enumTitle.ts';
 
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -101,9 +102,9 @@ export function withoutErrorsOf(errors: ErrorSchema | undefined, fields: string[
 /** How a value reads to a person: enum titles, Italian dates and money, Sì/No. */
 export function displayValue(prop: JsonSchema | undefined, value: unknown): string {
   if (isEmpty(value)) return '(vuoto)';
-  const options = prop?.oneOf as Array<{ const?: unknown; title?: string }> | undefined;
-  const option = Array.isArray(options) ? options.find((o) => o.const === value) : undefined;
-  if (option?.title) return option.title;
+  // An option's title, or its code made readable: a person never reads a raw code.
+  const option = optionTitles(prop as Parameters<typeof optionTitles>[0])?.get(value);
+  if (option) return option;
   if (typeof value === 'boolean') return value ? 'Sì' : 'No';
   if (prop?.format === 'date') return formatDate(value);
   if (prop?.['x-money'] === true) return formatMoney(value);

@@ -15,6 +15,7 @@ import { usePageMeta } from '../../lib/pageMeta.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
 import { msg } from '../../messages.ts';
 import { ConflictAlert, LeaveGuard, SavingOverlay } from '../../renderer/FormParts.tsx';
+import { displayValue } from '../../renderer/formBody.ts';
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import { StoricoTab } from '../../renderer/storicoTab.ts';
 import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
@@ -56,7 +57,7 @@ function Header({ def, record, statusName }: { def: ResourceDef; record: RecordD
     [t.cliente, cliente || '—'],
     [t.collaboratore, collaboratore || '—'],
     [t.quotazione, record.id !== undefined ? String(record.id) : '—'],
-    [t.prodotto, String(record.bundle_key ?? def.schema.properties?.bundle_key?.default ?? '—')],
+    [t.prodotto, displayValue(def.schema.properties?.bundle_key, record.bundle_key ?? def.schema.properties?.bundle_key?.default)],
     [t.stato, statusName],
     ...usePolizzaHeader(record),
   ];
