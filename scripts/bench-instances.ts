@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  cleanupStack, loginToken, ms, openBenchDatabase, recordFigure, seeded, startHttpLoad, summarize, type Summary,
+  cleanupStack, loginToken, ms, openBenchDatabase, recordFigure, runBench, seeded, startHttpLoad, summarize, type Summary,
 } from './bench/lib.ts';
 import { domains } from '../src/server/domains/index.ts';
 
@@ -91,13 +91,4 @@ async function main(): Promise<void> {
 }
 
 if (process.env.BENCH_INSTANCE_SERVE === '1') await serve();
-else {
-  let code = 0;
-  try {
-    await main();
-  } catch (error) {
-    console.error(`bench failed: ${(error as Error).stack ?? error}`);
-    code = 1;
-  }
-  process.exit(code);
-}
+else await runBench(main);

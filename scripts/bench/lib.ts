@@ -457,8 +457,8 @@ export async function scratchDatabase(adminUrl: URL, prefix: string, cleanups: A
   return url;
 }
 
-/** Runs a benchmark, then its clean-ups whatever happened; a broken bench is not a measurement: exit code 1. */
-export async function runBench(main: () => Promise<void>, cleanups: Cleanups): Promise<never> {
+/** Runs a benchmark, then its clean-ups (if it does not run its own) whatever happened; a broken bench is not a measurement: exit code 1. */
+export async function runBench(main: () => Promise<void>, cleanups?: Cleanups): Promise<never> {
   let exitCode = 0;
   try {
     await main();
@@ -466,7 +466,7 @@ export async function runBench(main: () => Promise<void>, cleanups: Cleanups): P
     console.error(`bench failed: ${(error as Error).stack ?? error}`);
     exitCode = 1;
   } finally {
-    await cleanups.run();
+    await cleanups?.run();
   }
   process.exit(exitCode);
 }

@@ -206,6 +206,16 @@ export async function customerFormToQuestionnaire(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
 }
 
+/** The link's last step as a customer with four licences and two daily-use cars answers it: sent, 'Grazie!'. */
+export async function sendQuestionnaire(page: Page): Promise<void> {
+  await answerQuestionnaire(page, { altreCoperture: 'No' });
+  await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
+  await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
+  await fillDailyVehicles(page);
+  await page.getByRole('button', { name: 'Invia' }).click();
+  await expect(page.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
+}
+
 /** A priced historic-car draft of the signed-in user, made through the API (`extra`: more of its fields). */
 export async function draftThroughApi(page: Page, modello: RegExp, surname: string, extra: Record<string, unknown> = {}): Promise<number> {
   const headers = { Authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('token'))}` };

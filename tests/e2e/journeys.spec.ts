@@ -5,7 +5,7 @@ import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { answerQuestionnaire, customerFormToQuestionnaire, demoUsers, fillDailyVehicles } from './helpers.ts';
+import { customerFormToQuestionnaire, demoUsers, fillDailyVehicles, sendQuestionnaire } from './helpers.ts';
 import { ROOT, startServer, type StartedServer } from './server.ts';
 
 const user = (email: string) => demoUsers().find((u) => u.email === email)!;
@@ -119,12 +119,7 @@ async function cliente(browser: Browser, staff: Page, id: number) {
   await page.goto(url(`/quotazione/cliente/${String(q.uuid)}?parameter1=conferma_cliente`));
   if (Number(q.stato_quotazione_id) === STATO.form) {
     await customerFormToQuestionnaire(page);
-    await answerQuestionnaire(page, { altreCoperture: 'No' });
-    await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
-    await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
-    await fillDailyVehicles(page);
-    await page.getByRole('button', { name: 'Invia' }).click();
-    await expect(page.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
+    await sendQuestionnaire(page);
   }
   await expect(page.getByRole('heading', { level: 1, name: 'Caricamento documenti' })).toBeVisible();
   const card = page.locator('.card', { has: page.getByRole('heading', { level: 2, name: "Carta d'identità", exact: true }) });

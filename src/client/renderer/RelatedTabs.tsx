@@ -162,7 +162,7 @@ export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef;
   const [restoring, setRestoring] = useState<StoricoEntry | null>(null);
   const [busy, setBusy] = useState(false);
   const path = `${def.resource.api.path}/{id}/storico`;
-  const { data, error, mutate } = useRoute<StoricoPage>(path, { id, page, version: record.version }, {}, { query: { page, per_page: PER_PAGE } });
+  const { data, error } = useRoute<StoricoPage>(path, { id, page, version: record.version }, {}, { query: { page, per_page: PER_PAGE } });
   const props = def.schema.properties ?? {};
   const titleOf = (name: string) => (typeof props[name]?.title === 'string' ? (props[name]!.title as string) : name);
   const mayRestore = Boolean(onRecord) && can(def, 'update', record);
@@ -174,9 +174,9 @@ export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef;
         body: { version: record.version },
       });
       notify('success', answer.message);
+      // The record's new version is part of the timeline's key: showing it reads the timeline again.
       onRecord?.(answer.data.model);
       setPage(1);
-      void mutate();
     } catch (err) {
       notify('danger', err instanceof Error ? err.message : msg.genericError);
     } finally {

@@ -181,7 +181,8 @@ function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string;
   const richiesto = new URLSearchParams(search).get('tab');
   const tabRichiesto = richiesto && ['raccolta', ...(mostraDocumenti ? ['documenti'] : []), ...(appendici ? ['inclusione', 'esclusione'] : [])].includes(richiesto) ? richiesto : undefined;
   const vehicleItem = ((def.schema.properties?.veicoli_storici as JsonSchema | undefined)?.items ?? {}) as JsonSchema;
-  const onAppendice = () => {
+  // A write made by a tab (an appendix, a restore): the record and its workflow are read again.
+  const ricaricaDopoScrittura = () => {
     void ctl.reload();
     ctl.reloadHistory();
   };
@@ -243,18 +244,18 @@ function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string;
             )}
             {appendici && (
               <Tab eventKey="inclusione" title={ta.inclusione}>
-                <InclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={onAppendice} />
+                <InclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={ricaricaDopoScrittura} />
               </Tab>
             )}
             {appendici && (
               <Tab eventKey="esclusione" title={ta.esclusione}>
-                <EsclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={onAppendice} />
+                <EsclusioneTab quotazione={ctl.record} item={vehicleItem} onIssued={ricaricaDopoScrittura} />
               </Tab>
             )}
             {ctl.mode === 'edit' && ctl.record && def.resource.storico !== false && (
               <Tab eventKey="storico" title={t.tabStorico} mountOnEnter>
                 <Suspense fallback={<Spinner label={msg.loading} />}>
-                  <StoricoTab def={def} record={ctl.record} title={t.tabStorico} onRecord={onAppendice} />
+                  <StoricoTab def={def} record={ctl.record} title={t.tabStorico} onRecord={ricaricaDopoScrittura} />
                 </Suspense>
               </Tab>
             )}
