@@ -79,6 +79,24 @@ export function menuTitles(page: Page) {
 }
 
 /** Login with keys only: the e-mail field has focus on arrival, Tab to the password, Enter submits. */
+/**
+ * Reaches a cell of a list grid, or a button in it, as a keyboard user: the grid is one Tab stop, the arrows move to
+ * the row and the column, Tab to the cell's buttons. Fails when it cannot get there.
+ */
+export async function gridTo(page: Page, target: Locator): Promise<void> {
+  const inGrid = () => page.evaluate(() => Boolean(document.activeElement?.closest('.ag-root-wrapper')));
+  for (let i = 0; i < 40 && !(await inGrid()); i++) await page.keyboard.press('Tab');
+  expect(await inGrid(), 'Tab reaches the grid').toBe(true);
+  const where = await target.first().evaluate((el) => ({ row: el.closest('[row-index]')?.getAttribute('row-index'), col: el.closest('[col-id]')?.getAttribute('col-id') }));
+  const at = () => page.evaluate(() => ({ row: document.activeElement?.closest('[row-index]')?.getAttribute('row-index') ?? null, col: document.activeElement?.closest('[col-id]')?.getAttribute('col-id') ?? null }));
+  for (let i = 0; i < 60 && (await at()).row !== where.row; i++) await page.keyboard.press('ArrowDown');
+  // Left first, then right: the actions column is the first one.
+  for (let i = 0; i < 30 && (await at()).col !== where.col; i++) await page.keyboard.press(i < 15 ? 'ArrowLeft' : 'ArrowRight');
+  expect(await at(), 'the arrows reach the cell').toEqual(where);
+  for (let i = 0; i < 5 && !(await target.first().evaluate((el) => el === document.activeElement || el.contains(document.activeElement))); i++) await page.keyboard.press('Tab');
+  await expect(target.first()).toBeFocused();
+}
+
 export async function keyboardLogin(page: Page, email: string, password: string): Promise<void> {
   await page.goto(appUrl('/login'));
   await expect(page.getByLabel('E-mail')).toBeFocused();

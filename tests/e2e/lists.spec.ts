@@ -62,11 +62,20 @@ async function gridProblems(page: Page, important: string[]) {
       const box = header.getBoundingClientRect();
       if (box.right > gridBox.right + 1 || box.left < gridBox.left - 1) problems.push(`important column ${field} off screen (${Math.round(box.left)}-${Math.round(box.right)} of ${Math.round(gridBox.right)})`);
     }
-    // The grid's height fits its rows: the last row is whole inside the grid.
-    const rows = Array.from(document.querySelectorAll('.ag-center-cols-container .ag-row'));
-    const last = rows.at(-1)?.getBoundingClientRect();
-    const body = document.querySelector('.ag-body')?.getBoundingClientRect();
+    // The grid's height fits its rows: the last row is whole inside the grid, nothing (a scrollbar's strip) over it.
+    const rows = Array.from(grid.querySelectorAll<HTMLElement>('.ag-row')).sort((a, b) => a.getBoundingClientRect().bottom - b.getBoundingClientRect().bottom);
+    const lastRow = rows.at(-1);
+    const last = lastRow?.getBoundingClientRect();
+    const body = grid.querySelector('.ag-grid-viewport')?.getBoundingClientRect();
+    if (rows.length && !body) problems.push('no grid viewport');
     if (last && body && last.bottom > body.bottom + 1) problems.push(`last row cut (${Math.round(last.bottom)} > ${Math.round(body.bottom)})`);
+    if (lastRow) {
+      lastRow.scrollIntoView({ block: 'center' });
+      const box = lastRow.getBoundingClientRect();
+      const onTop = document.elementFromPoint(box.left + Math.min(40, box.width / 2), box.bottom - 3);
+      window.scrollTo(0, 0);
+      if (!onTop?.closest('.ag-row')) problems.push(`last row covered by ${onTop?.className || 'nothing'}`);
+    }
     return problems;
   }, important);
 }

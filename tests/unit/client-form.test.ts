@@ -45,6 +45,21 @@ describe('prepareForm', () => {
     expect(prepared.uiSchema['ui:skip']).toEqual(['attivo']);
   });
 
+  it('shows read-only the server-owned fields a layout names, and never sends them', async () => {
+    const outbox = (await loadDefinitions(path.resolve('schemas'))).resources.get('email_outbox')!;
+    const prepared = prepareForm(outbox.schema, outbox.form as FormUi);
+    // An e-mail in the outbox is the server's: its recipient, subject and text are read on the screen, not typed.
+    expect(prepared.readOnly).toEqual(expect.arrayContaining(['destinatario', 'oggetto', 'corpo', 'stato', 'ultimo_errore']));
+    expect(prepared.fields).toEqual([]);
+    expect(Object.keys(prepared.schema.properties ?? {})).toEqual(expect.arrayContaining(['destinatario', 'oggetto', 'corpo']));
+    expect((prepared.uiSchema.corpo as Record<string, unknown>)['ui:readonly']).toBe(true);
+    // Not placed in the layout: not shown.
+    expect(prepared.schema.properties).not.toHaveProperty('created_at');
+    const record = { id: 1, destinatario: 'a@b.it', oggetto: 'Ciao', corpo: 'Testo', version: 2 };
+    expect(pickFields(record, [...prepared.fields, ...prepared.readOnly], prepared.schema as JsonSchema)).toMatchObject({ destinatario: 'a@b.it', corpo: 'Testo' });
+    expect(updateBody({ ...record, oggetto: 'Altro' }, record, prepared.fields, outbox.form as FormUi, outbox.schema)).toEqual({ version: 2 });
+  });
+
   it('chooses widgets by name from annotations', () => {
     const ui = prepareForm(schema, formUi).uiSchema as Record<string, Record<string, unknown>>;
     expect(ui.cf['ui:widget']).toBe('uppercase');

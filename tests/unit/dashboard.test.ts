@@ -61,3 +61,13 @@ describe('documents desks', () => {
     expect(collections).toEqual(expect.arrayContaining(['contratto_firmato', 'libretto', 'set_informativo']));
   });
 });
+
+describe("the quotations chart's status names", () => {
+  it('are drawn whole, on lines of about 18 characters, never cut', async () => {
+    const { wrapLabel } = await import('../../src/client/shell/DashboardCharts.tsx');
+    expect(wrapLabel('Preventivo in attesa di verifica')).toEqual(['Preventivo in', 'attesa di verifica']);
+    expect(wrapLabel('Bozza')).toEqual(['Bozza']);
+    // A word longer than a line stays whole on its own line.
+    expect(wrapLabel('Precisazioni supplementari richieste', 10)).toEqual(['Precisazioni', 'supplementari', 'richieste']);
+  });
+});

@@ -116,6 +116,12 @@ const paths: Record<string, ReactElement> = {
     </>
   ),
   refresh: <path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" />,
+  envelope: (
+    <>
+      <rect x="3" y="5.5" width="18" height="13" rx="1.5" />
+      <path d="M3.5 6.5l8.5 6.5 8.5-6.5" />
+    </>
+  ),
   chevronLeft: <path d="M15 5l-7 7 7 7" />,
   chevronRight: <path d="M9 5l7 7-7 7" />,
   home: (
@@ -149,6 +155,8 @@ const aliases: Record<string, string> = {
   archive: 'folder',
   'list-ul': 'list',
   'box-seam': 'box',
+  'box-arrow-in-right': 'box',
+  'file-earmark-check': 'document',
   'person-gear': 'gear',
   'people-fill': 'people',
   'bar-chart': 'chart',
@@ -156,6 +164,9 @@ const aliases: Record<string, string> = {
   wrench: 'tools',
   'gear-fill': 'gear',
 };
+
+/** Whether a definition's icon name draws an icon (the dot is the fallback). */
+export const knownIcon = (name: string): boolean => Boolean(paths[name] ?? aliases[name]);
 
 export function Icon({ name, size = 20, className }: { name?: string; size?: number; className?: string }) {
   const key = name ? (paths[name] ? name : aliases[name]) : undefined;

@@ -45,7 +45,8 @@ export function FormActionBar({ formId, mode, canSave, saving, errors, activeLab
       role="toolbar"
       aria-label="Azioni del modulo"
     >
-      <ValidityChip errors={errors} />
+      {/* A record only to be read has nothing to check. */}
+      {canSave && <ValidityChip errors={errors} />}
       {activeLabel && onActive && (
         <Form.Check
           type="switch"
@@ -58,7 +59,7 @@ export function FormActionBar({ formId, mode, canSave, saving, errors, activeLab
       )}
       <div className="ms-auto d-flex gap-2">
         <Button variant="outline-secondary" onClick={onCancel} disabled={saving}>
-          Annulla
+          {canSave ? 'Annulla' : 'Indietro'}
         </Button>
         {canSave && (
           <Button type="submit" form={formId} variant="primary" disabled={saving}>

@@ -18,7 +18,7 @@ export function ResourceFormBody({ def, id, formId, ctl, onCancel }: ResourceFor
   const { resource, schema, form } = def;
   const { definitions } = useDefinitions();
   useWorkflows(def);
-  const canSave = ctl.mode === 'new' ? can(def, 'create') : can(def, 'update', ctl.record);
+  const canSave = ctl.editable && (ctl.mode === 'new' ? can(def, 'create') : can(def, 'update', ctl.record));
   const activeField = resource.activeField && schema.properties?.[resource.activeField] ? resource.activeField : undefined;
   return (
     <>

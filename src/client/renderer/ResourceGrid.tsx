@@ -42,12 +42,26 @@ function overflows(api: GridApi, host: HTMLElement | null): boolean {
   return total > host.clientWidth;
 }
 
-/** Tab walks through the buttons of the actions cell before the grid moves to the next cell. */
+const IN_CELL_CONTROLS = '.ag-cell button:not([disabled]), .ag-cell a[href], .ag-cell input, .ag-cell select';
+
+/**
+ * The grid is one Tab stop (WAI-ARIA grid): Tab enters it, the arrows move inside, the next Tab leaves it. The buttons
+ * in its cells leave the page's Tab order; Tab on a cell reaches them (tabThroughButtons).
+ */
+function keepControlsOutOfTabOrder(host: HTMLElement): () => void {
+  const apply = () => host.querySelectorAll<HTMLElement>(IN_CELL_CONTROLS).forEach((el) => el.tabIndex !== -1 && (el.tabIndex = -1));
+  apply();
+  const observer = new MutationObserver(apply);
+  observer.observe(host, { childList: true, subtree: true });
+  return () => observer.disconnect();
+}
+
+/** Tab walks through the buttons of a cell (the row's actions, a detail toggle) before focus leaves the grid. */
 function tabThroughButtons({ event }: SuppressKeyboardEventParams): boolean {
   if (event.key !== 'Tab' || event.type !== 'keydown') return false;
   const cell = (event.target as HTMLElement).closest('.ag-cell') as HTMLElement | null;
   if (!cell) return false;
-  const buttons = Array.from(cell.querySelectorAll<HTMLElement>('button:not([disabled])'));
+  const buttons = Array.from(cell.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], input, select'));
   if (!buttons.length) return false;
   const index = buttons.indexOf(document.activeElement as HTMLElement);
   let target: HTMLElement | undefined;
@@ -95,6 +109,7 @@ export default function ResourceGrid(props: ResourceGridProps) {
       minWidth: COLUMN_MIN_WIDTH,
       cellRenderer: cell,
       cellRendererParams: cellParams,
+      suppressKeyboardEvent: tabThroughButtons,
       valueGetter: value ? (p) => (p.data ? value(p.data) : undefined) : undefined,
       valueFormatter: text ? (p) => text(p.value) : undefined,
     }));
@@ -138,6 +153,8 @@ export default function ResourceGrid(props: ResourceGridProps) {
     api.applyColumnState({ state: [{ colId: ACTIONS }, ...state], applyOrder: true });
   }, [savedColumns, columns]);
   useEffect(applySaved, [applySaved]);
+
+  useEffect(() => (hostRef.current ? keepControlsOutOfTabOrder(hostRef.current) : undefined), []);
 
   const reportColumns = () => apiRef.current && onColumnsChange(savedColumnsOf(apiRef.current));
 
@@ -193,6 +210,9 @@ export default function ResourceGrid(props: ResourceGridProps) {
         }}
         onGridSizeChanged={(e) => checkOverflow(e.api)}
         onCellKeyDown={onCellKeyDown}
+        // Tab leaves the grid from any cell or header (the browser's own Tab order), arrows move inside it.
+        tabToNextCell={() => false}
+        tabToNextHeader={() => false}
         onRowDoubleClicked={(e) => e.data && actions.edit?.(e.data)}
       />
     </div>

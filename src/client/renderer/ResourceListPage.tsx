@@ -179,10 +179,14 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
       )}
       {errorText && (
         <Notice variant="danger" role="alert">
-          {errorText}
+          <span className="me-3">{errorText}</span>
+          <Button variant="outline-danger" size="sm" onClick={() => void ctl.refresh()}>
+            Riprova
+          </Button>
         </Notice>
       )}
-      {prefs.loaded && (
+      {/* A page that failed to load is not an empty list: no 'nessun elemento trovato', no '0 elementi'. */}
+      {prefs.loaded && !errorText && (
         <ListGrid
           columns={list.columns}
           schema={schema}
@@ -199,7 +203,7 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
           hidden={hiddenColumns}
         />
       )}
-      <Pager page={ctl.state.page} lastPage={ctl.lastPage} total={ctl.total} totalIsEstimate={ctl.totalIsEstimate} perPage={ctl.state.perPage} onPage={ctl.setPage} onPerPage={ctl.setPerPage} />
+      {!errorText && <Pager page={ctl.state.page} lastPage={ctl.lastPage} total={ctl.total} totalIsEstimate={ctl.totalIsEstimate} perPage={ctl.state.perPage} onPage={ctl.setPage} onPerPage={ctl.setPerPage} />}
       <ConfirmDialog {...remover.dialog} />
       {dialog && (
         <Suspense fallback={null}>

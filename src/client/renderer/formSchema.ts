@@ -12,6 +12,8 @@ export interface PreparedForm {
   uiSchema: UiSchema;
   /** Top-level properties the user edits (what a create/update body may carry). */
   fields: string[];
+  /** Top-level server-owned properties the layout names: shown, read-only, never sent. */
+  readOnly: string[];
 }
 
 /** Properties the server owns; a client that sends them gets a 422. */
@@ -33,16 +35,29 @@ export function widgetNameFor(prop: JsonSchema, fieldUi: Record<string, unknown>
   if (isChoice(prop)) return 'select';
   if (prop.type === 'boolean') return 'switch';
   if (prop.format === 'date') return 'date';
+  if (prop.format === 'date-time') return 'datetime';
   if (prop.writeOnly === true || prop.format === 'password') return 'password';
   return undefined;
 }
 
-function prepareObject(schema: JsonSchema, formUi: Record<string, unknown>, path: string, top: boolean): { schema: JsonSchema; uiSchema: UiSchema } {
+/** Fields a form.ui.json layout places in its sections. */
+function laidOut(formUi: Record<string, unknown>): Set<string> {
+  const sections = (formUi['ui:layout'] ?? []) as LayoutSection[];
+  return new Set(sections.flatMap((section) => section.fields ?? []));
+}
+
+function prepareObject(schema: JsonSchema, formUi: Record<string, unknown>, path: string, top: boolean): { schema: JsonSchema; uiSchema: UiSchema; readOnly: string[] } {
   const properties: Record<string, JsonSchema> = {};
   const uiSchema: UiSchema = {};
+  const readOnly: string[] = [];
+  const placed = top ? laidOut(formUi) : new Set<string>();
   for (const [key, value] of Object.entries(formUi)) if (key.startsWith('ui:')) uiSchema[key] = value;
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-    if (top && !isEditable(name, prop)) continue;
+    if (top && !isEditable(name, prop)) {
+      // A server-owned field the analyst placed in the layout (an e-mail's recipient and text) is read, not typed.
+      if (SERVER_OWNED.has(name) || !placed.has(name)) continue;
+      readOnly.push(name);
+    }
     if (!top && prop.readOnly === true) continue;
     const fieldPath = path ? `${path}.${name}` : name;
     const fieldUi = (formUi[name] ?? {}) as Record<string, unknown>;
@@ -62,11 +77,11 @@ function prepareObject(schema: JsonSchema, formUi: Record<string, unknown>, path
       (uiSchema[name] as Record<string, unknown>)['ui:enumNames'] = (prop.enum as unknown[]).map(enumTitle);
     }
     // A computed field ("x-computed") is shown, never typed: SchemaForm recomputes it.
-    if (typeof prop['x-computed'] === 'string') (uiSchema[name] as Record<string, unknown>)['ui:readonly'] = true;
+    if (typeof prop['x-computed'] === 'string' || readOnly.includes(name)) (uiSchema[name] as Record<string, unknown>)['ui:readonly'] = true;
   }
-  const keep = new Set(Object.keys(properties));
+  const keep = new Set(Object.keys(properties).filter((name) => !readOnly.includes(name)));
   const required = (schema.required ?? []).filter((name) => keep.has(name));
-  return { schema: { ...schema, properties, required }, uiSchema };
+  return { schema: { ...schema, properties, required }, uiSchema, readOnly };
 }
 
 export function prepareForm(schema: JsonSchema, formUi: FormUi, activeField?: string): PreparedForm {
@@ -77,7 +92,8 @@ export function prepareForm(schema: JsonSchema, formUi: FormUi, activeField?: st
     // The active toggle lives in the action bar (spec 000 §2.5), not among the fields.
     'ui:skip': activeField ? [activeField] : [],
   };
-  return { schema: prepared.schema as RJSFSchema, uiSchema, fields: Object.keys(prepared.schema.properties ?? {}) };
+  const fields = Object.keys(prepared.schema.properties ?? {}).filter((name) => !prepared.readOnly.includes(name));
+  return { schema: prepared.schema as RJSFSchema, uiSchema, fields, readOnly: prepared.readOnly };
 }
 
 export function layoutOf(uiSchema: UiSchema): LayoutSection[] | undefined {

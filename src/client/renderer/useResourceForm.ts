@@ -89,7 +89,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
     (record: RecordData): BySection<RecordData> =>
       Object.fromEntries(
         Object.entries(sections).map(([name, section]) => {
-          const data = getDefaultFormState(formValidator, section.schema, pickFields(record, section.fields, section.schema as JsonSchema), section.schema, false, DEFAULTS_BEHAVIOUR) as RecordData;
+          const data = getDefaultFormState(formValidator, section.schema, pickFields(record, [...section.fields, ...section.readOnly], section.schema as JsonSchema), section.schema, false, DEFAULTS_BEHAVIOUR) as RecordData;
           return [name, opts.current.arrange?.(name, data, record) ?? data];
         }),
       ),
@@ -385,6 +385,8 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
     sections: sectionControls,
     /** The values on screen, every section together. */
     values,
+    /** Whether the form has a field to type in (a record shown only to be read has none). */
+    editable: fields.length > 0,
     saving,
     dirty,
     dirtyRef: readDirty,

@@ -21,12 +21,23 @@ export const testiGrafici = {
   nessunDato: 'Nessun dato.',
 };
 
-function ChartCard({ title, summary, children, testId }: { title: string; summary: string; children: React.ReactNode; testId: string }) {
+/** A long axis label on lines of about `width` characters: Chart.js draws an array as lines, never clipped or skipped. */
+export function wrapLabel(text: string, width = 18): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+function ChartCard({ title, summary, children, testId, height = 220 }: { title: string; summary: string; children: React.ReactNode; testId: string; height?: number }) {
   return (
     <Card className="h-100 shadow-sm" data-testid={testId}>
       <Card.Body>
         <h2 className="h6 text-uppercase text-body-secondary">{title}</h2>
-        <div style={{ position: 'relative', height: 220 }}>{children}</div>
+        <div style={{ position: 'relative', height }}>{children}</div>
         <p className="visually-hidden">{summary}</p>
       </Card.Body>
     </Card>
@@ -65,13 +76,21 @@ export default function DashboardCharts({ data }: { data: DashboardData }) {
   }
   if (quotazioni) {
     const shown = quotazioni.filter((s) => s.totale > 0);
+    // Every status named in full: a bar's room grows with the lines of its name, the card with the bars.
+    const labels = shown.map((s) => wrapLabel(s.nome));
+    const lines = labels.reduce((sum, l) => sum + l.length, 0);
     charts.push(
-      <ChartCard key="quotazioni" testId="grafico-quotazioni" title={testiGrafici.quotazioni} summary={shown.map((s) => `${s.nome}: ${s.totale}`).join(', ') || testiGrafici.nessunDato}>
+      <ChartCard key="quotazioni" testId="grafico-quotazioni" title={testiGrafici.quotazioni} summary={shown.map((s) => `${s.nome}: ${s.totale}`).join(', ') || testiGrafici.nessunDato} height={Math.max(220, 40 + lines * 14 + shown.length * 6)}>
         <Bar
           aria-label={testiGrafici.quotazioni}
           role="img"
-          data={{ labels: shown.map((s) => s.nome), datasets: [{ label: 'Quotazioni', data: shown.map((s) => s.totale), backgroundColor: '#198754' }] }}
-          options={{ maintainAspectRatio: false, indexAxis: 'y', plugins: { legend: { display: false } }, scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } }}
+          data={{ labels, datasets: [{ label: 'Quotazioni', data: shown.map((s) => s.totale), backgroundColor: '#198754' }] }}
+          options={{
+            maintainAspectRatio: false,
+            indexAxis: 'y',
+            plugins: { legend: { display: false }, tooltip: { callbacks: { title: (items) => shown[items[0]?.dataIndex ?? 0]?.nome ?? '' } } },
+            scales: { x: { beginAtZero: true, ticks: { precision: 0 } }, y: { ticks: { autoSkip: false, font: { size: 11 } } } },
+          }}
         />
       </ChartCard>,
     );

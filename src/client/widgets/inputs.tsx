@@ -4,7 +4,7 @@ import type { ChangeEvent } from 'react';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import type { WidgetProps } from '@rjsf/utils';
-import { formatDate, parseDecimal, parseItalianDate } from '../lib/format.ts';
+import { formatDate, formatDateTime, parseDecimal, parseItalianDate } from '../lib/format.ts';
 import { describedBy } from './aria.ts';
 import { TypingContext } from './typing.ts';
 
@@ -68,6 +68,8 @@ export const codecs = {
     // Room for spaces and dashes as typed; the cleaned plate is what the schema's limit checks.
     maxLength: 12,
   },
+  // A moment the server records (sent at, next attempt): read as DD/MM/YYYY HH:mm, never typed.
+  datetime: { format: formatDateTime, parse: emptyToUndefined },
   textarea: { format: asText, parse: emptyToUndefined, multiline: true },
   password: { format: asText, parse: emptyToUndefined, type: 'password', autoComplete: 'new-password' },
 } satisfies Record<string, Codec>;
@@ -149,6 +151,7 @@ export const UppercaseWidget = (props: WidgetProps) => <CodecInput {...props} co
 export const TargaWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.targa} />;
 export const CurrencyWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.currency} />;
 export const DateWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.date} />;
+export const DateTimeWidget = (props: WidgetProps) => <CodecInput {...props} readonly codec={codecs.datetime} />;
 export const PhoneWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.phone} />;
 export const TextareaWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.textarea} />;
 export const PasswordWidget = (props: WidgetProps) => <CodecInput {...props} codec={codecs.password} />;

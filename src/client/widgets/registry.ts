@@ -7,7 +7,7 @@ import type { JsonSchema, ListColumn } from '../types.ts';
 import { BooleanCell, ChipCell, DateCell, DateTimeCell, MoneyCell } from './cells.tsx';
 import type { CellProps } from './cells.tsx';
 import { CheckboxesWidget, HiddenWidget, RadioWidget, SelectWidget, SwitchWidget } from './choices.tsx';
-import { CurrencyWidget, DateWidget, PasswordWidget, PhoneWidget, TargaWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
+import { CurrencyWidget, DateTimeWidget, DateWidget, PasswordWidget, PhoneWidget, TargaWidget, TextareaWidget, TextWidget, UppercaseWidget } from './inputs.tsx';
 import { ComuneWidget, ReferenceWidget } from './lookups.tsx';
 import { EndpointLookupWidget } from './endpointLookup.tsx';
 import { FixedRowsWidget } from './fixedRows.tsx';
@@ -43,7 +43,7 @@ const entries: Record<string, RegistryEntry> = {
   currency: money,
   money,
   date: { widget: DateWidget, cell: DateCell, sample: { schema: { type: 'string', format: 'date' }, value: '2026-11-23' } },
-  datetime: { cell: DateTimeCell, sample: { schema: { type: 'string', format: 'date-time' }, value: '2026-11-23T10:30:00Z' } },
+  datetime: { widget: DateTimeWidget, cell: DateTimeCell, sample: { schema: { type: 'string', format: 'date-time' }, value: '2026-11-23T10:30:00Z' } },
   phone: { widget: PhoneWidget, sample: text('+39 333 1234567') },
   comune: { widget: ComuneWidget, sample: text('058091') },
   reference: { widget: ReferenceWidget, sample: { schema: { type: 'integer', 'x-ref': 'compagnia_contrattuale' } } },
@@ -114,6 +114,7 @@ export function rjsfWidgets(): RegistryWidgetsType {
     URLWidget: TextWidget,
     UpDownWidget: TextWidget,
     DateWidget,
+    DateTimeWidget,
     PasswordWidget,
     TextareaWidget,
     SelectWidget,
