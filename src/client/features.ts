@@ -5,6 +5,7 @@
 import { registerQuotazioneWidgets } from './pages/quotazione/lazyWidgets.tsx';
 import { ProdottoPolizzaWidget } from './pages/polizza/lazyWidgets.tsx';
 import { QuietanzaPdfCell } from './pages/finanza/QuietanzaPdfCell.tsx';
+import { ModificheCell } from './pages/storico/ModificheCell.tsx';
 import { registerWidget } from './widgets/registry.ts';
 import { registerWorkflowGuards } from './lib/workflowGuards.ts';
 import { QUOTAZIONE_GUARDS, QUOTAZIONE_MACHINE } from '../shared/domains/quotazione/guards.ts';
@@ -19,5 +20,7 @@ export function registerFeatures(): void {
   // A policy's product, filtered by the chosen branch, contractual company and supplier (spec 002 §2.3).
   // QUIETANZE: the receipt number with its PDF button (list.json format "quietanza_pdf").
   registerWidget('quietanza_pdf', { cell: QuietanzaPdfCell, sample: { schema: { type: 'integer' }, value: 42 } });
+  // STORICO: an entry's changes as 'Campo: prima → dopo' (the desk's list format "storico_modifiche").
+  registerWidget('storico_modifiche', { cell: ModificheCell, sample: { schema: { type: 'array' }, value: [{ campo: 'iban', da: 'IT60X', a: 'IT02A' }] } });
   registerWidget('prodotto_polizza', { widget: ProdottoPolizzaWidget, sample: { schema: { type: 'integer' } } });
 }

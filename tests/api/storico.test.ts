@@ -73,6 +73,16 @@ describe('what is recorded', () => {
     expect(desk.status).toBe(200);
     expect(desk.body.data.map((v: { azione: string }) => v.azione)).toEqual(['eliminazione', 'modifica', 'creazione']);
     expect(desk.body.data[0].modifiche).toEqual(expect.arrayContaining([{ campo: 'IBAN', da: IBAN_2, a: null }]));
+    // The generic list's shape of the same filters (the 'Storico' desk), with the author's name as a column.
+    const asList = await t.call('GET', `/api/storico?filter[risorsa]=cliente&filter[record_id]=${id}&filter[azione]=modifica&sort=-id&per_page=25`, { token: admin });
+    expect(asList.status).toBe(200);
+    expect(asList.body.data.map((v: { azione: string }) => v.azione)).toEqual(['modifica']);
+    expect(asList.body.data[0].utente_nome).toBe(asList.body.data[0].utente.name);
+    expect((await t.call('GET', '/api/storico?filter[record_id]=abc', { token: admin })).status).toBe(422);
+    expect((await t.call('GET', '/api/storico?sort=nome', { token: admin })).status).toBe(422);
+    const csv = await t.call('GET', `/api/storico/export?format=csv&filter[risorsa]=cliente&filter[record_id]=${id}&columns=at,azione`, { token: admin });
+    expect(csv.status).toBe(200);
+    expect(String(csv.body).split('\r\n').filter(Boolean)).toHaveLength(4);
   });
 
   it('restores a change through the same validation and version as a PUT, and records the restore', async () => {

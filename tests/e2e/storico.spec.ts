@@ -60,3 +60,51 @@ test("the quotation screen's Storico tab shows a premium change as the form show
   await expect(timeline.first()).toContainText(/Competenze: 10,00\s€ → 20,00\s€/);
   await expect(timeline.first()).toContainText('Mario Rossi');
 });
+
+test("the Storico desk: a reference reads by its record's label, filters by archive and record, and a deleted record comes back", async ({ page }) => {
+  test.setTimeout(120_000);
+  await loginAsAdmin(page);
+  const headers = { Authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('token'))}` };
+  const collaboratori = (await (await page.request.get(appUrl('/api/collaboratore?per_page=5&sort=id'), { headers })).json()).data as Array<{ id: number; nome: string | null; cognome: string | null }>;
+  const nome = (c: { nome: string | null; cognome: string | null }) => [c.nome, c.cognome].filter(Boolean).join(' ');
+  const [primo, secondo] = collaboratori;
+  const cognome = uniqueSurname('DESK');
+  const created = await page.request.post(appUrl('/api/cliente'), { headers, data: { tipo: 'RETAIL', sesso: 'F', nome: 'Anna', cognome, collaboratore_id: primo!.id } });
+  expect(created.status()).toBe(201);
+  const { id, version } = (await created.json()).data.model as { id: number; version: number };
+  expect((await page.request.put(appUrl(`/api/cliente/${id}`), { headers, data: { collaboratore_id: secondo!.id, version } })).status()).toBe(200);
+  const change = `Collaboratore: ${nome(primo!)} → ${nome(secondo!)}`;
+
+  // The card's timeline names the collaborators, not their ids.
+  await page.goto(appUrl(`/modifica/cliente/${id}`));
+  await page.getByRole('tab', { name: 'Storico', exact: true }).click();
+  await expect(page.getByTestId('storico').locator(':scope > li').first()).toContainText(change);
+
+  // The desk, narrowed to this customer.
+  await page.goto(appUrl('/storico'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Storico' })).toBeVisible();
+  await page.getByRole('button', { name: 'Filtri', exact: true }).click();
+  await page.getByLabel('Archivio').selectOption({ label: 'Clienti' });
+  await page.getByLabel('Record').fill(String(id));
+  await page.getByLabel('Record').press('Enter');
+  const rows = page.locator('.ag-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText(change);
+  await expect(rows.first()).toContainText('Modifica');
+  await expect(rows.last()).toContainText('Creazione');
+
+  // Deleted, then brought back from its 'Eliminazione' entry.
+  expect((await page.request.delete(appUrl(`/api/cliente/${id}`), { headers })).status()).toBe(200);
+  await page.reload();
+  await expect(rows).toHaveCount(3);
+  await expect(rows.first()).toContainText('Eliminazione');
+  await rows.first().getByRole('button', { name: /^Ripristina / }).click();
+  const question = page.getByRole('dialog', { name: 'Ripristina' });
+  await expect(question).toContainText(`n. ${id}`);
+  await question.getByRole('button', { name: 'Ripristina' }).click();
+  await expect(page.getByTestId('notice').filter({ hasText: 'Valori ripristinati.' })).toBeVisible();
+  await expect(rows).toHaveCount(4);
+  const back = await page.request.get(appUrl(`/api/cliente/${id}`), { headers });
+  expect(back.status()).toBe(200);
+  expect((await back.json()).data.cognome).toBe(cognome);
+});

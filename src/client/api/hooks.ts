@@ -36,6 +36,28 @@ export function useGetMany(resource: ResourceConfig | undefined, ids: unknown[] 
   return useSWR<Map<unknown, RecordData>>(resource && wanted ? ['many', resource.api.path, wanted.join(',')] : null, () => getMany(resource!, wanted!.map(Number)), READ_DEFAULTS);
 }
 
+/**
+ * Labels of records of several resources at once (a history's references): one getMany per resource, one cache key.
+ * `label` turns a record into its label; what the user may not read stays unlabelled.
+ */
+export function useLabels(wanted: Array<{ resource: ResourceConfig; name: string; ids: string[] }>, label: (name: string, row: RecordData) => string) {
+  const key = wanted.length ? ['labels', JSON.stringify(wanted.map((w) => [w.resource.api.path, w.ids]))] : null;
+  return useSWR<Map<string, Map<string, string>>>(
+    key,
+    async () => {
+      const out = new Map<string, Map<string, string>>();
+      await Promise.all(
+        wanted.map(async ({ resource, name, ids }) => {
+          const rows = await getMany(resource, ids.map(Number)).catch(() => new Map<unknown, RecordData>());
+          out.set(name, new Map([...rows.values()].map((row) => [String(row.id), label(name, row)])));
+        }),
+      );
+      return out;
+    },
+    READ_DEFAULTS,
+  );
+}
+
 /** The files of a record and the collections it may hold; nothing is fetched without an id. */
 export function useGetMedia(resource: ResourceConfig | undefined, id: string | number | undefined) {
   return useSWR<MediaList>(resource && id !== undefined ? ['media', resource.api.path, String(id)] : null, () => getMedia(resource!, id!), READ_DEFAULTS);

@@ -116,6 +116,12 @@ const paths: Record<string, ReactElement> = {
     </>
   ),
   refresh: <path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" />,
+  clock: (
+    <>
+      <circle cx="12" cy="12" r="8.5" />
+      <path d="M12 7.5V12l3 2" />
+    </>
+  ),
   envelope: (
     <>
       <rect x="3" y="5.5" width="18" height="13" rx="1.5" />

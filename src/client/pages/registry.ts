@@ -38,6 +38,7 @@ export interface DeskPageProps {
 export const deskPages: Readonly<Record<string, LazyExoticComponent<ComponentType<DeskPageProps>>>> = {
   'track-gestione-documenti': lazy(() => import('./documenti/TrackGestioneDocumenti.tsx')),
   'gestione-documenti': lazy(() => import('./documenti/GestioneDocumenti.tsx')),
+  storico: lazy(() => import('./storico/StoricoDesk.tsx')),
 };
 
 export function deskPage(name: string) {

@@ -15,7 +15,7 @@ import { msg } from '../messages.ts';
 import type { JsonSchema, ListColumn, RecordData, ResourceDef } from '../types.ts';
 import type { RelatedTab } from '../../shared/definitions/types.ts';
 import { FirstPageTable } from './FirstPageTable.tsx';
-import { displayValue } from './formBody.ts';
+import { modificaTesto, storicoRoutes, useStoricoLabels, type StoricoModifica } from './storicoTesto.ts';
 import { Pager, SearchBox } from './ListControls.tsx';
 import { ListGrid } from './ResourceListPage.tsx';
 import type { RowActions } from './listColumns.ts';
@@ -137,7 +137,7 @@ interface StoricoEntry {
   origine?: string | null;
   azione?: string | null;
   evento?: string | null;
-  modifiche: Array<{ campo: string; da?: unknown; a?: unknown; nascosto?: boolean }>;
+  modifiche: StoricoModifica[];
 }
 
 interface StoricoPage {
@@ -161,16 +161,16 @@ export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef;
   const [page, setPage] = useState(1);
   const [restoring, setRestoring] = useState<StoricoEntry | null>(null);
   const [busy, setBusy] = useState(false);
-  const path = `${def.resource.api.path}/{id}/storico`;
+  const routes = storicoRoutes(def);
+  const path = routes.timeline;
   const { data, error } = useRoute<StoricoPage>(path, { id, page, version: record.version }, {}, { query: { page, per_page: PER_PAGE } });
-  const props = def.schema.properties ?? {};
-  const titleOf = (name: string) => (typeof props[name]?.title === 'string' ? (props[name]!.title as string) : name);
+  const labels = useStoricoLabels(def, data?.data);
   const mayRestore = Boolean(onRecord) && can(def, 'update', record);
   const restore = async () => {
     if (!restoring) return;
     setBusy(true);
     try {
-      const answer = await callRoute<{ message: string; data: { model: RecordData } }>('POST', `${path}/{entryId}/ripristina`, { id, entryId: restoring.id }, {
+      const answer = await callRoute<{ message: string; data: { model: RecordData } }>('POST', routes.ripristina, { id, entryId: restoring.id }, {
         body: { version: record.version },
       });
       notify('success', answer.message);
@@ -199,9 +199,7 @@ export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef;
             {entry.modifiche.length > 0 && (
               <ul className="mb-1">
                 {entry.modifiche.map((m, i) => (
-                  <li key={i}>
-                    {titleOf(m.campo)}: {m.nascosto ? 'valore riservato' : `${displayValue(props[m.campo], m.da)} → ${displayValue(props[m.campo], m.a)}`}
-                  </li>
+                  <li key={i}>{modificaTesto(def, m, labels)}</li>
                 ))}
               </ul>
             )}

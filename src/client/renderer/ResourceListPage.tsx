@@ -134,9 +134,11 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-        <div className="flex-grow-1" style={{ maxWidth: 420 }}>
-          <SearchBox value={ctl.state.search} onSearch={ctl.setSearch} label={`Cerca in ${resource.title}`} />
-        </div>
+        {list.search !== false && (
+          <div className="flex-grow-1" style={{ maxWidth: 420 }}>
+            <SearchBox value={ctl.state.search} onSearch={ctl.setSearch} label={`Cerca in ${resource.title}`} />
+          </div>
+        )}
         {filterColumns.some((c) => c.filter) && (
           <Button variant="outline-secondary" size="sm" onClick={() => setShowFilters((v) => !v)} aria-expanded={showFilters} aria-controls="list-filters">
             <Icon name="filter" size={16} /> Filtri

@@ -33,6 +33,7 @@ const VOCE = {
     utente: { type: ['object', 'null'], properties: { id: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] } } },
     origine: { type: 'string', enum: ['utente', 'cliente', 'sistema'] }, indirizzo: { type: ['string', 'null'] }, richiesta: { type: ['string', 'null'] },
     azione: { type: 'string', enum: AZIONI }, evento: { type: ['string', 'null'] }, modifiche: { type: 'array', items: MODIFICA },
+    utente_nome: { type: ['string', 'null'], description: "l'autore (solo nel banco)" },
   },
 };
 const PAGINA = {
@@ -50,6 +51,16 @@ const DESK_FILTERS = {
   azione: { type: 'string', enum: AZIONI },
   dal: { type: 'string', maxLength: 10, description: 'AAAA-MM-GG' },
   al: { type: 'string', maxLength: 10, description: 'AAAA-MM-GG' },
+};
+
+/**
+ * The same filters as the generic list sends them (filter[risorsa]=…), so the 'Storico' desk is drawn by the list
+ * renderer; newest first is the only order.
+ */
+const LIST_FILTERS = Object.fromEntries(Object.entries(DESK_FILTERS).map(([name, schema]) => [`filter[${name}]`, schema]));
+const LIST_EXTRAS = {
+  sort: { type: 'string', enum: ['-id', '-at'] },
+  columns: { type: 'string', maxLength: 2000, description: 'campi delle colonne, separati da virgola (ignorati: le colonne dello storico sono fisse)' },
 };
 
 function paging(query: { page?: number; per_page?: number }) {
@@ -102,7 +113,8 @@ export function registerRecordHistory(scoped: FastifyInstance, def: ResourceDefi
 }
 
 function desk(request: FastifyRequest): Filtri {
-  const q = request.query as Record<string, unknown>;
+  const raw = request.query as Record<string, unknown>;
+  const q = { ...raw, ...Object.fromEntries(Object.keys(DESK_FILTERS).filter((k) => raw[`filter[${k}]`] !== undefined).map((k) => [k, raw[`filter[${k}]`]])) };
   return {
     utente_id: q.utente_id as number | undefined, risorsa: q.risorsa as string | undefined, record_id: q.record_id as number | undefined,
     campo: q.campo as string | undefined, azione: q.azione as string | undefined, dal: checkDate(q.dal, 'dal'), al: checkDate(q.al, 'al'),
@@ -151,16 +163,25 @@ export function registerHistoryDesk(scoped: FastifyInstance, storico: () => Stor
   const tags = ['storico'];
   scoped.get('/api/storico', {
     preHandler: guard,
-    schema: { tags, summary: 'Storico di tutte le modifiche', querystring: { type: 'object', additionalProperties: false, properties: { ...PAGE_QUERY.properties, ...DESK_FILTERS } }, response: { 200: PAGINA, ...errorResponses(401, 403, 422) } },
+    schema: {
+      tags, summary: 'Storico di tutte le modifiche',
+      querystring: { type: 'object', additionalProperties: false, properties: { ...PAGE_QUERY.properties, ...DESK_FILTERS, ...LIST_FILTERS, sort: LIST_EXTRAS.sort } },
+      response: { 200: PAGINA, ...errorResponses(401, 403, 422) },
+    },
   }, async (request) => {
     const { page, perPage } = paging(request.query as { page?: number; per_page?: number });
-    return storico().all(request.user, desk(request), page, perPage);
+    const answer = await storico().all(request.user, desk(request), page, perPage);
+    // The desk's list shows the author as a column of its own: the customer's link and the server's work by their kind.
+    return { ...answer, data: answer.data.map((v) => ({ ...v, utente_nome: v.utente?.name ?? (v.origine === 'cliente' ? 'Cliente' : 'Sistema') })) };
   });
   scoped.get('/api/storico/export', {
     preHandler: guard,
     schema: {
       tags, summary: 'Esporta lo storico (CSV o XLSX, i filtri del banco)',
-      querystring: { type: 'object', additionalProperties: false, required: ['format'], properties: { ...DESK_FILTERS, _t: PAGE_QUERY.properties._t, format: { type: 'string', enum: ['csv', 'xlsx'] } } },
+      querystring: {
+        type: 'object', additionalProperties: false, required: ['format'],
+        properties: { ...DESK_FILTERS, ...LIST_FILTERS, ...LIST_EXTRAS, _t: PAGE_QUERY.properties._t, format: { type: 'string', enum: ['csv', 'xlsx'] } },
+      },
       response: { 200: { type: 'string', format: 'binary' }, ...errorResponses(401, 403, 422) },
     },
   }, async (request, reply) => esporta(reply, storico(), request, (request.query as { format: 'csv' | 'xlsx' }).format));

@@ -265,6 +265,8 @@ export const listMetaSchema = {
     emptyText: { type: 'string' },
     // Where a row opens instead of the record's own form: a path with {field} placeholders of the row.
     rowLink: { type: 'string', pattern: '^/' },
+    // false: an API without free-text search (a desk over a custom route); a resource's own list always searches.
+    search: { type: 'boolean' },
     // Filters that are not columns: fields of the entity, server-side list filters of the domain (filter[targa]), or
     // declared bounds of a property (property + bound).
     filters: {

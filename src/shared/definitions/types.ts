@@ -176,6 +176,8 @@ export interface ListConfig {
   deleteConfirm?: string;
   rowLink?: string;
   filters?: ListFilter[];
+  /** false: the list's API has no free-text search, so no search box is shown. */
+  search?: boolean;
 }
 
 export type JsonSchema = {

@@ -1,5 +1,5 @@
 // The fast-quotation stepper (spec 002 §2.4, §4.1) at /new/quotazioni_rca and /modifica/quotazioni_rca/{id}.
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import type { RJSFSchema } from '@rjsf/utils';
 import Button from 'react-bootstrap/Button';
 import { usePageMeta } from '../../lib/pageMeta.tsx';
@@ -13,6 +13,7 @@ import { StepGaranzie } from './StepGaranzie.tsx';
 import { STEPS, useQuotazioneRca } from './useQuotazioneRca.ts';
 import { TEXTS } from './texts.ts';
 import { WithFormValidators } from '../../renderer/WithFormValidators.tsx';
+import { StoricoTab } from '../../renderer/storicoTab.ts';
 import './rca.css';
 
 export default function QuotazioneRcaPage({ def, id }: CustomPageProps) {
@@ -58,6 +59,15 @@ function QuotazioneRca({ def, id }: CustomPageProps) {
         <Button variant="primary" onClick={ctl.avanti} disabled={ctl.step === 4}>{TEXTS.continua}</Button>
         {ctl.busy && <Spinner label="Operazione in corso…" />}
       </div>
+      {ctl.recordId !== undefined && (
+        // What was asked and answered, and by whom: read only (a quotation is asked again, not restored).
+        <section className="mt-4" aria-labelledby="storico-rca">
+          <h2 id="storico-rca" className="h5">{TEXTS.storico}</h2>
+          <Suspense fallback={<Spinner label="Caricamento…" />}>
+            <StoricoTab def={def} record={{ id: ctl.recordId, version: ctl.salvataggi }} title={TEXTS.storico} />
+          </Suspense>
+        </section>
+      )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ export const TEXTS = {
   scegliVeicolo: 'Seleziona un veicolo di uso quotidiano',
   vaiAvanti: 'Vai Avanti',
   indietro: 'Indietro',
+  storico: 'Storico',
   continua: 'Continua',
   richiedi: 'Richiedi Preventivo',
   aggiorna: 'Aggiorna Preventivo',

@@ -77,6 +77,8 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
   const [formKey, setFormKey] = useState(0);
   const [response, setResponse] = useState<Simulation | null>(null);
   const [recordId, setRecordId] = useState<number | undefined>(id ? Number(id) : undefined);
+  /** Saves made on this screen: the history below reads again after each. */
+  const [salvataggi, setSalvataggi] = useState(0);
   const [proposal, setProposal] = useState<{ proposalNumber: string } | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [serverError, setServerError] = useState<ServerError | null>(null);
@@ -229,6 +231,7 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
             ? await callRoute<{ message: string; data: Stored }>('PUT', RCA_ROUTES.quotazione, { id: recordId }, { body: toSend(richiesta), query: { cliente_id: clienteId } })
             : await callRoute<{ message: string; data: Stored }>('POST', RCA_ROUTES.nuovaQuotazione, {}, { body: toSend(richiesta), query: { cliente_id: clienteId } });
           setResponse(body.data.quotation_response);
+          setSalvataggi((n) => n + 1);
           setErrors({});
           const status = body.data.quotation_response?.simulation.quotation.quotationStatus;
           notify(status === 'Quoted' ? 'success' : 'warning', body.message);
@@ -277,7 +280,7 @@ export function useQuotazioneRca(def: ResourceDef, id: string | undefined) {
     step, goTo, avanti, indietro, modo, nuovoCliente, clienteEsistente, caricaCliente, clienteId, clienteLabel,
     richiesta, formKey, setDati, setPersona, setIndirizzo, setContatto, category,
     selectCoverage, deselectCoverage, setCoverageValue, setConvention, violazioni,
-    response, preventivo, conferma, proposal, errors, serverError, busy, recordId,
+    response, preventivo, conferma, proposal, errors, serverError, busy, recordId, salvataggi,
     loading: Boolean(id) && !loaded.data && !loaded.error, loadError: loaded.error as Error | undefined,
   };
 }
