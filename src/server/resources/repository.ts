@@ -495,9 +495,12 @@ export class ResourceRepository {
       if (target) {
         const fields = referenceSearchFields(target).map((name) => target.fields.find((f) => f.name === name)!);
         const scope = await scopeFilterOf(target, db, user);
-        // Unqualified names inside the subquery are the target's columns; the reference is the outer row's.
-        matchers.push((word) => (fits(word) ? sql<SqlBool>`${sql.ref(`${this.table}.${field.name}`)} IN (SELECT id FROM ${sql.table(target.name)}
-          WHERE (${sql.join(fields.map((f) => containsText(f, word)), sql` OR `)})${scope ? sql` AND ${scope}` : sql``})` : undefined));
+        // Unqualified names inside the subquery are the target's columns; the reference is the outer row's. EXISTS, not
+        // IN: under an OR the planner can then read the referenced record per row (few rows, a common word) instead of
+        // first collecting every match of the word (73 000 customers for 'ross' at 1 000 000), or hash them when cheaper.
+        matchers.push((word) => (fits(word) ? sql<SqlBool>`EXISTS (SELECT 1 FROM ${sql.table(target.name)}
+          WHERE ${sql.ref(`${target.name}.id`)} = ${sql.ref(`${this.table}.${field.name}`)}
+          AND (${sql.join(fields.map((f) => containsText(f, word)), sql` OR `)})${scope ? sql` AND ${scope}` : sql``})` : undefined));
         continue;
       }
       if (match === 'prefix') {
