@@ -1,7 +1,7 @@
 // One ajv set-up for client and server: Italian formats, keywords and messages, and input normalisation.
 import { Ajv, _, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { decodeCodiceFiscale } from './validators/index.ts';
+import { decodeCodiceFiscale, italianFormats } from './validators/index.ts';
 import { ITALIAN_FORMATS, VALIDATION_RUNTIME, dataNascita, messageFor } from './validation-runtime.ts';
 import type { FieldDefinition, JsonSchema } from './definitions/types.ts';
 
@@ -104,7 +104,7 @@ export function lazyValidator(ajvOf: () => Ajv, schema: JsonSchema): (data: unkn
   return (data) => (validate ??= compileValidator(ajvOf(), schema))(data);
 }
 
-/** Trims text, upper-cases what the schema asks for, and turns empty strings into null. */
+/** Trims text, upper-cases what the schema asks for, applies its format's normaliser, and turns empty strings into null. */
 export function normalizeInput(fields: FieldDefinition[], input: Record<string, unknown>): Record<string, unknown> {
   const byName = new Map(fields.map((f) => [f.name, f]));
   const out: Record<string, unknown> = {};
@@ -112,7 +112,8 @@ export function normalizeInput(fields: FieldDefinition[], input: Record<string, 
     const field = byName.get(key);
     if (typeof value === 'string' && field && field.kind !== 'json' && !field.secret) {
       const trimmed = value.trim();
-      out[key] = trimmed === '' ? null : field.uppercase ? trimmed.toUpperCase() : trimmed;
+      const normalize = field.format ? italianFormats[field.format]?.normalize : undefined;
+      out[key] = trimmed === '' ? null : field.uppercase ? trimmed.toUpperCase() : normalize ? normalize(trimmed) : trimmed;
     } else {
       out[key] = value;
     }

@@ -153,6 +153,20 @@ describe('steps and rules', () => {
     expect(again.body.data.model.id).toBe(clienteId);
   });
 
+  it('a phone staff stored with spaces is the customer\'s valid number as it is, stored without spaces', async () => {
+    const { id, uuid } = await confirmed({ telefono: '+39 333 1112233' });
+    const shown = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.telefono;
+    // The page sends back what it was given.
+    const res = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { telefono: shown }) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.telefono).toBe('+393331112233');
+    expect((await t.call('GET', `/api/cliente/${res.body.data.model.id}`, { token: admin })).body.data.cell).toBe('+393331112233');
+    // Staff screens store the same number the same way.
+    const put = await t.call('PUT', `/api/cliente/${res.body.data.model.id}`, { token: admin, body: { cell: ' +39 333 444 5566 ', version: (await t.call('GET', `/api/cliente/${res.body.data.model.id}`, { token: admin })).body.data.version } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.data.model.cell).toBe('+393334445566');
+  });
+
   it('consents must be given, every answer is a record with version, text, uuid, address and agent; a change adds one', async () => {
     const { id, uuid } = await confirmed();
     await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) });
