@@ -2,7 +2,7 @@
 import { Ajv, _, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { decodeCodiceFiscale, italianFormats } from './validators/index.ts';
-import { ITALIAN_FORMATS, VALIDATION_RUNTIME, dataNascita, messageFor } from './validation-runtime.ts';
+import { ITALIAN_FORMATS, VALIDATION_RUNTIME, annoFinoAOggi, dataNascita, messageFor } from './validation-runtime.ts';
 import type { FieldDefinition, JsonSchema } from './definitions/types.ts';
 
 // ajv-formats ships CommonJS; its default export differs between bundlers and Node.
@@ -30,7 +30,7 @@ export interface AjvOptions {
 /** ajv's code.formats for standalone code: every format from the run-time module (validation-runtime.ts). */
 export const STANDALONE_FORMATS = _`require(${VALIDATION_RUNTIME}).formats`;
 
-/** Formats, annotation keywords and x-data-nascita on an ajv instance: the server's and the one rjsf builds. */
+/** Formats, annotation keywords, x-data-nascita and x-anno-corrente on an ajv instance: the server's and the one rjsf builds. */
 export function configureAjv(ajv: Ajv, options: AjvOptions = {}): Ajv {
   const { placeCodes } = options;
   for (const [name, format] of Object.entries(ITALIAN_FORMATS)) {
@@ -58,6 +58,19 @@ export function configureAjv(ajv: Ajv, options: AjvOptions = {}): Ajv {
       code(cxt: KeywordCxt) {
         if (cxt.schema !== true) return;
         const check = cxt.gen.scopeValue('func', { ref: dataNascita, code: _`require(${VALIDATION_RUNTIME}).dataNascita` });
+        cxt.fail(_`!${check}(${cxt.data})`);
+      },
+    });
+  }
+  if (!ajv.getKeyword('x-anno-corrente')) {
+    ajv.addKeyword({
+      keyword: 'x-anno-corrente',
+      type: 'number',
+      schemaType: 'boolean',
+      // The current year is read at each validation (a compiled schema lives across New Year), from the runtime module.
+      code(cxt: KeywordCxt) {
+        if (cxt.schema !== true) return;
+        const check = cxt.gen.scopeValue('func', { ref: annoFinoAOggi, code: _`require(${VALIDATION_RUNTIME}).annoFinoAOggi` });
         cxt.fail(_`!${check}(${cxt.data})`);
       },
     });

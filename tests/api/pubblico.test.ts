@@ -213,8 +213,8 @@ describe('steps and rules', () => {
       copertura: ['Non puoi avere altre coperture assicurative in corso sullo stesso rischio'],
       quotidiano: ['Il valore minimo è 3'],
       'veicoli_storici.0.tipologia_ania': ['non hai compilato la tipologia di veicolo per la targa RM100001'],
-      'veicoli_storici.0.anno': ['Inserisci un anno valido'],
-      'veicoli_storici.1.anno': ['Inserisci un anno valido'],
+      'veicoli_storici.0.anno': [`Inserisci un anno valido, dal 1900 al ${new Date().getFullYear()}`],
+      'veicoli_storici.1.anno': [`Inserisci un anno valido, dal 1900 al ${new Date().getFullYear()}`],
       'veicoli_storici.1.targa': ['Campo Obbligatorio.'],
       'veicoli_moderni.0.anno': ["L'anno deve essere di 4 cifre"],
       veicoli_moderni: ['Indica i dati di 2 veicoli di uso quotidiano.'],
@@ -280,6 +280,18 @@ describe('steps and rules', () => {
     // Staff asking for a revision reopens the documents stage of the same link.
     await t.call('POST', `/api/quotazioni/revisioneDoc/${id}`, { token: admin, body: { revisioneNote: 'Patente illeggibile' } });
     expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.fase).toBe('documenti');
+  });
+
+  it('a historic vehicle\'s year is the same rule for staff as for the customer: 1900 to the current year', async () => {
+    const year = new Date().getFullYear();
+    const message = `Inserisci un anno valido, dal 1900 al ${year}`;
+    const vehicle = (anno: unknown) => ({ auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno, tipologia_ania: 'A', targa: 'RM100009' });
+    for (const anno of [1899, year + 1, '1968 circa']) {
+      const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Anna', cognome: 'Neri', veicoli_storici: [vehicle(anno)] } });
+      expect([res.status, res.body.errors], String(anno)).toEqual([422, { 'veicoli_storici.0.anno': [message] }]);
+    }
+    const ok = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Anna', cognome: 'Neri', veicoli_storici: [vehicle(year), { ...vehicle(1900), targa: 'RM100010' }] } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
   it('terminaCaricamento and uploads need the form first', async () => {

@@ -14,7 +14,7 @@ const ui = JSON.parse(readFileSync(path.join(ROOT, 'schemas/quotazione/public.ui
 describe('public view of the quotation', async () => {
   const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
   const entity = definitions.resources.get('quotazione')!.schema;
-  const schema = publicSchema(entity, view, new Date('2026-06-01'));
+  const schema = publicSchema(entity, view);
   const validate = compileValidator(createAjv(), schema);
 
   it('exposes only the view\'s fields, never premiums, notes or the collaborator', () => {
@@ -23,7 +23,7 @@ describe('public view of the quotation', async () => {
     expect(schema.properties!.telefono!.format).toBe('telefono-pubblico');
     const vehicle = schema.properties!.veicoli_storici!.items!;
     expect(Object.keys(vehicle.properties!)).toEqual(['id', 'auto_storica_id', 'marca', 'modello', 'anno', 'furto', 'targa', 'tipologia_ania', 'quintali']);
-    expect(vehicle.properties!.anno).toMatchObject({ minimum: 1900, maximum: 2026 });
+    expect(vehicle.properties!.anno).toMatchObject({ type: 'integer', minimum: 1900, 'x-anno-corrente': true });
     expect(vehicle.properties!.marca!.readOnly).toBe(true);
   });
 

@@ -7,6 +7,7 @@ import { isTelefonoInternazionale, isTelefonoPubblico, normalizeTelefono } from 
 import { isCap } from './cap.ts';
 import { isNazioneId, NAZIONE_ESTERO, NAZIONE_ITALIA } from './nazione.ts';
 import { dataNascitaBounds, isDataNascitaValida } from './dataNascita.ts';
+import { annoCorrente, annoMessage, isAnnoValido } from './anno.ts';
 
 export {
   isCodiceFiscale,
@@ -24,6 +25,9 @@ export {
   NAZIONE_ESTERO,
   dataNascitaBounds,
   isDataNascitaValida,
+  annoCorrente,
+  annoMessage,
+  isAnnoValido,
 };
 export type { CodiceFiscaleData };
 

@@ -128,14 +128,13 @@ export function register(app: FastifyInstance): void {
     const validateCliente = lazyValidator(() => app.ctx.ajv, clienteDef.schema);
     const clienti = new ResourceRepository(clienteDef, app.ctx);
     const consents = () => consentsOf(schemaNow());
-    // The schema holds the current year (car years up to now): rebuilt when the year changes.
-    let cached: { year: number; schema: JsonSchema; validate: (d: unknown) => FieldErrors | null } | undefined;
+    // Built on first use; bounds that move with the date (car years, birth dates) are read by the validator itself.
+    let cached: { schema: JsonSchema; validate: (d: unknown) => FieldErrors | null } | undefined;
     const schemaNow = () => current().schema;
     function current() {
-      const year = new Date().getFullYear();
-      if (cached?.year !== year) {
+      if (!cached) {
         const schema = publicSchema(def.schema, view);
-        cached = { year, schema, validate: compileValidator(app.ctx.ajv, schema) };
+        cached = { schema, validate: compileValidator(app.ctx.ajv, schema) };
       }
       return cached;
     }
