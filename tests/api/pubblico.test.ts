@@ -95,7 +95,7 @@ describe('the link', () => {
     }
   });
 
-  it('shows only the public view: no premiums, notes, collaborator or customer ids, vehicles trimmed', async () => {
+  it('shows only the public view: no premiums, notes, collaborator, customer or model ids, vehicles trimmed', async () => {
     const { uuid } = await confirmed();
     const { data } = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body;
     for (const hidden of ['premio', 'premio_verti', 'premio_forzato', 'competenze', 'preventivi', 'note', 'collaboratore_id', 'cliente_id', 'colore', 'version', 'minoreAnni']) {
@@ -103,9 +103,10 @@ describe('the link', () => {
     }
     expect(data).toMatchObject({ nome: 'LUCIA', cognome: 'BIANCHI', email: 'lucia.bianchi@example.it', consenso_trattamento: null });
     expect(data.veicoli_storici).toEqual([
-      // Each vehicle row keeps its id: the customer's booklet upload names the vehicle by it.
-      { id: expect.any(String), auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM100001', tipologia_ania: 'A' },
-      { id: expect.any(String), auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1970, targa: 'RM100002', tipologia_ania: 'A' },
+      // Each vehicle row keeps its id (the page hides it): the customer's booklet upload names the vehicle by it. The
+      // model is its make and name, never the catalogue's id.
+      { id: expect.any(String), marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM100001', tipologia_ania: 'A' },
+      { id: expect.any(String), marca: 'Fiat', modello: '500 F', anno: 1970, targa: 'RM100002', tipologia_ania: 'A' },
     ]);
     expect(JSON.stringify(data)).not.toContain('nota interna');
   });

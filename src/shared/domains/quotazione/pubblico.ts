@@ -76,7 +76,7 @@ export function publicSchema(entity: JsonSchema, view: PublicView): JsonSchema {
       if (name === 'veicoli_storici') {
         items.properties = Object.fromEntries(view.veicoli_storici.lettura.filter((f) => f in items.properties).map((f) => {
           const p = { ...(items.properties[f] as Record<string, unknown>) };
-          if (!view.veicoli_storici.scrittura.includes(f) && f !== 'id') p.readOnly = true;
+          if (!view.veicoli_storici.scrittura.includes(f)) p.readOnly = true;
           return [f, p];
         }));
       }
