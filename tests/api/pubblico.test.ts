@@ -295,6 +295,26 @@ describe('steps and rules', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
+  it('a reopened link resumes after the last step saved, or at an earlier one whose data are missing; staff cannot set it', async () => {
+    const { id, uuid } = await confirmed();
+    const passo = async () => (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.passo;
+    expect(await passo()).toBe(0);
+    expect((await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) })).status).toBe(201);
+    expect(await passo()).toBe(2);
+    const primi = { consenso_trattamento: 'ok', radio1: 'ko', radio2: 'ok', radio3: 'ok' };
+    expect((await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 2, ...primi } })).status).toBe(201);
+    expect(await passo()).toBe(3);
+    // Back to step 1 to correct a datum: the later steps stay saved.
+    expect((await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { residenzaCivico: '3' }) })).status).toBe(201);
+    expect(await passo()).toBe(3);
+    // A datum of step 1 gone meanwhile: the link reopens there.
+    await sql`UPDATE quotazione SET ${sql.ref('residenzaIndirizzo')} = NULL WHERE id = ${id}`.execute(t.connection.db);
+    expect(await passo()).toBe(1);
+    const q = (await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data;
+    const staff = await t.call('PUT', `/api/quotazioni/${id}`, { token: collab, body: { passo_cliente: 4, version: q.version } });
+    expect([staff.status, staff.body.errors]).toEqual([422, { passo_cliente: ['Campo non modificabile.'] }]);
+  });
+
   it('terminaCaricamento and uploads need the form first', async () => {
     const { uuid } = await confirmed();
     const res = await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`);

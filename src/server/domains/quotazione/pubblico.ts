@@ -231,6 +231,7 @@ export function register(app: FastifyInstance): void {
       const status = workflow.status(Number(row[workflow.statusField]));
       out.stato_quotazione = { id: status.id, nome: status.nome };
       out.fase = phase;
+      if (phase === 'form') out.passo = resumeStep(row, given);
       return out;
     }
 
@@ -275,16 +276,7 @@ export function register(app: FastifyInstance): void {
         normalised.veicoli_moderni = (normalised.veicoli_moderni as Array<Record<string, unknown>>).map((v) =>
           Object.fromEntries(Object.entries(v ?? {}).map(([k, val]) => [k, typeof val === 'string' ? (k === 'targa' ? val.trim().toUpperCase() : val.trim()) : val]).filter(([, val]) => val !== '')));
       }
-      const merged: Record<string, unknown> = {};
-      for (const name of Object.keys(schemaProps)) merged[name] = row[name] ?? null;
-      Object.assign(merged, given, normalised);
-      if (merged.persona === 'g') merged.sesso = null;
-      // Stored vehicles carry the broker's fields too (value, colour): the customer's schema judges only the public ones.
-      if (Array.isArray(merged.veicoli_storici)) {
-        merged.veicoli_storici = (merged.veicoli_storici as Array<Record<string, unknown>>).map((v) =>
-          Object.fromEntries(view.veicoli_storici.lettura.filter((f) => v[f] !== undefined && v[f] !== null).map((f) => [f, v[f]])));
-      }
-      const candidate = withoutNulls(merged);
+      const { merged, candidate } = candidateOf(row, given, normalised);
       const all = { ...(current().validate(candidate) ?? {}), ...publicRules(candidate, allowed) };
       for (const [key, messages] of Object.entries(all)) {
         const top = key.split('.')[0]!;
@@ -293,6 +285,38 @@ export function register(app: FastifyInstance): void {
       if (Object.keys(errors).length) throw invalid(errors);
       return { input: normalised, merged };
     }
+
+    /** The record as the customer's schema judges it: stored values, the latest consents, then what was sent. */
+    function candidateOf(row: Record<string, unknown>, given: Record<string, string>, sent: Record<string, unknown> = {}) {
+      const merged: Record<string, unknown> = {};
+      for (const name of Object.keys(props())) merged[name] = row[name] ?? null;
+      Object.assign(merged, given, sent);
+      if (merged.persona === 'g') merged.sesso = null;
+      // Stored vehicles carry the broker's fields too (value, colour): the customer's schema judges only the public ones.
+      if (Array.isArray(merged.veicoli_storici)) {
+        merged.veicoli_storici = (merged.veicoli_storici as Array<Record<string, unknown>>).map((v) =>
+          Object.fromEntries(view.veicoli_storici.lettura.filter((f) => v[f] !== undefined && v[f] !== null).map((f) => [f, v[f]])));
+      }
+      return { merged, candidate: withoutNulls(merged) };
+    }
+
+    /**
+     * Where the link reopens: the step after the last one the customer saved (passo_cliente), or an earlier saved step
+     * whose data are no longer complete (changed by staff meanwhile); the start when nothing was saved yet.
+     */
+    function resumeStep(row: Record<string, unknown>, given: Record<string, string>): number {
+      const saved = Number(row.passo_cliente ?? 0);
+      if (!Number.isInteger(saved) || saved < 1) return 0;
+      const next = Math.min(saved + 1, LAST_STEP);
+      const { candidate } = candidateOf(row, given);
+      const errors = { ...(current().validate(candidate) ?? {}), ...publicRules(candidate, fieldsUpTo(STEPS, next)) };
+      const wrong = new Set(Object.keys(errors).map((key) => key.split('.')[0]!));
+      const incomplete = STEPS.findIndex((s, i) => i >= 1 && i < next && s.fields.some((f) => wrong.has(f)));
+      return incomplete === -1 ? next : incomplete;
+    }
+
+    /** The furthest step saved: going back to correct an earlier step does not lose the later ones. */
+    const reached = (row: Record<string, unknown>, step: number) => ({ passo_cliente: Math.max(step, Number(row.passo_cliente ?? 0)) });
 
     function stepOf(body: Record<string, unknown>, fallback: number): number {
       const raw = body.passo ?? fallback;
@@ -407,7 +431,7 @@ export function register(app: FastifyInstance): void {
         const given = await latestConsents(trx, Number(row.id));
         const { input, merged } = await validated(row, given, body, 1);
         const clienteId = await upsertCliente(trx, row, merged);
-        const saved = await save(trx, request, row, given, input, { cliente_id: clienteId });
+        const saved = await save(trx, request, row, given, input, { cliente_id: clienteId, ...reached(row, 1) });
         return { clienteId, model: present(saved, given, phase) };
       });
       reply.code(201);
@@ -428,7 +452,7 @@ export function register(app: FastifyInstance): void {
         if (phase !== 'form') throw new HttpError(409, 'I dati sono già stati inviati: carica i documenti.');
         const given = await latestConsents(trx, Number(row.id));
         const { input } = await validated(row, given, body, step);
-        let saved = await save(trx, request, row, given, input);
+        let saved = await save(trx, request, row, given, input, reached(row, step));
         if (step === LAST_STEP) saved = await repo.transitionLocked(trx, CLIENTE, saved, { type: view.fasi.form });
         const open = phaseOf(saved);
         return open ? present(saved, given, open) : { id: saved.id };

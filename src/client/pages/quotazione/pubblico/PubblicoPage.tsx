@@ -40,7 +40,7 @@ interface Documento {
 }
 
 interface Loaded {
-  data: RecordData & { fase: 'form' | 'documenti'; uuid: string; documenti: Documento[]; informative: ShownNotice[]; veicoli_storici?: Array<Record<string, unknown>> };
+  data: RecordData & { fase: 'form' | 'documenti'; passo?: number; uuid: string; documenti: Documento[]; informative: ShownNotice[]; veicoli_storici?: Array<Record<string, unknown>> };
   definizione: { schema: JsonSchema; ui: FormUi & { 'ui:passi': PublicStep[] }; categorie: Categoria[] };
 }
 
@@ -158,7 +158,8 @@ function Steps({ loaded, origin, onReload, onDone }: { loaded: Loaded; origin: O
   const { schema: full, ui } = loaded.definizione;
   const steps = ui['ui:passi'];
   const last = steps.length - 1;
-  const [step, setStep] = useState(0);
+  // The server says where the customer left off: a reopened link goes on from there.
+  const [step, setStep] = useState(() => (Number.isInteger(loaded.data.passo) ? Math.min(Math.max(loaded.data.passo!, 0), last) : 0));
   // null means 'no answer yet': left out, so the schema speaks of a missing value, not of a wrong type.
   const [values, setValues] = useState<RecordData>(() => Object.fromEntries(Object.entries(loaded.data).filter(([, v]) => v !== null)) as RecordData);
   const [live, setLive] = useState<RecordData>(values);
