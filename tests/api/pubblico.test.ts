@@ -315,6 +315,44 @@ describe('steps and rules', () => {
     expect([staff.status, staff.body.errors]).toEqual([422, { passo_cliente: ['Campo non modificabile.'] }]);
   });
 
+  it('the customer removes an upload of theirs while the documents are open: nothing else, never after, all or nothing', async () => {
+    const toDocuments = async () => {
+      const q = await confirmed();
+      await t.call('POST', '/api/cliente/quotazione', { body: personali(q.uuid) });
+      await t.call('PUT', `/api/cliente/quotazione/${q.id}`, { body: { uuid: q.uuid, passo: 3, ...consensi } });
+      expect((await t.call('PUT', `/api/cliente/quotazione/${q.id}`, { body: { uuid: q.uuid, ...questionario() } })).status).toBe(201);
+      return q;
+    };
+    const { id, uuid } = await toDocuments();
+    const remove = (link: string, media: unknown) => t.call('DELETE', `/api/cliente/quotazione/${link}/documenti/${String(media)}`);
+    const files = async () => (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.documenti as Array<{ id: number; rimovibile: boolean }>;
+    const wrong = (await upload(uuid, { collection: 'varie' }, { name: 'sbagliato.pdf', content: PDF })).body.data.media.id as number;
+    const kept = (await upload(uuid, { collection: 'patente' }, { name: 'patente.pdf', content: PDF })).body.data.media.id as number;
+    // A file staff put in a category open to the customer is not theirs to remove.
+    const staffFile = (await multipartPost('/api/quotazioni/upload', { id: String(id), collection: 'varie', model: 'Quotazione' }, { name: 'ufficio.pdf', content: PDF }, collab)).body.data.media.id as number;
+    expect((await files()).map((f) => [f.id, f.rimovibile])).toEqual(expect.arrayContaining([[wrong, true], [kept, true], [staffFile, false]]));
+    const other = await toDocuments();
+    const othersFile = (await upload(other.uuid, { collection: 'varie' }, { name: 'altro.pdf', content: PDF })).body.data.media.id as number;
+    for (const [link, media] of [[uuid, staffFile], [uuid, othersFile], [uuid, 'abc'], [uuid, 0], [uuid, '999999999999'], [randomUUID(), wrong]] as const) {
+      const res = await remove(link, media);
+      expect([res.status, res.body.message], `${link} ${media}`).toEqual([404, link === uuid ? 'Documento non trovato.' : INVALID.message]);
+    }
+    expect((await files()).map((f) => f.id).sort()).toEqual([wrong, kept, staffFile].sort());
+
+    const res = await remove(uuid, wrong);
+    expect([res.status, res.body]).toEqual([200, { message: 'Documento rimosso.' }]);
+    expect((await files()).map((f) => f.id).sort()).toEqual([kept, staffFile].sort());
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM media WHERE id = ${wrong}`.execute(t.connection.db)).rows[0]!.n).toBe(0);
+    expect((await remove(uuid, wrong)).status).toBe(404);
+
+    // Before the form is sent there is nothing to remove; once loading is over the link is closed.
+    const early = await confirmed();
+    expect((await remove(early.uuid, kept)).status).toBe(409);
+    expect((await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`)).status).toBe(201);
+    expect((await remove(uuid, kept)).body).toEqual(INVALID);
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM media WHERE id = ${kept}`.execute(t.connection.db)).rows[0]!.n).toBe(1);
+  });
+
   it('terminaCaricamento and uploads need the form first', async () => {
     const { uuid } = await confirmed();
     const res = await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`);

@@ -11,7 +11,7 @@ import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
-import { findDocument, listDocuments, type MediaRecord, type OwnerRef } from '../../media/store.ts';
+import { findDocument, listDocuments, mediaTransaction, type MediaRecord, type OwnerRef } from '../../media/store.ts';
 import { UPLOADED, acceptUpload, sendDocument } from '../../media/routes.ts';
 import { noticesInForce } from '../../media/notices.ts';
 import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
@@ -473,7 +473,11 @@ export function register(app: FastifyInstance): void {
     }
     const documents = async (id: number) => (await listDocuments(db, { resource: def.name, id }))
       .filter((m) => categories().some((c) => c.name === m.collection_name))
-      .map((m: MediaRecord) => ({ id: Number(m.id), name: m.name, collection_name: m.collection_name, item_model: m.item_model, item_id: m.item_id, mime_type: m.mime_type, size: Number(m.size) }));
+      .map((m: MediaRecord) => ({
+        id: Number(m.id), name: m.name, collection_name: m.collection_name, item_model: m.item_model, item_id: m.item_id, mime_type: m.mime_type, size: Number(m.size),
+        // What the customer uploaded through the link is theirs to remove (the route checks it again).
+        rimovibile: m.created_by_name === CLIENTE.name,
+      }));
 
     await app.register(async (uploads) => {
       await uploads.register(multipart, { limits: { fileSize: 1024 * MB, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
@@ -507,6 +511,29 @@ export function register(app: FastifyInstance): void {
         reply.code(201);
         return { message: UPLOADED, data: { media: { id: Number(stored.id), name: stored.name, collection_name: stored.collection_name, item_id: stored.item_id, mime_type: stored.mime_type } } };
       });
+    });
+    // A wrong upload removed by the customer while the documents are still theirs to load: only a file they uploaded
+    // through this link, in a category open to them; any other id answers 404 and nothing changes.
+    app.delete('/api/cliente/quotazione/:uuid/documenti/:id', {
+      schema: { params: { type: 'object', properties: { uuid: { type: 'string' }, id: { type: 'string', maxLength: 12 } }, required: ['uuid', 'id'] }, querystring },
+    }, async (request, reply) => {
+      const { uuid, id } = request.params as { uuid: string; id: string };
+      await limit(request, reply, uuid);
+      noStore(reply);
+      const notFound = () => new HttpError(404, 'Documento non trovato.');
+      if (!/^[1-9]\d{0,11}$/.test(id)) throw notFound();
+      await mediaTransaction(db, async (trx) => {
+        const { row, phase } = await findOpen(trx, uuid, true);
+        if (phase !== 'documenti') throw new HttpError(409, 'Completa prima il modulo con i tuoi dati.');
+        if (!workflow.can(Number(row[workflow.statusField]), CLIENTE, row, { type: media.events?.upload ?? '' })) throw invalidLink();
+        const m = (await sql<{ id: number; collection_name: string; created_by: number | null; created_by_name: string | null }>`
+          SELECT id, collection_name, created_by, created_by_name FROM media
+          WHERE id = ${Number(id)} AND owner_resource = ${def.name} AND owner_id = ${Number(row.id)} FOR UPDATE`.execute(trx)).rows[0];
+        const mine = m && m.created_by === null && m.created_by_name === CLIENTE.name && categories().some((c) => c.name === m.collection_name);
+        if (!mine) throw notFound();
+        await app.ctx.media.deleteDocument(trx, Number(m.id));
+      });
+      return { message: 'Documento rimosso.' };
     });
     const collectionOf = (name: string, model: string): MediaCollectionConfig =>
       model === media.model ? media.collections[name]! : (media.items ?? []).find((i) => i.model === model)!.collections[name]!;
