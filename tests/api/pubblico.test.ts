@@ -156,7 +156,11 @@ describe('steps and rules', () => {
 
   it('a phone staff stored with spaces is the customer\'s valid number as it is, stored without spaces', async () => {
     const { id, uuid } = await confirmed({ telefono: '+39 333 1112233' });
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.telefono).toBe('+393331112233');
+    // A number stored with its spaces before phones were normalised.
+    await sql`UPDATE quotazione SET telefono = '+39 333 1112233' WHERE id = ${id}`.execute(t.connection.db);
     const shown = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.telefono;
+    expect(shown).toBe('+39 333 1112233');
     // The page sends back what it was given.
     const res = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { telefono: shown }) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
