@@ -3,6 +3,7 @@
 export type Quotazione = {
   id?: number;
   uuid?: string;
+  passo_cliente?: number;
   tipo?: 'auto_storica' | 'diretta';
   bundle_key?: 'auto_storica_itas';
   stato_quotazione_id?: number;

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import localizeItModule from 'ajv-i18n/localize/it/index.js';
-import { dataNascitaMessage, isDataNascitaValida, italianFormats } from './validators/index.ts';
+import { annoCorrente, annoMessage, dataNascitaMessage, isDataNascitaValida, italianFormats } from './validators/index.ts';
 import { formatMessages, keywordMessages } from './validation-messages.ts';
 
 // ajv-i18n ships CommonJS; its default export differs between bundlers and Node.
@@ -14,25 +14,35 @@ export function dataNascita(value: string): boolean {
   return !/^\d{4}-\d{2}-\d{2}$/.test(value) || isDataNascitaValida(value);
 }
 
+/** "x-anno-corrente": a number is at most the current year (the type and the minimum are the schema's own keywords). */
+export function annoFinoAOggi(value: number): boolean {
+  return value <= annoCorrente();
+}
+
 export const ITALIAN_FORMATS = Object.fromEntries(
   Object.entries(italianFormats).map(([name, format]) => [name, { type: 'string' as const, validate: format.validate }]),
 );
 
 /**
  * What code compiled ahead of time (ajv standalone, no eval in the browser) calls at run time: the formats and the
- * x-data-nascita check, the same objects configureAjv hands to ajv. Compiled code reaches them as
+ * x-data-nascita and x-anno-corrente checks, the same objects configureAjv hands to ajv. Compiled code reaches them as
  * require(VALIDATION_RUNTIME).
  */
 export const VALIDATION_RUNTIME = 'app:validation';
-export const validationRuntime = { formats: { ...fullFormats, ...ITALIAN_FORMATS } as Record<string, unknown>, dataNascita };
+export const validationRuntime = { formats: { ...fullFormats, ...ITALIAN_FORMATS } as Record<string, unknown>, dataNascita, annoFinoAOggi };
 
 // Keywords that only summarise the errors reported on the fields themselves (if/then/else, anyOf, allOf).
 const SUMMARY_KEYWORDS = new Set(['if', 'then', 'else', 'anyOf', 'allOf', '$ref']);
 
 /** The one Italian message of an ajv error: x-messages of the schema, our wording, else ajv-i18n's Italian. */
 export function messageFor(error: ErrorObject): string | undefined {
-  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-messages'] as Record<string, string> | undefined;
+  const parent = error.parentSchema as Record<string, unknown> | undefined;
+  const custom = parent?.['x-messages'] as Record<string, string> | undefined;
   if (custom?.[error.keyword]) return custom[error.keyword];
+  // A year: not a whole number, before the minimum or after this year all read the same, with today's bounds.
+  if (parent?.['x-anno-corrente'] === true && ['x-anno-corrente', 'type', 'minimum', 'maximum'].includes(error.keyword)) {
+    return annoMessage(typeof parent.minimum === 'number' ? parent.minimum : undefined);
+  }
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'format') {
     const name = String(params.format);

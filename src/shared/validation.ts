@@ -1,8 +1,8 @@
 // One ajv set-up for client and server: Italian formats, keywords and messages, and input normalisation.
 import { Ajv, _, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { decodeCodiceFiscale } from './validators/index.ts';
-import { ITALIAN_FORMATS, VALIDATION_RUNTIME, dataNascita, messageFor } from './validation-runtime.ts';
+import { decodeCodiceFiscale, italianFormats } from './validators/index.ts';
+import { ITALIAN_FORMATS, VALIDATION_RUNTIME, annoFinoAOggi, dataNascita, messageFor } from './validation-runtime.ts';
 import type { FieldDefinition, JsonSchema } from './definitions/types.ts';
 
 // ajv-formats ships CommonJS; its default export differs between bundlers and Node.
@@ -30,7 +30,7 @@ export interface AjvOptions {
 /** ajv's code.formats for standalone code: every format from the run-time module (validation-runtime.ts). */
 export const STANDALONE_FORMATS = _`require(${VALIDATION_RUNTIME}).formats`;
 
-/** Formats, annotation keywords and x-data-nascita on an ajv instance: the server's and the one rjsf builds. */
+/** Formats, annotation keywords, x-data-nascita and x-anno-corrente on an ajv instance: the server's and the one rjsf builds. */
 export function configureAjv(ajv: Ajv, options: AjvOptions = {}): Ajv {
   const { placeCodes } = options;
   for (const [name, format] of Object.entries(ITALIAN_FORMATS)) {
@@ -58,6 +58,19 @@ export function configureAjv(ajv: Ajv, options: AjvOptions = {}): Ajv {
       code(cxt: KeywordCxt) {
         if (cxt.schema !== true) return;
         const check = cxt.gen.scopeValue('func', { ref: dataNascita, code: _`require(${VALIDATION_RUNTIME}).dataNascita` });
+        cxt.fail(_`!${check}(${cxt.data})`);
+      },
+    });
+  }
+  if (!ajv.getKeyword('x-anno-corrente')) {
+    ajv.addKeyword({
+      keyword: 'x-anno-corrente',
+      type: 'number',
+      schemaType: 'boolean',
+      // The current year is read at each validation (a compiled schema lives across New Year), from the runtime module.
+      code(cxt: KeywordCxt) {
+        if (cxt.schema !== true) return;
+        const check = cxt.gen.scopeValue('func', { ref: annoFinoAOggi, code: _`require(${VALIDATION_RUNTIME}).annoFinoAOggi` });
         cxt.fail(_`!${check}(${cxt.data})`);
       },
     });
@@ -104,7 +117,7 @@ export function lazyValidator(ajvOf: () => Ajv, schema: JsonSchema): (data: unkn
   return (data) => (validate ??= compileValidator(ajvOf(), schema))(data);
 }
 
-/** Trims text, upper-cases what the schema asks for, and turns empty strings into null. */
+/** Trims text, upper-cases what the schema asks for, applies its format's normaliser, and turns empty strings into null. */
 export function normalizeInput(fields: FieldDefinition[], input: Record<string, unknown>): Record<string, unknown> {
   const byName = new Map(fields.map((f) => [f.name, f]));
   const out: Record<string, unknown> = {};
@@ -112,7 +125,8 @@ export function normalizeInput(fields: FieldDefinition[], input: Record<string, 
     const field = byName.get(key);
     if (typeof value === 'string' && field && field.kind !== 'json' && !field.secret) {
       const trimmed = value.trim();
-      out[key] = trimmed === '' ? null : field.uppercase ? trimmed.toUpperCase() : trimmed;
+      const normalize = field.format ? italianFormats[field.format]?.normalize : undefined;
+      out[key] = trimmed === '' ? null : field.uppercase ? trimmed.toUpperCase() : normalize ? normalize(trimmed) : trimmed;
     } else {
       out[key] = value;
     }

@@ -91,7 +91,8 @@ describe('registry data completed before an issue (completaRegistri)', () => {
     const error = await completaRegistri({ db: t.connection.db, registri: concorrente, repo }, USER, q.id).then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({ statusCode: 409 });
     const after = await stored(q.id);
-    expect(after.telefono).toBe('+39 333 1234567');
+    // The edit's number, stored without its spaces.
+    expect(after.telefono).toBe('+393331234567');
     expect(after.version).toBe(q.version + 1);
     expect(after.veicoli_storici[0].json).toBeUndefined();
   });

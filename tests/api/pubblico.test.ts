@@ -95,7 +95,7 @@ describe('the link', () => {
     }
   });
 
-  it('shows only the public view: no premiums, notes, collaborator or customer ids, vehicles trimmed', async () => {
+  it('shows only the public view: no premiums, notes, collaborator, customer or model ids, vehicles trimmed', async () => {
     const { uuid } = await confirmed();
     const { data } = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body;
     for (const hidden of ['premio', 'premio_verti', 'premio_forzato', 'competenze', 'preventivi', 'note', 'collaboratore_id', 'cliente_id', 'colore', 'version', 'minoreAnni']) {
@@ -103,9 +103,10 @@ describe('the link', () => {
     }
     expect(data).toMatchObject({ nome: 'LUCIA', cognome: 'BIANCHI', email: 'lucia.bianchi@example.it', consenso_trattamento: null });
     expect(data.veicoli_storici).toEqual([
-      // Each vehicle row keeps its id: the customer's booklet upload names the vehicle by it.
-      { id: expect.any(String), auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM100001', tipologia_ania: 'A' },
-      { id: expect.any(String), auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno: 1970, targa: 'RM100002', tipologia_ania: 'A' },
+      // Each vehicle row keeps its id (the page hides it): the customer's booklet upload names the vehicle by it. The
+      // model is its make and name, never the catalogue's id.
+      { id: expect.any(String), marca: 'Fiat', modello: '500 F', anno: 1968, targa: 'RM100001', tipologia_ania: 'A' },
+      { id: expect.any(String), marca: 'Fiat', modello: '500 F', anno: 1970, targa: 'RM100002', tipologia_ania: 'A' },
     ]);
     expect(JSON.stringify(data)).not.toContain('nota interna');
   });
@@ -151,6 +152,24 @@ describe('steps and rules', () => {
     // Again: the same customer record is kept up to date, not duplicated.
     const again = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { residenzaCivico: '2' }) });
     expect(again.body.data.model.id).toBe(clienteId);
+  });
+
+  it('a phone staff stored with spaces is the customer\'s valid number as it is, stored without spaces', async () => {
+    const { id, uuid } = await confirmed({ telefono: '+39 333 1112233' });
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.telefono).toBe('+393331112233');
+    // A number stored with its spaces before phones were normalised.
+    await sql`UPDATE quotazione SET telefono = '+39 333 1112233' WHERE id = ${id}`.execute(t.connection.db);
+    const shown = (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.telefono;
+    expect(shown).toBe('+39 333 1112233');
+    // The page sends back what it was given.
+    const res = await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { telefono: shown }) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data.telefono).toBe('+393331112233');
+    expect((await t.call('GET', `/api/cliente/${res.body.data.model.id}`, { token: admin })).body.data.cell).toBe('+393331112233');
+    // Staff screens store the same number the same way.
+    const put = await t.call('PUT', `/api/cliente/${res.body.data.model.id}`, { token: admin, body: { cell: ' +39 333 444 5566 ', version: (await t.call('GET', `/api/cliente/${res.body.data.model.id}`, { token: admin })).body.data.version } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.data.model.cell).toBe('+393334445566');
   });
 
   it('consents must be given, every answer is a record with version, text, uuid, address and agent; a change adds one', async () => {
@@ -199,8 +218,8 @@ describe('steps and rules', () => {
       copertura: ['Non puoi avere altre coperture assicurative in corso sullo stesso rischio'],
       quotidiano: ['Il valore minimo è 3'],
       'veicoli_storici.0.tipologia_ania': ['non hai compilato la tipologia di veicolo per la targa RM100001'],
-      'veicoli_storici.0.anno': ['Inserisci un anno valido'],
-      'veicoli_storici.1.anno': ['Inserisci un anno valido'],
+      'veicoli_storici.0.anno': [`Inserisci un anno valido, dal 1900 al ${new Date().getFullYear()}`],
+      'veicoli_storici.1.anno': [`Inserisci un anno valido, dal 1900 al ${new Date().getFullYear()}`],
       'veicoli_storici.1.targa': ['Campo Obbligatorio.'],
       'veicoli_moderni.0.anno': ["L'anno deve essere di 4 cifre"],
       veicoli_moderni: ['Indica i dati di 2 veicoli di uso quotidiano.'],
@@ -266,6 +285,76 @@ describe('steps and rules', () => {
     // Staff asking for a revision reopens the documents stage of the same link.
     await t.call('POST', `/api/quotazioni/revisioneDoc/${id}`, { token: admin, body: { revisioneNote: 'Patente illeggibile' } });
     expect((await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.fase).toBe('documenti');
+  });
+
+  it('a historic vehicle\'s year is the same rule for staff as for the customer: 1900 to the current year', async () => {
+    const year = new Date().getFullYear();
+    const message = `Inserisci un anno valido, dal 1900 al ${year}`;
+    const vehicle = (anno: unknown) => ({ auto_storica_id: verde, marca: 'Fiat', modello: '500 F', anno, tipologia_ania: 'A', targa: 'RM100009' });
+    for (const anno of [1899, year + 1, '1968 circa']) {
+      const res = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Anna', cognome: 'Neri', veicoli_storici: [vehicle(anno)] } });
+      expect([res.status, res.body.errors], String(anno)).toEqual([422, { 'veicoli_storici.0.anno': [message] }]);
+    }
+    const ok = await t.call('POST', '/api/quotazioni', { token: collab, body: { persona: 'f', nome: 'Anna', cognome: 'Neri', veicoli_storici: [vehicle(year), { ...vehicle(1900), targa: 'RM100010' }] } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+
+  it('a reopened link resumes after the last step saved, or at an earlier one whose data are missing; staff cannot set it', async () => {
+    const { id, uuid } = await confirmed();
+    const passo = async () => (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.passo;
+    expect(await passo()).toBe(0);
+    expect((await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid) })).status).toBe(201);
+    expect(await passo()).toBe(2);
+    const primi = { consenso_trattamento: 'ok', radio1: 'ko', radio2: 'ok', radio3: 'ok' };
+    expect((await t.call('PUT', `/api/cliente/quotazione/${id}`, { body: { uuid, passo: 2, ...primi } })).status).toBe(201);
+    expect(await passo()).toBe(3);
+    // Back to step 1 to correct a datum: the later steps stay saved.
+    expect((await t.call('POST', '/api/cliente/quotazione', { body: personali(uuid, { residenzaCivico: '3' }) })).status).toBe(201);
+    expect(await passo()).toBe(3);
+    // A datum of step 1 gone meanwhile: the link reopens there.
+    await sql`UPDATE quotazione SET ${sql.ref('residenzaIndirizzo')} = NULL WHERE id = ${id}`.execute(t.connection.db);
+    expect(await passo()).toBe(1);
+    const q = (await t.call('GET', `/api/quotazioni/${id}`, { token: collab })).body.data;
+    const staff = await t.call('PUT', `/api/quotazioni/${id}`, { token: collab, body: { passo_cliente: 4, version: q.version } });
+    expect([staff.status, staff.body.errors]).toEqual([422, { passo_cliente: ['Campo non modificabile.'] }]);
+  });
+
+  it('the customer removes an upload of theirs while the documents are open: nothing else, never after, all or nothing', async () => {
+    const toDocuments = async () => {
+      const q = await confirmed();
+      await t.call('POST', '/api/cliente/quotazione', { body: personali(q.uuid) });
+      await t.call('PUT', `/api/cliente/quotazione/${q.id}`, { body: { uuid: q.uuid, passo: 3, ...consensi } });
+      expect((await t.call('PUT', `/api/cliente/quotazione/${q.id}`, { body: { uuid: q.uuid, ...questionario() } })).status).toBe(201);
+      return q;
+    };
+    const { id, uuid } = await toDocuments();
+    const remove = (link: string, media: unknown) => t.call('DELETE', `/api/cliente/quotazione/${link}/documenti/${String(media)}`);
+    const files = async () => (await t.call('GET', `/api/cliente/quotazione/${uuid}`)).body.data.documenti as Array<{ id: number; rimovibile: boolean }>;
+    const wrong = (await upload(uuid, { collection: 'varie' }, { name: 'sbagliato.pdf', content: PDF })).body.data.media.id as number;
+    const kept = (await upload(uuid, { collection: 'patente' }, { name: 'patente.pdf', content: PDF })).body.data.media.id as number;
+    // A file staff put in a category open to the customer is not theirs to remove.
+    const staffFile = (await multipartPost('/api/quotazioni/upload', { id: String(id), collection: 'varie', model: 'Quotazione' }, { name: 'ufficio.pdf', content: PDF }, collab)).body.data.media.id as number;
+    expect((await files()).map((f) => [f.id, f.rimovibile])).toEqual(expect.arrayContaining([[wrong, true], [kept, true], [staffFile, false]]));
+    const other = await toDocuments();
+    const othersFile = (await upload(other.uuid, { collection: 'varie' }, { name: 'altro.pdf', content: PDF })).body.data.media.id as number;
+    for (const [link, media] of [[uuid, staffFile], [uuid, othersFile], [uuid, 'abc'], [uuid, 0], [uuid, '999999999999'], [randomUUID(), wrong]] as const) {
+      const res = await remove(link, media);
+      expect([res.status, res.body.message], `${link} ${media}`).toEqual([404, link === uuid ? 'Documento non trovato.' : INVALID.message]);
+    }
+    expect((await files()).map((f) => f.id).sort()).toEqual([wrong, kept, staffFile].sort());
+
+    const res = await remove(uuid, wrong);
+    expect([res.status, res.body]).toEqual([200, { message: 'Documento rimosso.' }]);
+    expect((await files()).map((f) => f.id).sort()).toEqual([kept, staffFile].sort());
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM media WHERE id = ${wrong}`.execute(t.connection.db)).rows[0]!.n).toBe(0);
+    expect((await remove(uuid, wrong)).status).toBe(404);
+
+    // Before the form is sent there is nothing to remove; once loading is over the link is closed.
+    const early = await confirmed();
+    expect((await remove(early.uuid, kept)).status).toBe(409);
+    expect((await t.call('POST', `/api/cliente/quotazione/terminaCaricamento/${uuid}`)).status).toBe(201);
+    expect((await remove(uuid, kept)).body).toEqual(INVALID);
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM media WHERE id = ${kept}`.execute(t.connection.db)).rows[0]!.n).toBe(1);
   });
 
   it('terminaCaricamento and uploads need the form first', async () => {

@@ -87,7 +87,7 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
   const box = staff.getByTestId('box-firma');
   await expect(box.getByTestId('stato-firma')).toHaveText('Documenti pronti per essere firmati');
   await expect(box.getByTestId('etichetta-modalita')).toHaveClass(/text-danger/);
-  await expect(box.getByTestId('contatti-firma')).toContainText('+39 333 7654321');
+  await expect(box.getByTestId('contatti-firma')).toContainText('+393337654321');
   await expectNoSeriousViolations(staff);
   await box.getByLabel('Firma Digitale OTP').check();
   await expect(box.getByTestId('etichetta-modalita')).not.toHaveClass(/text-danger/);

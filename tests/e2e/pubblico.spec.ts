@@ -3,7 +3,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { admin, answerQuestionnaire, appUrl, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, answerQuestionnaire, appUrl, customerFormToQuestionnaire, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -196,4 +196,141 @@ test('a customer completes the public form on a phone and staff see the result',
     await expect(staff.getByText(name).first()).toBeVisible();
   }
   await staff.close();
+});
+
+/** A quotation staff confirmed for a new customer (`extra`: more of its fields): its model and the e-mailed link. */
+async function confirmedLink(request: APIRequestContext, extra: Record<string, unknown> = {}) {
+  const { email, password } = admin();
+  const token = (await (await request.post(appUrl('/api/login'), { data: { email, password } })).json()).token as string;
+  const model = (await api(request, token, 'post', '/api/autostoriche', { marca: 'LANCIA', modello: `FLAVIA ${uniqueSurname('E')}`, anno: 1966, valore_b: 6000, colore: 'verde', tipologia: 'A' })).data.model;
+  const cognome = uniqueSurname('CLIENTE');
+  const customerEmail = `${cognome.toLowerCase()}@example.it`;
+  const q = (await api(request, token, 'post', '/api/quotazioni', {
+    persona: 'f', sesso: 'F', nome: 'Giulia', cognome, email: customerEmail, cfisc: validCodiceFiscale(), dataNascita: '1980-01-01', nazione_nascita_id: '1',
+    provincia_nascita_codice: 'RM', comune_nascita_id: '058091', residenzaIndirizzo: 'Via del Corso', residenzaCivico: '10',
+    residenzaCap: '00186', residenza_comune_id: '058091', provincia_codice: 'RM', competenze: 20,
+    veicoli_storici: [{ auto_storica_id: model.id, marca: 'LANCIA', modello: model.modello, anno: 1966, tipologia_ania: 'A', targa: 'RM654321' }],
+    ...extra,
+  })).data.model;
+  await api(request, token, 'post', '/api/quotazioni/calcolo', { id: q.id });
+  await api(request, token, 'post', `/api/quotazioni/conferma/${q.id}`);
+  const outbox = await api(request, token, 'get', `/api/email_outbox?filter[destinatario]=${encodeURIComponent(customerEmail)}`);
+  const link = new URL(/https?:\/\/\S+\/quotazione\/cliente\/[0-9a-f-]{36}\S*/.exec(String(outbox.data[0].corpo))![0]);
+  return { token, model, id: q.id as number, path: `${link.pathname}${link.search}` };
+}
+
+/** In view and focused: what a customer on a phone sees and a screen reader reads at once. */
+async function expectShown(message: ReturnType<Page['getByRole']>) {
+  await expect(message).toBeInViewport();
+  await expect(message).toBeFocused();
+}
+
+test('messages after saving, sending and uploading are brought into view and focused', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const { path } = await confirmedLink(request);
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(appUrl(path));
+  await customerFormToQuestionnaire(page);
+  await answerQuestionnaire(page, { altreCoperture: 'No' });
+  await page.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
+  await page.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
+  await fillDailyVehicles(page);
+  // 'Invia' is at the foot of a long page; the refusal (a vehicle without its plate) is at its head.
+  await page.locator('#root_veicoli_storici_0_targa').fill('');
+  await page.getByRole('button', { name: 'Invia' }).click();
+  await expectShown(page.getByRole('alert').filter({ hasText: 'Controlla i dati inseriti' }));
+  await page.locator('#root_veicoli_storici_0_targa').fill('RM654321');
+  await page.getByRole('button', { name: 'Invia' }).click();
+  await expectShown(page.getByRole('status').filter({ hasText: 'I tuoi dati sono stati inviati correttamente' }));
+  // The last slot (the vehicle's booklet) is the furthest from the messages.
+  const libretto = page.locator('.card', { has: page.getByRole('heading', { level: 2, name: /^Libretto / }) });
+  await libretto.scrollIntoViewIfNeeded();
+  await libretto.locator('input[type=file]').setInputFiles({ name: 'libretto.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(libretto.getByText('libretto.pdf')).toBeVisible();
+  await expectShown(page.getByRole('status').filter({ hasText: 'Documento caricato con successo' }));
+  // A refused file: the error is shown the same way.
+  await libretto.locator('input[type=file]').setInputFiles({ name: 'testo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('non un pdf') });
+  await expectShown(page.getByRole('alert').filter({ hasText: 'Errore' }));
+  await context.close();
+});
+
+test('the link shows no internal id, resumes where the customer left off, takes the stored phone, checks the year, lets an upload be removed', async ({ browser, request }) => {
+  test.setTimeout(150_000);
+  // Staff stored the phone with spaces.
+  const { token, model, id, path } = await confirmedLink(request, { telefono: '+39 333 1112233' });
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(appUrl(path));
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dati anagrafici' })).toBeVisible();
+  // Stored without the spaces, and valid for the customer as it is.
+  await expect(page.getByLabel('Telefono')).toHaveValue('+393331112233');
+  await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+  for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
+    await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
+  }
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+
+  // Reopened later (a new tab, the same link): on from the step reached, not from the start.
+  const again = await context.newPage();
+  await page.close();
+  await again.goto(appUrl(path));
+  await expect(again.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+  await expect(again.getByText('Passo 4 di 5')).toBeVisible();
+  await again.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
+  await again.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
+  await again.getByRole('button', { name: 'Avanti' }).click();
+  await expect(again.getByRole('heading', { level: 1, name: 'Questionario e veicoli' })).toBeVisible();
+
+  // The vehicle row: make and model by name, no row id and no catalogue id anywhere on screen.
+  await expect(again.locator('#root_veicoli_storici_0_marca')).toHaveValue('LANCIA');
+  await expect(again.locator('#root_veicoli_storici_0_modello')).toHaveValue(model.modello);
+  await expect(again.getByText('Id riga')).toHaveCount(0);
+  const rowFields = await again.locator('[id^="root_veicoli_storici_0_"]:visible').evaluateAll((els) => els.map((e) => e.id));
+  expect(rowFields).toContain('root_veicoli_storici_0_modello');
+  expect(rowFields.filter((f) => /_0_(id|auto_storica_id)$/.test(f))).toEqual([]);
+  const shown = await again.locator('input:visible, select:visible').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  expect(shown.filter((v) => /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(v) || v === String(model.id))).toEqual([]);
+
+  // The year: from 1900 to this year, said at the field.
+  await answerQuestionnaire(again, { altreCoperture: 'No' });
+  await again.getByRole('combobox', { name: 'Patenti nel nucleo familiare' }).selectOption({ label: '4' });
+  await again.getByRole('combobox', { name: 'Veicoli di uso quotidiano' }).selectOption({ label: '2' });
+  await fillDailyVehicles(again);
+  const year = new Date().getFullYear();
+  await again.locator('#root_veicoli_storici_0_anno').fill(String(year + 1));
+  await again.getByRole('button', { name: 'Invia' }).click();
+  await expect(again.getByText(`Inserisci un anno valido, dal 1900 al ${year}`).first()).toBeVisible();
+  await again.locator('#root_veicoli_storici_0_anno').fill('1966');
+  await again.getByRole('button', { name: 'Invia' }).click();
+  await expect(again.getByRole('heading', { name: 'Grazie!' })).toBeVisible();
+
+  // A wrong upload removed, after a confirmation; a file staff added is not the customer's to remove.
+  const staffUpload = await request.post(appUrl('/api/quotazioni/upload'), {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { id: String(id), collection: 'varie', model: 'Quotazione', file: { name: 'ufficio.pdf', mimeType: 'application/pdf', buffer: PDF } },
+  });
+  expect(staffUpload.status(), await staffUpload.text()).toBe(201);
+  await again.reload();
+  const varie = again.locator('.card', { has: again.getByRole('heading', { level: 2, name: 'Varie', exact: true }) });
+  await expect(varie.getByText('ufficio.pdf')).toBeVisible();
+  await varie.locator('input[type=file]').setInputFiles({ name: 'sbagliato.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(varie.getByText('sbagliato.pdf')).toBeVisible();
+  await expect(varie.getByRole('button', { name: /^Rimuovi/ })).toHaveCount(1);
+  await varie.getByRole('button', { name: 'Rimuovi sbagliato.pdf' }).click();
+  const dialog = again.getByRole('dialog', { name: 'Rimuovi documento' });
+  await expect(dialog).toContainText("Vuoi rimuovere il documento 'sbagliato.pdf'?");
+  await dialog.getByRole('button', { name: 'Annulla' }).click();
+  await expect(varie.getByText('sbagliato.pdf')).toBeVisible();
+  await varie.getByRole('button', { name: 'Rimuovi sbagliato.pdf' }).click();
+  await dialog.getByRole('button', { name: 'Rimuovi' }).click();
+  await expect(varie.getByText('sbagliato.pdf')).toHaveCount(0);
+  await expectShown(again.getByRole('status').filter({ hasText: 'Documento rimosso.' }));
+  await expect(varie.getByText('Aggiungi documento (1/3)')).toBeVisible();
+  await expectNoSeriousViolations(again);
+  await context.close();
 });

@@ -6,6 +6,7 @@ import { createAjv, compileValidator } from '../../src/shared/validation.ts';
 import { loadAll } from '../../src/server/bootstrap.ts';
 import { consentsOf, fieldsUpTo, publicRules, publicSchema, resizeModerni, type PublicView } from '../../src/shared/domains/quotazione/pubblico.ts';
 import { stepSchema } from '../../src/client/pages/quotazione/pubblico/steps.ts';
+import type { JsonSchema } from '../../src/shared/definitions/types.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const view = JSON.parse(readFileSync(path.join(ROOT, 'schemas/quotazione/public.view.json'), 'utf8')) as PublicView;
@@ -14,7 +15,7 @@ const ui = JSON.parse(readFileSync(path.join(ROOT, 'schemas/quotazione/public.ui
 describe('public view of the quotation', async () => {
   const { definitions } = await loadAll(path.join(ROOT, 'schemas'));
   const entity = definitions.resources.get('quotazione')!.schema;
-  const schema = publicSchema(entity, view, new Date('2026-06-01'));
+  const schema = publicSchema(entity, view);
   const validate = compileValidator(createAjv(), schema);
 
   it('exposes only the view\'s fields, never premiums, notes or the collaborator', () => {
@@ -22,9 +23,29 @@ describe('public view of the quotation', async () => {
     for (const hidden of ['premio', 'premio_verti', 'premio_forzato', 'competenze', 'note', 'collaboratore_id', 'cliente_id', 'preventivi']) expect(names).not.toContain(hidden);
     expect(schema.properties!.telefono!.format).toBe('telefono-pubblico');
     const vehicle = schema.properties!.veicoli_storici!.items!;
-    expect(Object.keys(vehicle.properties!)).toEqual(['id', 'auto_storica_id', 'marca', 'modello', 'anno', 'furto', 'targa', 'tipologia_ania', 'quintali']);
-    expect(vehicle.properties!.anno).toMatchObject({ minimum: 1900, maximum: 2026 });
+    expect(Object.keys(vehicle.properties!)).toEqual(['id', 'marca', 'modello', 'anno', 'furto', 'targa', 'tipologia_ania', 'quintali']);
+    expect(vehicle.properties!.anno).toMatchObject({ type: 'integer', minimum: 1900, 'x-anno-corrente': true });
     expect(vehicle.properties!.marca!.readOnly).toBe(true);
+  });
+
+  it('shows the customer no raw id: an id field is hidden, chosen by its title, or shown by a widget that names it', () => {
+    // Widgets that show an id as the name it stands for (the municipality's autocomplete shows 'Roma (RM)').
+    const NAMING_WIDGETS = new Set(['comune']);
+    const shown: string[] = [];
+    const check = (props: Record<string, JsonSchema>, fieldsUi: Record<string, Record<string, unknown> | undefined>, prefix: string) => {
+      for (const [name, prop] of Object.entries(props)) {
+        const fieldUi = fieldsUi[name] ?? {};
+        if (!/^id$|_id$/.test(name) || fieldUi['ui:widget'] === 'hidden') continue;
+        const titled = Array.isArray(prop.oneOf) && (prop.oneOf as JsonSchema[]).every((o) => typeof o.title === 'string');
+        if (!titled && !NAMING_WIDGETS.has(String(prop['x-widget']))) shown.push(`${prefix}${name}`);
+      }
+    };
+    check(schema.properties!, ui, '');
+    const vehicle = schema.properties!.veicoli_storici!.items!;
+    check(vehicle.properties!, ui.veicoli_storici.items, 'veicoli_storici.');
+    expect(shown).toEqual([]);
+    // The row id is the customer's to keep, never to edit.
+    expect(vehicle.properties!.id!.readOnly).toBe(true);
   });
 
   it('every step lists known fields; the consents carry a version', () => {

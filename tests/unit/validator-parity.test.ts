@@ -1,7 +1,7 @@
 // One validator for both sides: the same invalid records fed to the server's ajv (422 field errors) and to the form's
 // rjsf validator give the same fields with the same Italian messages.
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { loadDefinitions } from '../../src/server/definitions.ts';
 import { compileValidator, createAjv, type FieldErrors } from '../../src/shared/validation.ts';
@@ -60,5 +60,35 @@ describe('server and form validators', () => {
     const { server, client } = both(resource, record);
     expect(Object.keys(server).length).toBeGreaterThan(0);
     expect(client).toEqual(server);
+  });
+});
+
+describe('historic vehicle year (spec 001 §5: 1900 to the current year)', () => {
+  const year = new Date().getFullYear();
+  const vehicles = (...anni: unknown[]) => ({ persona: 'f', nome: 'Anna', cognome: 'Neri', veicoli_storici: anni.map((anno) => ({ marca: 'Fiat', modello: '500 F', anno })) });
+  const years = (errors: FieldErrors) => Object.fromEntries(Object.entries(errors).filter(([k]) => k.endsWith('.anno')));
+
+  it('a whole year from 1900 to this year, one message at the field, the same on the server and in the form', () => {
+    const { server, client } = both('quotazione', vehicles(1899, year + 1, 1968.5, '1968', 1900, year));
+    expect(client).toEqual(server);
+    const message = `Inserisci un anno valido, dal 1900 al ${year}`;
+    expect(years(server)).toEqual({
+      'veicoli_storici.0.anno': [message], 'veicoli_storici.1.anno': [message], 'veicoli_storici.2.anno': [message], 'veicoli_storici.3.anno': [message],
+    });
+  });
+
+  it('reads the current year when it judges a value, not when the schema was compiled', () => {
+    const schema = definitions.resources.get('quotazione')!.schema;
+    const validate = compileValidator(createAjv(), schema);
+    const next = vehicles(year + 1);
+    expect(years(validate(next) ?? {})).toEqual({ 'veicoli_storici.0.anno': [`Inserisci un anno valido, dal 1900 al ${year}`] });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date(year + 1, 0, 1, 9));
+      expect(years(validate(next) ?? {})).toEqual({});
+      expect(years(flatten(formValidator.validateFormData(next, schema as RJSFSchema).errorSchema))).toEqual({});
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

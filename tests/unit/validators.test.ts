@@ -11,6 +11,7 @@ import {
   isIban,
   isTelefonoInternazionale,
   isTelefonoPubblico,
+  normalizeTelefono,
   isCap,
   isNazioneId,
   dataNascitaBounds,
@@ -222,19 +223,20 @@ describe('telefono internazionale', () => {
     ['+353 1 234 5678', '3-digit prefix'],
     ['+1 23456', 'exactly 6 digits'],
     ['+39 333 1234567890', 'exactly 15 digits'],
+    // Spaces anywhere are only typing: the number is read without them (normalizeTelefono).
+    ['+3933 3123 4567', 'groups of any size'],
+    ['+39  333 1234567', 'double space'],
+    ['+ 39 333 1234567', 'space after +'],
+    ['+39 333 1234567 ', 'trailing space'],
   ])('accepts %j (%s)', (tel) => {
     expect(isTelefonoInternazionale(tel)).toBe(true);
   });
   it.each([
     ['3331234567', 'no +'],
-    ['+1234 555', 'prefix group longer than 3 digits'],
     ['0039 333 1234567', '00 instead of +'],
     ['+0 333 1234567', 'prefix starting with 0'],
     ['+39 333 12345678901', '16 digits'],
     ['+1 2345', '5 digits'],
-    ['+39  333 1234567', 'double space'],
-    ['+ 39 333 1234567', 'space after +'],
-    ['+39 333 1234567 ', 'trailing space'],
     ['+39-333-1234567', 'dashes'],
     ['+39 (333) 1234567', 'parentheses'],
     ['+', 'only +'],
@@ -245,11 +247,12 @@ describe('telefono internazionale', () => {
 });
 
 describe('telefono pubblico', () => {
-  it.each([['+393331234567'], ['+390612345678'], ['+391234'], ['+39123456789012']])('accepts %j', (tel) => {
+  // '+39 333 1112233' as staff store it is the customer's number too.
+  it.each([['+393331234567'], ['+390612345678'], ['+391234'], ['+39123456789012'], ['+39 333 1112233'], [' +39 06 1234 5678 ']])('accepts %j', (tel) => {
     expect(isTelefonoPubblico(tel)).toBe(true);
   });
   it.each([
-    ['+39 333 1234567', 'spaces'],
+    ['+39 333 12345678901', '13 digits, spaced'],
     ['+39123', '3 digits'],
     ['+391234567890123', '13 digits'],
     ['+413331234567', 'not +39'],
@@ -258,6 +261,13 @@ describe('telefono pubblico', () => {
     ['', 'empty'],
   ])('rejects %j (%s)', (tel) => {
     expect(isTelefonoPubblico(tel)).toBe(false);
+  });
+});
+
+describe('normalizeTelefono', () => {
+  it('removes every space, of any kind, wherever it is', () => {
+    expect(normalizeTelefono(' +39 333\u00a0111\t2233 ')).toBe('+393331112233');
+    expect(normalizeTelefono('+393331112233')).toBe('+393331112233');
   });
 });
 
@@ -334,7 +344,7 @@ describe('italianFormats registry', () => {
     ['partita-iva', 'Partita IVA non valida', '00905811006', '00905811007'],
     ['iban', 'IBAN non valido', 'IT60X0542811101000000123456', 'IT60X0542811101000000123457'],
     ['telefono', 'Il numero di telefono deve avere un prefisso internazionale valido', '+39 333 1234567', '3331234567'],
-    ['telefono-pubblico', 'Formato telefono non valido', '+393331234567', '+39 333 1234567'],
+    ['telefono-pubblico', 'Formato telefono non valido', '+39 333 1234567', '+41 333 1234567'],
     ['cap', 'Il CAP deve essere di 5 cifre', '20121', '2012'],
     ['nazione', "Nazione non valida: sceglila dall'elenco", 'Z112', 'GERMANIA'],
   ];

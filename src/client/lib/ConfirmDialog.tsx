@@ -19,13 +19,15 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
   /** Extra content under the question, e.g. a note the action needs. */
   children?: ReactNode;
+  /** False when the action's outcome takes the focus (a message): closing does not send it back to the opener. */
+  restoreFocus?: boolean;
 }
 
-export function ConfirmDialog({ show, title, text, confirmLabel, cancelLabel = 'Annulla', variant = 'danger', busy, confirmDisabled, onConfirm, onCancel, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ show, title, text, confirmLabel, cancelLabel = 'Annulla', variant = 'danger', busy, confirmDisabled, onConfirm, onCancel, children, restoreFocus = true }: ConfirmDialogProps) {
   // One id per dialog: a page can hold several (a row's delete over a form's unsaved-changes question).
   const titleId = useId();
   return (
-    <Modal show={show} onHide={busy ? () => undefined : onCancel} centered aria-labelledby={titleId} style={{ ['--bs-modal-width' as string]: '590px' }}>
+    <Modal show={show} onHide={busy ? () => undefined : onCancel} restoreFocus={restoreFocus} centered aria-labelledby={titleId} style={{ ['--bs-modal-width' as string]: '590px' }}>
       <Modal.Header closeButton={!busy} closeLabel="Chiudi">
         <Modal.Title id={titleId} as="h2" className="h5">
           {title}

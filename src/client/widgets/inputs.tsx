@@ -6,6 +6,7 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import type { WidgetProps } from '@rjsf/utils';
 import { formatDate, formatDateTime, parseDecimal, parseItalianDate } from '../lib/format.ts';
 import { describedBy } from './aria.ts';
+import { normalizeTelefono } from '../../shared/validators/telefono.ts';
 import { TypingContext } from './typing.ts';
 
 /** How a widget shows a value as text and turns typed text back into a value. */
@@ -51,7 +52,8 @@ export const codecs = {
   },
   phone: {
     format: asText,
-    parse: (text: string) => emptyToUndefined(text.trim()),
+    // Spaces are typed freely and kept on screen; the value is the number without them, as the server stores it.
+    parse: (text: string) => emptyToUndefined(normalizeTelefono(text)),
     clean: (text: string) => text.replace(/[^\d+ ]/g, ''),
     inputMode: 'tel',
     type: 'tel',

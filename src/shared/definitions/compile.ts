@@ -140,6 +140,7 @@ function deriveFields(schema: JsonSchema, file: string): FieldDefinition[] {
       readOnly: prop.readOnly === true || (SYSTEM_FIELDS as readonly string[]).includes(name),
       writeOnly: prop.writeOnly === true || secret !== undefined,
       uppercase: prop['x-uppercase'] === true,
+      format: typeof prop.format === 'string' ? prop.format : undefined,
       secret: secret as 'argon2' | undefined,
       ref: typeof prop['x-ref'] === 'string' ? prop['x-ref'] : undefined,
       values: closedValues(prop),

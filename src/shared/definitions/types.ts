@@ -198,6 +198,8 @@ export interface FieldDefinition {
   readOnly: boolean;
   writeOnly: boolean;
   uppercase: boolean;
+  /** The schema's format (a phone's "telefono"): its normaliser, when it has one, applies to the input. */
+  format?: string;
   /** Hash with this algorithm before storing; never returned. */
   secret?: 'argon2';
   /** Name of the resource this field points at (foreign key). */

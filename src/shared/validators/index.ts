@@ -3,10 +3,11 @@ import { isCodiceFiscale, decodeCodiceFiscale, codiceFiscaleCheckChar } from './
 import type { CodiceFiscaleData } from './codiceFiscale.ts';
 import { isPartitaIva, partitaIvaCheckDigit } from './partitaIva.ts';
 import { isIban } from './iban.ts';
-import { isTelefonoInternazionale, isTelefonoPubblico } from './telefono.ts';
+import { isTelefonoInternazionale, isTelefonoPubblico, normalizeTelefono } from './telefono.ts';
 import { isCap } from './cap.ts';
 import { isNazioneId, NAZIONE_ESTERO, NAZIONE_ITALIA } from './nazione.ts';
 import { dataNascitaBounds, isDataNascitaValida } from './dataNascita.ts';
+import { annoCorrente, annoMessage, isAnnoValido } from './anno.ts';
 
 export {
   isCodiceFiscale,
@@ -17,18 +18,24 @@ export {
   isIban,
   isTelefonoInternazionale,
   isTelefonoPubblico,
+  normalizeTelefono,
   isCap,
   isNazioneId,
   NAZIONE_ITALIA,
   NAZIONE_ESTERO,
   dataNascitaBounds,
   isDataNascitaValida,
+  annoCorrente,
+  annoMessage,
+  isAnnoValido,
 };
 export type { CodiceFiscaleData };
 
 export interface ItalianFormat {
   validate: (value: string) => boolean;
   message: string;
+  /** The stored form of a valid value (the server applies it to every field of this format before validating). */
+  normalize?: (value: string) => string;
 }
 
 export const italianFormats: Record<string, ItalianFormat> = {
@@ -38,8 +45,9 @@ export const italianFormats: Record<string, ItalianFormat> = {
   telefono: {
     validate: isTelefonoInternazionale,
     message: 'Il numero di telefono deve avere un prefisso internazionale valido',
+    normalize: normalizeTelefono,
   },
-  'telefono-pubblico': { validate: isTelefonoPubblico, message: 'Formato telefono non valido' },
+  'telefono-pubblico': { validate: isTelefonoPubblico, message: 'Formato telefono non valido', normalize: normalizeTelefono },
   cap: { validate: isCap, message: 'Il CAP deve essere di 5 cifre' },
   nazione: { validate: isNazioneId, message: 'Nazione non valida: sceglila dall\'elenco' },
 };

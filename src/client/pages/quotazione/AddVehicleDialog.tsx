@@ -14,6 +14,7 @@ import { msg } from '../../messages.ts';
 import type { JsonSchema } from '../../types.ts';
 import { colourCode, COLOUR_TITLES, t } from './texts.ts';
 import { hiddenProperties } from '../../../shared/rules.ts';
+import { annoMessage, isAnnoValido } from '../../../shared/validators/anno.ts';
 
 /** A historic vehicle as the quotation stores it (Italian field set). */
 export interface Vehicle {
@@ -124,12 +125,11 @@ export function AddVehicleDialog({ show, item, onAdd, onCancel }: { show: boolea
   const add = () => {
     const next: Errors = {};
     const year = Number(anno);
-    const min = Number(fields.anno?.minimum ?? 1886);
-    const max = Math.min(Number(fields.anno?.maximum ?? 2100), new Date().getFullYear());
+    const min = typeof fields.anno?.minimum === 'number' ? fields.anno.minimum : undefined;
     if (!marca) next.marca = msg.required;
     if (!model) next.modello = t.veicoli.scegliModello;
     if (!anno.trim()) next.anno = msg.required;
-    else if (!Number.isInteger(year) || year < min || year > max) next.anno = 'Inserisci un anno valido';
+    else if (!isAnnoValido(year, min)) next.anno = annoMessage(min);
     if (!targa.trim()) next.targa = msg.required;
     if (!tipologiaAnia) next.tipologia_ania = msg.required;
     setErrors(next);

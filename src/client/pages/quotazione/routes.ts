@@ -23,5 +23,6 @@ export const QUOTAZIONE_ROUTES = {
   linkPrimoPasso: '/api/cliente/quotazione',
   linkPasso: '/api/cliente/quotazione/{id}',
   linkDocumento: '/api/cliente/quotazione/upload/{uuid}',
+  linkDocumentoRimuovi: '/api/cliente/quotazione/{uuid}/documenti/{id}',
   linkTermina: '/api/cliente/quotazione/terminaCaricamento/{uuid}',
 } as const;

@@ -16,6 +16,7 @@ import type {
 import { eseguiUnaVolta, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
 import { dataItaliana, isCalendarDate } from '../../../shared/dates.ts';
 import { consenti, polizzaAttiva, QUOTAZIONE, riga, transizione, type Servizio } from './servizio.ts';
+import { annoMessage, isAnnoValido } from '../../../shared/validators/anno.ts';
 
 export const APPENDICE = 'appendice';
 type Row = Record<string, unknown>;
@@ -51,6 +52,9 @@ function centesimi(value: unknown, campo: string): number | undefined {
   if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n >= 1e9) throw invalid({ [campo]: ['Importo non valido.'] });
   return toCents(n);
 }
+
+// The minimum of veicoli_storici.items.anno in schemas/quotazione/entity.schema.json (the maximum is this year).
+const ANNO_MINIMO = 1900;
 
 const isSuperAdmin = (user: AuthUser) => hasPermission('super_admin', user);
 
@@ -124,7 +128,8 @@ function veicoloInclusione(model: Row, historic: Row): VeicoloAppendice & { auto
   if (!targa) errors['historic.targa'] = ['Campo Obbligatorio.'];
   else if (targa.length > 12) errors['historic.targa'] = ['Targa non valida'];
   const anno = Number(historic.anno ?? historic.year ?? model.anno ?? model.anno_da);
-  if (!Number.isInteger(anno) || anno < 1886 || anno > 2100) errors['historic.anno'] = ['Inserisci un anno valido'];
+  // The quotation's rule for a vehicle's year (spec 001 §5), with its message.
+  if (!isAnnoValido(anno, ANNO_MINIMO)) errors['historic.anno'] = [annoMessage(ANNO_MINIMO)];
   if (Object.keys(errors).length) throw invalid(errors);
   return {
     auto_storica_id: Number(model.id), targa, marca: String(model.marca), modello: String(model.modello), anno,

@@ -11,7 +11,7 @@ import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
-import { findDocument, listDocuments, type MediaRecord, type OwnerRef } from '../../media/store.ts';
+import { findDocument, listDocuments, mediaTransaction, type MediaRecord, type OwnerRef } from '../../media/store.ts';
 import { UPLOADED, acceptUpload, sendDocument } from '../../media/routes.ts';
 import { noticesInForce } from '../../media/notices.ts';
 import type { MediaCollectionConfig } from '../../../shared/definitions/types.ts';
@@ -128,14 +128,13 @@ export function register(app: FastifyInstance): void {
     const validateCliente = lazyValidator(() => app.ctx.ajv, clienteDef.schema);
     const clienti = new ResourceRepository(clienteDef, app.ctx);
     const consents = () => consentsOf(schemaNow());
-    // The schema holds the current year (car years up to now): rebuilt when the year changes.
-    let cached: { year: number; schema: JsonSchema; validate: (d: unknown) => FieldErrors | null } | undefined;
+    // Built on first use; bounds that move with the date (car years, birth dates) are read by the validator itself.
+    let cached: { schema: JsonSchema; validate: (d: unknown) => FieldErrors | null } | undefined;
     const schemaNow = () => current().schema;
     function current() {
-      const year = new Date().getFullYear();
-      if (cached?.year !== year) {
+      if (!cached) {
         const schema = publicSchema(def.schema, view);
-        cached = { year, schema, validate: compileValidator(app.ctx.ajv, schema) };
+        cached = { schema, validate: compileValidator(app.ctx.ajv, schema) };
       }
       return cached;
     }
@@ -232,6 +231,7 @@ export function register(app: FastifyInstance): void {
       const status = workflow.status(Number(row[workflow.statusField]));
       out.stato_quotazione = { id: status.id, nome: status.nome };
       out.fase = phase;
+      if (phase === 'form') out.passo = resumeStep(row, given);
       return out;
     }
 
@@ -276,16 +276,7 @@ export function register(app: FastifyInstance): void {
         normalised.veicoli_moderni = (normalised.veicoli_moderni as Array<Record<string, unknown>>).map((v) =>
           Object.fromEntries(Object.entries(v ?? {}).map(([k, val]) => [k, typeof val === 'string' ? (k === 'targa' ? val.trim().toUpperCase() : val.trim()) : val]).filter(([, val]) => val !== '')));
       }
-      const merged: Record<string, unknown> = {};
-      for (const name of Object.keys(schemaProps)) merged[name] = row[name] ?? null;
-      Object.assign(merged, given, normalised);
-      if (merged.persona === 'g') merged.sesso = null;
-      // Stored vehicles carry the broker's fields too (value, colour): the customer's schema judges only the public ones.
-      if (Array.isArray(merged.veicoli_storici)) {
-        merged.veicoli_storici = (merged.veicoli_storici as Array<Record<string, unknown>>).map((v) =>
-          Object.fromEntries(view.veicoli_storici.lettura.filter((f) => v[f] !== undefined && v[f] !== null).map((f) => [f, v[f]])));
-      }
-      const candidate = withoutNulls(merged);
+      const { merged, candidate } = candidateOf(row, given, normalised);
       const all = { ...(current().validate(candidate) ?? {}), ...publicRules(candidate, allowed) };
       for (const [key, messages] of Object.entries(all)) {
         const top = key.split('.')[0]!;
@@ -294,6 +285,38 @@ export function register(app: FastifyInstance): void {
       if (Object.keys(errors).length) throw invalid(errors);
       return { input: normalised, merged };
     }
+
+    /** The record as the customer's schema judges it: stored values, the latest consents, then what was sent. */
+    function candidateOf(row: Record<string, unknown>, given: Record<string, string>, sent: Record<string, unknown> = {}) {
+      const merged: Record<string, unknown> = {};
+      for (const name of Object.keys(props())) merged[name] = row[name] ?? null;
+      Object.assign(merged, given, sent);
+      if (merged.persona === 'g') merged.sesso = null;
+      // Stored vehicles carry the broker's fields too (value, colour): the customer's schema judges only the public ones.
+      if (Array.isArray(merged.veicoli_storici)) {
+        merged.veicoli_storici = (merged.veicoli_storici as Array<Record<string, unknown>>).map((v) =>
+          Object.fromEntries(view.veicoli_storici.lettura.filter((f) => v[f] !== undefined && v[f] !== null).map((f) => [f, v[f]])));
+      }
+      return { merged, candidate: withoutNulls(merged) };
+    }
+
+    /**
+     * Where the link reopens: the step after the last one the customer saved (passo_cliente), or an earlier saved step
+     * whose data are no longer complete (changed by staff meanwhile); the start when nothing was saved yet.
+     */
+    function resumeStep(row: Record<string, unknown>, given: Record<string, string>): number {
+      const saved = Number(row.passo_cliente ?? 0);
+      if (!Number.isInteger(saved) || saved < 1) return 0;
+      const next = Math.min(saved + 1, LAST_STEP);
+      const { candidate } = candidateOf(row, given);
+      const errors = { ...(current().validate(candidate) ?? {}), ...publicRules(candidate, fieldsUpTo(STEPS, next)) };
+      const wrong = new Set(Object.keys(errors).map((key) => key.split('.')[0]!));
+      const incomplete = STEPS.findIndex((s, i) => i >= 1 && i < next && s.fields.some((f) => wrong.has(f)));
+      return incomplete === -1 ? next : incomplete;
+    }
+
+    /** The furthest step saved: going back to correct an earlier step does not lose the later ones. */
+    const reached = (row: Record<string, unknown>, step: number) => ({ passo_cliente: Math.max(step, Number(row.passo_cliente ?? 0)) });
 
     function stepOf(body: Record<string, unknown>, fallback: number): number {
       const raw = body.passo ?? fallback;
@@ -408,7 +431,7 @@ export function register(app: FastifyInstance): void {
         const given = await latestConsents(trx, Number(row.id));
         const { input, merged } = await validated(row, given, body, 1);
         const clienteId = await upsertCliente(trx, row, merged);
-        const saved = await save(trx, request, row, given, input, { cliente_id: clienteId });
+        const saved = await save(trx, request, row, given, input, { cliente_id: clienteId, ...reached(row, 1) });
         return { clienteId, model: present(saved, given, phase) };
       });
       reply.code(201);
@@ -429,7 +452,7 @@ export function register(app: FastifyInstance): void {
         if (phase !== 'form') throw new HttpError(409, 'I dati sono già stati inviati: carica i documenti.');
         const given = await latestConsents(trx, Number(row.id));
         const { input } = await validated(row, given, body, step);
-        let saved = await save(trx, request, row, given, input);
+        let saved = await save(trx, request, row, given, input, reached(row, step));
         if (step === LAST_STEP) saved = await repo.transitionLocked(trx, CLIENTE, saved, { type: view.fasi.form });
         const open = phaseOf(saved);
         return open ? present(saved, given, open) : { id: saved.id };
@@ -450,7 +473,11 @@ export function register(app: FastifyInstance): void {
     }
     const documents = async (id: number) => (await listDocuments(db, { resource: def.name, id }))
       .filter((m) => categories().some((c) => c.name === m.collection_name))
-      .map((m: MediaRecord) => ({ id: Number(m.id), name: m.name, collection_name: m.collection_name, item_model: m.item_model, item_id: m.item_id, mime_type: m.mime_type, size: Number(m.size) }));
+      .map((m: MediaRecord) => ({
+        id: Number(m.id), name: m.name, collection_name: m.collection_name, item_model: m.item_model, item_id: m.item_id, mime_type: m.mime_type, size: Number(m.size),
+        // What the customer uploaded through the link is theirs to remove (the route checks it again).
+        rimovibile: m.created_by_name === CLIENTE.name,
+      }));
 
     await app.register(async (uploads) => {
       await uploads.register(multipart, { limits: { fileSize: 1024 * MB, files: 1, fields: 10, parts: 12, fieldSize: 1000 } } as Parameters<typeof multipart>[1]);
@@ -484,6 +511,29 @@ export function register(app: FastifyInstance): void {
         reply.code(201);
         return { message: UPLOADED, data: { media: { id: Number(stored.id), name: stored.name, collection_name: stored.collection_name, item_id: stored.item_id, mime_type: stored.mime_type } } };
       });
+    });
+    // A wrong upload removed by the customer while the documents are still theirs to load: only a file they uploaded
+    // through this link, in a category open to them; any other id answers 404 and nothing changes.
+    app.delete('/api/cliente/quotazione/:uuid/documenti/:id', {
+      schema: { params: { type: 'object', properties: { uuid: { type: 'string' }, id: { type: 'string', maxLength: 12 } }, required: ['uuid', 'id'] }, querystring },
+    }, async (request, reply) => {
+      const { uuid, id } = request.params as { uuid: string; id: string };
+      await limit(request, reply, uuid);
+      noStore(reply);
+      const notFound = () => new HttpError(404, 'Documento non trovato.');
+      if (!/^[1-9]\d{0,11}$/.test(id)) throw notFound();
+      await mediaTransaction(db, async (trx) => {
+        const { row, phase } = await findOpen(trx, uuid, true);
+        if (phase !== 'documenti') throw new HttpError(409, 'Completa prima il modulo con i tuoi dati.');
+        if (!workflow.can(Number(row[workflow.statusField]), CLIENTE, row, { type: media.events?.upload ?? '' })) throw invalidLink();
+        const m = (await sql<{ id: number; collection_name: string; created_by: number | null; created_by_name: string | null }>`
+          SELECT id, collection_name, created_by, created_by_name FROM media
+          WHERE id = ${Number(id)} AND owner_resource = ${def.name} AND owner_id = ${Number(row.id)} FOR UPDATE`.execute(trx)).rows[0];
+        const mine = m && m.created_by === null && m.created_by_name === CLIENTE.name && categories().some((c) => c.name === m.collection_name);
+        if (!mine) throw notFound();
+        await app.ctx.media.deleteDocument(trx, Number(m.id));
+      });
+      return { message: 'Documento rimosso.' };
     });
     const collectionOf = (name: string, model: string): MediaCollectionConfig =>
       model === media.model ? media.collections[name]! : (media.items ?? []).find((i) => i.model === model)!.collections[name]!;

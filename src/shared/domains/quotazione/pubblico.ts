@@ -62,18 +62,8 @@ function overlay(base: unknown, top: unknown): unknown {
   return out;
 }
 
-/** "x-anno-corrente": "maximum" sets that keyword to the current year, so 'car years 1900 to now' needs no yearly edit. */
-function resolveYears(node: unknown, year: number): unknown {
-  if (Array.isArray(node)) return node.map((n) => resolveYears(n, year));
-  if (!isObject(node)) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = resolveYears(value, year);
-  if (typeof node['x-anno-corrente'] === 'string') out[node['x-anno-corrente']] = year;
-  return out;
-}
-
 /** The public form's schema: only the view's properties, each the entity's definition with the view's keywords on top. */
-export function publicSchema(entity: JsonSchema, view: PublicView, today = new Date()): JsonSchema {
+export function publicSchema(entity: JsonSchema, view: PublicView): JsonSchema {
   const entityProps = (entity.properties ?? {}) as Record<string, JsonSchema>;
   const properties: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(view.schema.properties)) {
@@ -86,7 +76,7 @@ export function publicSchema(entity: JsonSchema, view: PublicView, today = new D
       if (name === 'veicoli_storici') {
         items.properties = Object.fromEntries(view.veicoli_storici.lettura.filter((f) => f in items.properties).map((f) => {
           const p = { ...(items.properties[f] as Record<string, unknown>) };
-          if (!view.veicoli_storici.scrittura.includes(f) && f !== 'id') p.readOnly = true;
+          if (!view.veicoli_storici.scrittura.includes(f)) p.readOnly = true;
           return [f, p];
         }));
       }
@@ -94,7 +84,7 @@ export function publicSchema(entity: JsonSchema, view: PublicView, today = new D
     properties[name] = merged;
   }
   const { properties: _, ...rest } = view.schema;
-  return resolveYears({ ...rest, type: 'object', properties }, today.getFullYear()) as JsonSchema;
+  return { ...rest, type: 'object', properties } as JsonSchema;
 }
 
 export function consentsOf(schema: JsonSchema): Array<[string, ConsentDeclaration & { testo: string }]> {

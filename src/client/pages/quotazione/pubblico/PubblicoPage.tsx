@@ -1,6 +1,6 @@
 // The customer's public form (/quotazione/cliente/{uuid}, spec 001 §2): steps 0-4 drawn by the generic form renderer from
 // the public view and schemas/quotazione/public.ui.json, then the documents stage and 'Termina Caricamento'. No login.
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useRoute } from '../../../api/hooks.ts';
@@ -15,6 +15,7 @@ import { QUOTAZIONE_ROUTES } from '../routes.ts';
 import { SchemaForm } from '../../../renderer/SchemaForm.tsx';
 import { toErrorSchema } from '../../../renderer/formBody.ts';
 import { Logo } from '../../../shell/PlainLayout.tsx';
+import { ConfirmDialog } from '../../../lib/ConfirmDialog.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import type { FormUi, JsonSchema, RecordData } from '../../../types.ts';
 import { fieldsUpTo, publicRules, resizeModerni, type PublicStep, type ShownNotice } from '../../../../shared/domains/quotazione/pubblico.ts';
@@ -37,10 +38,12 @@ interface Documento {
   name: string;
   collection_name: string;
   item_id: string | null;
+  /** Uploaded by the customer through this link: theirs to remove. */
+  rimovibile?: boolean;
 }
 
 interface Loaded {
-  data: RecordData & { fase: 'form' | 'documenti'; uuid: string; documenti: Documento[]; informative: ShownNotice[]; veicoli_storici?: Array<Record<string, unknown>> };
+  data: RecordData & { fase: 'form' | 'documenti'; passo?: number; uuid: string; documenti: Documento[]; informative: ShownNotice[]; veicoli_storici?: Array<Record<string, unknown>> };
   definizione: { schema: JsonSchema; ui: FormUi & { 'ui:passi': PublicStep[] }; categorie: Categoria[] };
 }
 
@@ -67,9 +70,24 @@ function Shell({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * A message the customer must not miss (saved, sent, refused): when it appears or changes it is scrolled into view and
+ * focused, so it is seen on a phone wherever the button was, and read out (role status or alert).
+ */
+function useShown<T extends HTMLElement>(message: unknown) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (!message || !ref.current) return;
+    ref.current.scrollIntoView({ block: 'center' });
+    ref.current.focus({ preventScroll: true });
+  }, [message]);
+  return ref;
+}
+
 function Message({ title, variant, children }: { title: string; variant: 'danger' | 'success' | 'secondary'; children: ReactNode }) {
+  const ref = useShown<HTMLDivElement>(title);
   return (
-    <Card border={variant} className="mb-3" role={variant === 'danger' ? 'alert' : 'status'}>
+    <Card ref={ref} tabIndex={-1} border={variant} className="mb-3" role={variant === 'danger' ? 'alert' : 'status'}>
       <Card.Body>
         <h1 className={`h4 card-title ${variant === 'danger' ? 'text-danger' : variant === 'success' ? 'text-success' : ''}`}>{title}</h1>
         <div className="card-text">{children}</div>
@@ -158,7 +176,8 @@ function Steps({ loaded, origin, onReload, onDone }: { loaded: Loaded; origin: O
   const { schema: full, ui } = loaded.definizione;
   const steps = ui['ui:passi'];
   const last = steps.length - 1;
-  const [step, setStep] = useState(0);
+  // The server says where the customer left off: a reopened link goes on from there.
+  const [step, setStep] = useState(() => (Number.isInteger(loaded.data.passo) ? Math.min(Math.max(loaded.data.passo!, 0), last) : 0));
   // null means 'no answer yet': left out, so the schema speaks of a missing value, not of a wrong type.
   const [values, setValues] = useState<RecordData>(() => Object.fromEntries(Object.entries(loaded.data).filter(([, v]) => v !== null)) as RecordData);
   const [live, setLive] = useState<RecordData>(values);
@@ -166,6 +185,7 @@ function Steps({ loaded, origin, onReload, onDone }: { loaded: Loaded; origin: O
   const [failure, setFailure] = useState<{ title: string; message: string; list?: string[] }>();
   const [busy, setBusy] = useState(false);
   const form = useRef<Form | null>(null);
+  const failureRef = useShown<HTMLDivElement>(failure);
   const current = steps[step]!;
   const controls = useMemo(() => controllingFields(ui), [ui]);
   const controlKey = JSON.stringify(controls.map((f) => live[f] ?? null));
@@ -251,7 +271,7 @@ function Steps({ loaded, origin, onReload, onDone }: { loaded: Loaded; origin: O
       {current.descrizione && <p>{current.descrizione}</p>}
       {current.informative && <Informative notices={loaded.data.informative} />}
       {failure && (
-        <Alert variant="danger" role="alert">
+        <Alert ref={failureRef} tabIndex={-1} variant="danger" role="alert">
           <Alert.Heading as="h2" className="h6">{failure.title}</Alert.Heading>
           <p className="mb-1">{failure.message}</p>
           {failure.list && failure.list.length > 0 && <ul className="mb-0">{failure.list.map((m) => <li key={m}>{m}</li>)}</ul>}
@@ -298,6 +318,11 @@ function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; ori
   const [busy, setBusy] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const [notice, setNotice] = useState<string>();
+  const [removing, setRemoving] = useState<Documento>();
+  // After a confirmed removal the outcome's message takes the focus; a cancel gives it back to the button.
+  const [confirmed, setConfirmed] = useState(false);
+  const failureRef = useShown<HTMLDivElement>(failure);
+  const noticeRef = useShown<HTMLDivElement>(notice);
   const slots: Slot[] = loaded.definizione.categorie.flatMap((c) => {
     if (!c.field) return [{ key: c.name, title: c.title, category: c }];
     const rows = (loaded.data[c.field] ?? []) as Array<Record<string, unknown>>;
@@ -330,6 +355,24 @@ function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; ori
     }
   };
 
+  // One file at a time, after the customer confirms; the server checks it is theirs and the link still open.
+  const remove = async (doc: Documento) => {
+    setConfirmed(true);
+    setBusy(`rimuovi-${doc.id}`);
+    setFailure(undefined);
+    setNotice(undefined);
+    try {
+      const answer = await callRoute<{ message: string }>('DELETE', QUOTAZIONE_ROUTES.linkDocumentoRimuovi, { uuid, id: doc.id }, { noRedirect: true, query: origin });
+      setNotice(answer.message);
+      onUploaded();
+    } catch (err) {
+      setFailure(serverMessage(err));
+    } finally {
+      setRemoving(undefined);
+      setBusy(undefined);
+    }
+  };
+
   const termina = async () => {
     setBusy('termina');
     setFailure(undefined);
@@ -346,8 +389,8 @@ function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; ori
     <section aria-labelledby="documenti-titolo">
       <h1 id="documenti-titolo" className="h4 mb-3">Caricamento documenti</h1>
       <p>Carica una foto o un PDF per ogni documento (al massimo 3 per categoria). Quando hai finito premi 'Termina Caricamento'.</p>
-      {failure && <Alert variant="danger" role="alert"><Alert.Heading as="h2" className="h6">Errore</Alert.Heading>{failure}</Alert>}
-      {notice && <Alert variant="success" role="status">{notice}</Alert>}
+      {failure && <Alert ref={failureRef} tabIndex={-1} variant="danger" role="alert"><Alert.Heading as="h2" className="h6">Errore</Alert.Heading>{failure}</Alert>}
+      {notice && <Alert ref={noticeRef} tabIndex={-1} variant="success" role="status">{notice}</Alert>}
       {slots.map((slot) => {
         const files = filesOf(slot);
         const inputId = `documento-${slot.key}`;
@@ -357,7 +400,16 @@ function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; ori
               <h2 className="h6 mb-1">{slot.title}</h2>
               {files.length > 0 && (
                 <ul className="list-unstyled small mb-2" aria-label={`Documenti caricati: ${slot.title}`}>
-                  {files.map((f) => <li key={f.id}>{f.name}</li>)}
+                  {files.map((f) => (
+                    <li key={f.id} className="d-flex align-items-center justify-content-between gap-2">
+                      <span className="text-break">{f.name}</span>
+                      {f.rimovibile && (
+                        <Button variant="outline-danger" size="sm" disabled={busy !== undefined} aria-label={`Rimuovi ${f.name}`} onClick={() => { setConfirmed(false); setRemoving(f); }}>
+                          Rimuovi
+                        </Button>
+                      )}
+                    </li>
+                  ))}
                 </ul>
               )}
               {/* The add button disappears at the maximum (spec 001 §5); the server refuses a further file anyway. */}
@@ -384,6 +436,16 @@ function Documenti({ loaded, origin, onUploaded, onDone }: { loaded: Loaded; ori
           </Card>
         );
       })}
+      <ConfirmDialog
+        show={removing !== undefined}
+        title="Rimuovi documento"
+        text={removing ? `Vuoi rimuovere il documento '${removing.name}'? Potrai caricarne un altro al suo posto.` : ''}
+        confirmLabel="Rimuovi"
+        busy={busy !== undefined && busy.startsWith('rimuovi-')}
+        onCancel={() => setRemoving(undefined)}
+        onConfirm={() => { if (removing) void remove(removing); }}
+        restoreFocus={!confirmed}
+      />
       <div className="d-grid d-sm-flex mt-3 mb-5">
         <Button size="lg" variant="success" disabled={busy !== undefined} onClick={() => void termina()}>
           {busy === 'termina' && <Spinner size="sm" className="me-2" aria-hidden="true" />}
