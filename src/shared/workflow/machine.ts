@@ -24,6 +24,8 @@ export interface EventMeta {
   system?: boolean;
   /** Further Italian texts of the event's dialog (success message, warnings). */
   texts?: Record<string, string>;
+  /** Shown by a named panel of the screen (its own button), not in the action bar. */
+  panel?: string;
 }
 
 export interface EmailTemplate {

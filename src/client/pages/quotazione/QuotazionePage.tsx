@@ -22,6 +22,7 @@ import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { LinkClienteBox } from './LinkClienteBox.tsx';
 import { ConsensiPanel } from './ConsensiPanel.tsx';
 import { DocumentiTab } from './DocumentiTab.tsx';
 import { FirmaBox } from './FirmaBox.tsx';
@@ -271,6 +272,7 @@ function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string;
             formId="form-quotazione-anteprima"
             onEvent={(event, stato) => setPending({ event, stato })}
           />
+          {ctl.mode === 'edit' && <LinkClienteBox record={ctl.record} ctl={ctl} wf={wf} />}
           <EmissionePanel ctl={ctl} wf={wf} def={def} />
           {ctl.mode === 'edit' && <FirmaBox record={ctl.record} onDone={ctl.reload} />}
         </Col>

@@ -202,7 +202,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
 
   /** Sends a workflow event through its route; a note goes in the field the event names. Returns field errors of the note. */
   const send = useCallback(
-    (event: AvailableEvent, options: { nota?: string; stato?: number } = {}): Promise<string | undefined> =>
+    (event: AvailableEvent, options: { nota?: string; stato?: number; successMessage?: string } = {}): Promise<string | undefined> =>
       new Promise((resolve) => {
         const run = async () => {
           setBusy(event.type);
@@ -212,7 +212,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
               event.meta.kind === 'manual'
                 ? await transition(resource, event.meta.route!, undefined, { id: Number(id), [workflow.statusField]: options.stato })
                 : await transition(resource, event.meta.route!, id!, options.nota?.trim() ? { [noteField]: options.nota.trim() } : {});
-            notify('success', answer.message || event.meta.label);
+            notify('success', options.successMessage || answer.message || event.meta.label);
             resolve(undefined);
           } catch (err) {
             const noteError = isApiError(err, 'VALIDATION') ? (err.errors[noteField] ?? err.errors.nota)?.[0] : undefined;
