@@ -51,6 +51,8 @@ export interface ResourceFormOptions {
 export interface AfterSave {
   run: (saved: RecordData) => void;
   cancel: () => void;
+  /** The action that follows reports the outcome: no success notice for the save before it (it may yet fail). */
+  quiet?: boolean;
 }
 
 /** One form of the record as the screen renders it. */
@@ -265,7 +267,7 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         const savedWarnings = saved.warnings ?? {};
         setWarnings(savedWarnings);
         setDirty(false);
-        notify('success', (mode === 'new' ? opts.current.createdMessage : undefined) || saved.message || opts.current.savedMessage || 'Salvataggio completato');
+        if (!next?.quiet) notify('success', (mode === 'new' ? opts.current.createdMessage : undefined) || saved.message || opts.current.savedMessage || 'Salvataggio completato');
         // Warnings do not block the save: shown as such, once.
         for (const [field, messages] of Object.entries(savedWarnings)) if (!opts.current.inlineWarnings?.includes(field)) notify('warning', messages.join(' '));
         if (mode === 'new' && !onSaved.current) {
