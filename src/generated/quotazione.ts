@@ -116,406 +116,406 @@ export type Quotazione = {
     | []
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ]
     | [
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         },
         {
-          marca: string;
-          modello: string;
-          anno: string;
-          targa: string;
+          marca?: string;
+          modello?: string;
+          anno?: string;
+          targa?: string;
           grado_parentela?: 'Contraente' | 'Coniuge' | 'Familiare';
         }
       ];

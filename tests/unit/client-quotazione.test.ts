@@ -8,7 +8,7 @@ import { hiddenFields } from '../../src/client/renderer/layout.ts';
 import { readListState, writeListState } from '../../src/client/renderer/listParams.ts';
 import { formValidator } from '../../src/client/renderer/validator.ts';
 import { precompile } from './support/formValidators.ts';
-import { DRAWER_FIELDS, mainFieldNames, quotazioneForms, resizeModerni, subsetSchema } from '../../src/client/pages/quotazione/useQuotazione.ts';
+import { DRAWER_FIELDS, calcErrorsForPanel, mainFieldNames, quotazioneForms, resizeModerni, subsetSchema } from '../../src/client/pages/quotazione/useQuotazione.ts';
 import { actionEvents, confirmTextOf, serverAvailable } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import type { AvailableEvent } from '../../src/client/pages/quotazione/useRecordWorkflow.ts';
 import { Workflow, type WorkflowDefinition } from '../../src/shared/workflow/machine.ts';
@@ -92,6 +92,24 @@ describe('action buttons are the events the machine allows, by label', () => {
     expect(labels(7, 'collaboratore', giallo)).toEqual(['Richiedi emissione']);
     // Issue, renewal and reversal come later: no button until they exist.
     expect(labels(7, 'staff', giallo)).toEqual([]);
+  });
+
+  it("leaves a panel's own event (the link box's 'Invia di nuovo') out of the bar", () => {
+    const events = workflow.available(4, as('collaboratore'), giallo) as AvailableEvent[];
+    expect(events.map((e) => e.type)).toContain('REINVIA_LINK');
+    expect(actionEvents(events).map((e) => e.type)).not.toContain('REINVIA_LINK');
+  });
+});
+
+describe("a refused calculation's errors: under their fields, the rest in the premium panel", () => {
+  it('keeps in the panel only what no field of the forms shows, named by row and column', () => {
+    const { main, drawer } = quotazioneForms(schema, form);
+    const fields = [...main.fields, ...drawer.fields];
+    expect(calcErrorsForPanel({ provincia_codice: ['Campo Obbligatorio.'], 'veicoli_moderni.0.targa': ['Campo Obbligatorio.'] }, schema, form, fields)).toEqual([]);
+    expect(calcErrorsForPanel({ veicoli_storici: ['Inserisci almeno un veicolo storico.'] }, schema, form, fields)).toEqual([]);
+    // The historic vehicles' table is one widget: its rows' messages are said in the panel.
+    expect(calcErrorsForPanel({ 'veicoli_storici.1.targa': ['Campo Obbligatorio.'], colore: ['Non calcolabile.'] }, schema, form, fields))
+      .toEqual(['Veicoli storici 2, Targa: Campo Obbligatorio.', 'Colore: Non calcolabile.']);
   });
 });
 

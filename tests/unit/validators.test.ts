@@ -20,6 +20,7 @@ import {
 import { computeCodiceFiscale, codiceFiscaleMatches } from '../../src/shared/validators/codiceFiscale.ts';
 import { createAjv } from '../../src/shared/validation.ts';
 import type { CodiceFiscaleInput } from '../../src/shared/validators/codiceFiscale.ts';
+import { patternWarning, warnPatternsOf } from '../../src/shared/warnPattern.ts';
 
 // Check chars below were recomputed with a separate Python implementation of the official tables.
 describe('codice fiscale (persona fisica)', () => {
@@ -459,5 +460,17 @@ describe('computeCodiceFiscale / codiceFiscaleMatches', () => {
 
   it.each(matches)('codiceFiscaleMatches: %s', (_label, cf, data, expected) => {
     expect(codiceFiscaleMatches(cf, data)).toBe(expected);
+  });
+});
+
+describe('x-warn-pattern: advice on a value, for the save warnings and the form alike', () => {
+  const rules = warnPatternsOf({ 'x-warn-pattern': { telefono: { pattern: '^\\+39', message: 'Il numero di telefono non ha il prefisso internazionale +39.' } } });
+  it('warns on a filled value that does not match, never on an empty one', () => {
+    expect(patternWarning(rules.telefono, '+41 79 1234567')).toBe('Il numero di telefono non ha il prefisso internazionale +39.');
+    expect(patternWarning(rules.telefono, '+39 333 1234567')).toBeUndefined();
+    expect(patternWarning(rules.telefono, '')).toBeUndefined();
+    expect(patternWarning(rules.telefono, undefined)).toBeUndefined();
+    expect(patternWarning(rules.email, 'x')).toBeUndefined();
+    expect(warnPatternsOf({})).toEqual({});
   });
 });

@@ -64,6 +64,8 @@ const ALLOWED: Row[] = [
   [4, 'COMPILAZIONE_CLIENTE', ['cliente'], undefined, 5],
   [4, 'ELIMINA', ANYONE, undefined, 4],
   [5, 'TERMINA_CARICAMENTO', ['cliente', ...EDITORS], undefined, 6],
+  // The customer's link e-mailed again while the customer may use it (form or documents), by who confirms quotations.
+  ...[4, 5].map((s): Row => [s, 'REINVIA_LINK', EDITORS, undefined, s]),
   [5, 'ELIMINA', ANYONE, undefined, 5],
   [6, 'CONFERMA_DOC', EDITORS, undefined, 7],
   [6, 'REVISIONE_DOC', EDITORS, undefined, 5, true],

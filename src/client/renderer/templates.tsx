@@ -8,6 +8,14 @@ import { descriptionIdOf, errorIdOf } from '../widgets/aria.ts';
 import { buildSections, conditionalTitle, isHiddenBy } from './layout.ts';
 import type { JsonSchema, LayoutSection } from '../types.ts';
 import { hiddenProperties } from '../../shared/rules.ts';
+import { patternWarning, warnPatternsOf } from '../../shared/warnPattern.ts';
+
+/** The entity's advice on a top-level field's value ("x-warn-pattern"), shown as typed; it never blocks a save. */
+function warningOf(props: FieldTemplateProps): string | undefined {
+  const path = props.fieldPathId.path;
+  if (path.length !== 1) return undefined;
+  return patternWarning(warnPatternsOf(props.registry.rootSchema as Record<string, unknown>)[String(path[0])], props.formData);
+}
 
 function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, errors, help, rawDescription, hidden, required, displayLabel, schema, uiSchema, classNames } = props;
@@ -16,6 +24,7 @@ function FieldTemplate(props: FieldTemplateProps) {
   if (schema.type === 'object') return children;
   const widget = uiSchema?.['ui:widget'];
   const ownsLabel = typeof widget === 'string' && registry[widget]?.ownsLabel;
+  const warning = warningOf(props);
   return (
     <div className={`mb-3 ${classNames ?? ''}`}>
       {displayLabel && !ownsLabel && (
@@ -31,6 +40,11 @@ function FieldTemplate(props: FieldTemplateProps) {
         </div>
       )}
       {errors}
+      {warning && (
+        <div id={`${id}__warning`} className="form-text text-warning-emphasis" role="status">
+          {warning}
+        </div>
+      )}
       {help}
     </div>
   );

@@ -15,6 +15,7 @@ import { DEFAULTS_BEHAVIOUR, prepareForm } from './formSchema.ts';
 import type { PreparedForm } from './formSchema.ts';
 import { formValidator } from './validator.ts';
 import { flushTyping } from './TypingForm.tsx';
+import { warnPatternsOf } from '../../shared/warnPattern.ts';
 
 export interface TypedValue {
   field: string;
@@ -51,6 +52,8 @@ export interface ResourceFormOptions {
 export interface AfterSave {
   run: (saved: RecordData) => void;
   cancel: () => void;
+  /** The action that follows reports the outcome: no success notice for the save before it (it may yet fail). */
+  quiet?: boolean;
 }
 
 /** One form of the record as the screen renders it. */
@@ -265,9 +268,10 @@ export function useResourceForm(def: ResourceDef, id: string | undefined, option
         const savedWarnings = saved.warnings ?? {};
         setWarnings(savedWarnings);
         setDirty(false);
-        notify('success', (mode === 'new' ? opts.current.createdMessage : undefined) || saved.message || opts.current.savedMessage || 'Salvataggio completato');
-        // Warnings do not block the save: shown as such, once.
-        for (const [field, messages] of Object.entries(savedWarnings)) if (!opts.current.inlineWarnings?.includes(field)) notify('warning', messages.join(' '));
+        if (!next?.quiet) notify('success', (mode === 'new' ? opts.current.createdMessage : undefined) || saved.message || opts.current.savedMessage || 'Salvataggio completato');
+        // Warnings do not block the save: shown as such, once (those the form shows at their field as typed, there).
+        const shownLive = warnPatternsOf(schema);
+        for (const [field, messages] of Object.entries(savedWarnings)) if (!opts.current.inlineWarnings?.includes(field) && !shownLive[field]) notify('warning', messages.join(' '));
         if (mode === 'new' && !onSaved.current) {
           next?.cancel();
           const editPath = resource.routes?.edit?.path;

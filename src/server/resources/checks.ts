@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { ResourceDefinition } from '../../shared/definitions/types.ts';
 import type { FieldErrors } from '../../shared/validation.ts';
 import type { AuthUser } from '../auth/user.ts';
+import { patternWarning, warnPatternsOf } from '../../shared/warnPattern.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RecordCheck = (config: unknown, record: Record<string, unknown>, trx: Transaction<any>, user: AuthUser) => Promise<FieldErrors>;
@@ -22,9 +23,9 @@ export async function runRecordChecks(checks: Iterable<[string, RecordCheck]>, d
 export const BUILT_IN_CHECKS: Record<string, RecordCheck> = {
   'x-warn-pattern': async (config, record) => {
     const warnings: FieldErrors = {};
-    for (const [field, rule] of Object.entries(config as Record<string, { pattern: string; message: string }>)) {
-      const value = record[field];
-      if (typeof value === 'string' && value !== '' && !new RegExp(rule.pattern).test(value)) warnings[field] = [rule.message];
+    for (const [field, rule] of Object.entries(warnPatternsOf({ 'x-warn-pattern': config }))) {
+      const message = patternWarning(rule, record[field]);
+      if (message) warnings[field] = [message];
     }
     return warnings;
   },

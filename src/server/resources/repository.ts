@@ -178,6 +178,16 @@ interface RecordValidators {
 // resource's schemas then was most of the app's start-up time.
 const compiledValidators = new WeakMap<Ajv, WeakMap<JsonSchema, RecordValidators>>();
 
+// What an event requires of the record (EventMeta.requires), compiled once per ajv and declaration.
+const compiledRequirements = new WeakMap<Ajv, WeakMap<object, (data: unknown) => FieldErrors | null>>();
+function requirementsOf(ajv: Ajv, schema: Record<string, unknown>): (data: unknown) => FieldErrors | null {
+  let bySchema = compiledRequirements.get(ajv);
+  if (!bySchema) compiledRequirements.set(ajv, (bySchema = new WeakMap()));
+  let validate = bySchema.get(schema);
+  if (!validate) bySchema.set(schema, (validate = compileValidator(ajv, schema as JsonSchema)));
+  return validate;
+}
+
 function validatorsOf(ajv: Ajv, schema: JsonSchema): RecordValidators {
   let bySchema = compiledValidators.get(ajv);
   if (!bySchema) compiledValidators.set(ajv, (bySchema = new WeakMap()));
@@ -1098,6 +1108,10 @@ export class ResourceRepository {
         throw invalid({ [meta.noteField ?? 'nota']: ['Campo Obbligatorio.'] });
       }
       throw new HttpError(409, `Azione "${meta?.label ?? event.type}" non consentita nello stato "${workflow.status(from).nome}".`, undefined, undefined, 'WORKFLOW_REFUSED');
+    }
+    if (meta?.requires) {
+      const errors = requirementsOf(this.deps.ajv, meta.requires)(withoutNulls(record));
+      if (errors) throw invalid(errors);
     }
     let current = await this.writeOnBehalf(trx, user, before, {}, { history: { event: event.type, note: event.nota, to: result.to.id } });
     // Side effects change the record only through writeOnBehalf: validated, versioned, in this transaction.

@@ -24,6 +24,13 @@ export interface EventMeta {
   system?: boolean;
   /** Further Italian texts of the event's dialog (success message, warnings). */
   texts?: Record<string, string>;
+  /** Shown by a named panel of the screen (its own button), not in the action bar. */
+  panel?: string;
+  /**
+   * A JSON Schema the record must satisfy to take the event (what a draft may leave empty, the next step needs):
+   * refused with 422 and the fields' errors.
+   */
+  requires?: Record<string, unknown>;
 }
 
 export interface EmailTemplate {

@@ -22,6 +22,7 @@ import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { EmissionePanel, usePolizzaHeader } from './EmissionePanel.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { LinkClienteBox } from './LinkClienteBox.tsx';
 import { ConsensiPanel } from './ConsensiPanel.tsx';
 import { DocumentiTab } from './DocumentiTab.tsx';
 import { FirmaBox } from './FirmaBox.tsx';
@@ -79,17 +80,20 @@ interface Pending {
 }
 
 /**
- * Where the gender carries the person type ("ui:personaDaSesso"), a company keeps its gender A: the entity's branches
- * that leave sesso out for a legal person are not applied to the form (the server still sets A and the hook keeps it).
+ * Where the gender carries the person type ("ui:personaDaSesso"), a company keeps its gender A, and what a person type
+ * leaves out is only hidden (by the form's ui:hideWhen/ui:showWhen): the entity's branches that set those fields to
+ * false are not applied to the form, as rjsf would drop their values and a switch to Azienda and back would lose the
+ * names typed. What is stored is decided at save: hidden fields are not sent, and the server empties what the record's
+ * rules hide (and sets A for a company).
  */
 function genderCarriesPersona(schema: JsonSchema): JsonSchema {
-  const withoutSesso = (branch: unknown) => {
+  const onlyShown = (branch: unknown) => {
     const b = branch as JsonSchema | undefined;
-    if (!b?.properties || b.properties.sesso === undefined) return branch;
-    const { sesso: _sesso, ...properties } = b.properties;
+    if (!b?.properties) return branch;
+    const properties = Object.fromEntries(Object.entries(b.properties).filter(([, prop]) => (prop as unknown) !== false));
     return { ...b, properties };
   };
-  const allOf = (schema.allOf as Array<Record<string, unknown>> | undefined)?.map((block) => ({ ...block, then: withoutSesso(block.then), else: withoutSesso(block.else) }));
+  const allOf = (schema.allOf as Array<Record<string, unknown>> | undefined)?.map((block) => ({ ...block, then: onlyShown(block.then), else: onlyShown(block.else) }));
   return allOf ? { ...schema, allOf: allOf.map((b) => Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined))) } : schema;
 }
 
@@ -271,6 +275,7 @@ function QuotazioneForm({ def, id, onDiretta }: { def: ResourceDef; id?: string;
             formId="form-quotazione-anteprima"
             onEvent={(event, stato) => setPending({ event, stato })}
           />
+          {ctl.mode === 'edit' && <LinkClienteBox record={ctl.record} ctl={ctl} wf={wf} />}
           <EmissionePanel ctl={ctl} wf={wf} def={def} />
           {ctl.mode === 'edit' && <FirmaBox record={ctl.record} onDone={ctl.reload} />}
         </Col>

@@ -4,6 +4,7 @@ export const QUOTAZIONE_ROUTES = {
   polizza: '/api/polizze_auto_storiche/{id}',
   appendici: '/api/quotazioni/{id}/appendici',
   consensi: '/api/quotazioni/{id}/consensi',
+  linkCliente: '/api/quotazioni/{id}/linkCliente',
   calcolaInclusione: '/api/v1/goold/quotations/inclusion/calculate/{id}',
   anteprimaInclusione: '/api/preview_appendice_inclusione_polizza_autostoriche_verti',
   emettiInclusione: '/api/emissione_appendice_inclusione_polizza_autostoriche_verti',

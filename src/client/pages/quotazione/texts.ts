@@ -55,6 +55,17 @@ export const t = {
   evento: 'Evento',
   salvataggio: 'Quotazione salvata con successo',
   competenzeNote: 'Inserire le competenze anche nelle note per favore.',
+  link: {
+    titolo: 'Link personale del cliente',
+    faseForm: 'Il cliente deve compilare il modulo con i suoi dati.',
+    faseDocumenti: 'Il cliente deve caricare i documenti.',
+    copia: 'Copia',
+    apri: 'Apri',
+    inviaDiNuovo: 'Invia di nuovo',
+    copiato: 'Link copiato negli appunti.',
+    copiaNonRiuscita: 'Copia non riuscita: il link è selezionato, copialo con Ctrl+C.',
+    inviato: 'Link inviato di nuovo a {email}.',
+  },
   veicoli: {
     aggiungi: 'Aggiungi veicolo',
     titoloDialogo: 'Aggiungi veicolo storico',

@@ -48,8 +48,26 @@ export function resizeModerni(rows: unknown, count: unknown): RecordData[] | und
   return list.length > n ? list.slice(0, n) : [...list, ...Array.from({ length: n - list.length }, () => ({}))];
 }
 
-function flatten(errors: Record<string, string[]>): string[] {
-  return Object.values(errors).flat();
+/**
+ * A refused calculation's errors split by where they show: under a field of the screen's forms (fail() puts them there),
+ * or in the premium panel, for those no field shows: fields not on the forms, and rows of a field drawn by a widget of
+ * its own (the historic vehicles' table), named by row and column.
+ */
+export function calcErrorsForPanel(errors: Record<string, string[]>, schema: JsonSchema, form: FormUi, fields: string[]): string[] {
+  const onForm = new Set(fields);
+  return Object.entries(errors).flatMap(([path, messages]) => {
+    const [top, row, column] = path.split('.');
+    const ownWidget = Boolean((form[top!] as Record<string, unknown> | undefined)?.['ui:widget']);
+    if (onForm.has(top!) && (row === undefined || !ownWidget)) return [];
+    const prop = schema.properties?.[top!] as JsonSchema | undefined;
+    const item = (prop?.items ?? {}) as JsonSchema;
+    const where = [
+      prop?.title ?? top,
+      row !== undefined && /^\d+$/.test(row) ? String(Number(row) + 1) : row,
+    ].filter(Boolean).join(' ');
+    const label = column ? `${where}, ${(item.properties?.[column]?.title as string | undefined) ?? column}` : where;
+    return messages.map((m) => `${label}: ${m}`);
+  });
 }
 
 interface WorkflowAnswer {
@@ -170,14 +188,16 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
         else await reload();
         void loadHistory();
       } catch (err) {
-        if (isApiError(err, 'VALIDATION')) setCalcErrors(flatten(err.errors).length ? flatten(err.errors) : [err.message]);
+        // A 422's fields are marked where they are (fail); the panel keeps only what no field shows.
+        setCalcErrors(isApiError(err, 'VALIDATION') ? calcErrorsForPanel(err.errors, schema, formUi, [...main.fields, ...drawer.fields]) : []);
         fail(err);
       } finally {
         setBusy(null);
       }
     };
-    saveThen({ run: () => void run(), cancel: () => undefined });
-  }, [saveThen, resource, id, notify, clearWarnings, showRecord, reload, loadHistory, fail]);
+    // The calculation's outcome is the one notice: a save before it says nothing of its own.
+    saveThen({ run: () => void run(), cancel: () => undefined, quiet: true });
+  }, [saveThen, resource, id, notify, clearWarnings, showRecord, reload, loadHistory, fail, schema, formUi, main, drawer]);
 
   /** Refreshes one historic vehicle's registry data on the server (saving the form first), then shows the stored record. */
   const refreshRegistry = useCallback(
@@ -195,14 +215,14 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
           setBusy(null);
         }
       };
-      saveThen({ run: () => void run(), cancel: () => undefined });
+      saveThen({ run: () => void run(), cancel: () => undefined, quiet: true });
     },
     [saveThen, showRecord, notify, fail],
   );
 
   /** Sends a workflow event through its route; a note goes in the field the event names. Returns field errors of the note. */
   const send = useCallback(
-    (event: AvailableEvent, options: { nota?: string; stato?: number } = {}): Promise<string | undefined> =>
+    (event: AvailableEvent, options: { nota?: string; stato?: number; successMessage?: string } = {}): Promise<string | undefined> =>
       new Promise((resolve) => {
         const run = async () => {
           setBusy(event.type);
@@ -212,7 +232,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
               event.meta.kind === 'manual'
                 ? await transition(resource, event.meta.route!, undefined, { id: Number(id), [workflow.statusField]: options.stato })
                 : await transition(resource, event.meta.route!, id!, options.nota?.trim() ? { [noteField]: options.nota.trim() } : {});
-            notify('success', answer.message || event.meta.label);
+            notify('success', options.successMessage || answer.message || event.meta.label);
             resolve(undefined);
           } catch (err) {
             const noteError = isApiError(err, 'VALIDATION') ? (err.errors[noteField] ?? err.errors.nota)?.[0] : undefined;
@@ -228,7 +248,7 @@ export function useQuotazione(def: ResourceDef, id: string | undefined) {
             void loadHistory();
           }
         };
-        saveThen({ run: () => void run(), cancel: () => resolve(undefined) });
+        saveThen({ run: () => void run(), cancel: () => resolve(undefined), quiet: true });
       }),
     [saveThen, resource, id, workflow, notify, fail, reload, loadHistory],
   );

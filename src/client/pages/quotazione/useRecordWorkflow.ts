@@ -54,9 +54,9 @@ export function confirmTextOf(event: AvailableEvent): string {
   return (event.target && event.meta.confirmWhenTarget?.[event.target.key]) ?? event.meta.confirm ?? `${event.meta.label}?`;
 }
 
-/** Buttons of the action bar: events with a route of their own (manual change, edits and later features excluded). */
+/** Buttons of the action bar: events with a route of their own (manual change, edits, later features and panels' own excluded). */
 export function actionEvents(events: AvailableEvent[]): AvailableEvent[] {
-  return events.filter((e) => e.meta.route && !e.meta.later && !e.meta.public && !e.meta.kind);
+  return events.filter((e) => e.meta.route && !e.meta.later && !e.meta.public && !e.meta.kind && !e.meta.panel);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { MigrationStatement } from '../../extensions.ts';
 import { enforceLimits, publicAddressLimit } from '../../plugins/rateLimit.ts';
 import { HttpError, invalid, notFoundFor } from '../../errors.ts';
 import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
+import { errorResponses } from '../../http/openapi.ts';
 import multipart from '@fastify/multipart';
 import { requirePermission } from '../../auth/guards.ts';
 import { findDocument, listDocuments, mediaTransaction, type MediaRecord, type OwnerRef } from '../../media/store.ts';
@@ -112,6 +113,15 @@ function limits(config: AppConfig) {
 
 export type Phase = 'form' | 'documenti';
 
+/** Where the machine lets the customer act: the form (status 4) or the documents (status 5); otherwise the link is closed. */
+function customerPhase(workflow: Workflow, row: Record<string, unknown>): Phase | undefined {
+  const status = Number(row[workflow.statusField]);
+  for (const phase of ['form', 'documenti'] as const) {
+    if (workflow.can(status, CLIENTE, row, { type: view.fasi[phase] })) return phase;
+  }
+  return undefined;
+}
+
 /** This file's registrations, called by the domain's plugin (index.ts). */
 export function register(app: FastifyInstance): void {
   app.extensions.publicRoutes('quotazione-pubblico', async (app: FastifyInstance) => {
@@ -190,14 +200,7 @@ export function register(app: FastifyInstance): void {
       ]);
     }
 
-    /** Where the machine lets the customer act: the form (status 4) or the documents (status 5); otherwise closed. */
-    function phaseOf(row: Record<string, unknown>): Phase | undefined {
-      const status = Number(row[workflow.statusField]);
-      for (const phase of ['form', 'documenti'] as const) {
-        if (workflow.can(status, CLIENTE, row, { type: view.fasi[phase] })) return phase;
-      }
-      return undefined;
-    }
+    const phaseOf = (row: Record<string, unknown>) => customerPhase(workflow, row);
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async function findOpen(q: Transaction<any> | typeof db, uuid: unknown, lock: boolean) {
@@ -568,6 +571,40 @@ export function register(app: FastifyInstance): void {
   app.extensions.routes('quotazione-consensi', async (app: FastifyInstance) => {
     const def = app.ctx.definitions.resources.get('quotazione')!;
     const repo = new ResourceRepository(def, app.ctx);
+    const workflow: Workflow = app.ctx.workflows.get(def.resource.workflow!.machine)!;
+
+    // The customer's personal link as the machine's e-mail carries it, while the customer may still use it (else url null).
+    app.get('/api/quotazioni/:id/linkCliente', {
+      preHandler: requirePermission(def.resource.permissions.read),
+      schema: {
+        tags: ['quotazione'], summary: 'Link personale del cliente, finché il cliente può usarlo', params: ID_PARAMS,
+        response: {
+          200: {
+            type: 'object', required: ['data'],
+            properties: {
+              data: {
+                type: 'object', required: ['url', 'fase', 'email'],
+                properties: {
+                  url: { type: ['string', 'null'] },
+                  fase: { anyOf: [{ type: 'string', enum: ['form', 'documenti'] }, { type: 'null' }] },
+                  email: { type: ['string', 'null'] },
+                },
+              },
+            },
+          },
+          ...errorResponses(401, 403, 404),
+        },
+      },
+    }, async (request, reply) => {
+      const id = parsePathId((request.params as { id: string }).id, () => notFoundFor(def));
+      const record = await repo.get(app.ctx.db, request.user, id);
+      reply.header('cache-control', 'no-store');
+      const fase = customerPhase(workflow, record) ?? null;
+      const appUrl = workflow.definition.meta.templateValues?.APP_URL ?? app.ctx.config.APP_URL;
+      const url = fase && record.uuid ? `${appUrl}/quotazione/cliente/${encodeURIComponent(String(record.uuid))}` : null;
+      return { data: { url, fase, email: (record.email as string | null | undefined) ?? null } };
+    });
+
     app.get('/api/quotazioni/:id/consensi', {
       preHandler: requirePermission(def.resource.permissions.read),
       schema: { params: ID_PARAMS },
