@@ -22,6 +22,9 @@ import validatorsPlugin from './plugins/validators.ts';
 import { limitPublicRequests } from './plugins/rateLimit.ts';
 import { registerDomains, type Domain } from './extensions.ts';
 import { registerStoricoContesto } from './storico/richiesta.ts';
+import { checkSchedules, Scheduler } from './scheduler/scheduler.ts';
+import { engineJobs } from './scheduler/jobs.ts';
+import schedulerPlugin from './scheduler/routes.ts';
 import { createMediaStore, mediaSettings } from './media/store.ts';
 import { createFirmaProvider } from './adapters/firma/index.ts';
 import type { FirmaProvider } from './adapters/firma/types.ts';
@@ -74,8 +77,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const workflows = extensions.workflows({ APP_URL: config.APP_URL });
   const placeCodes = await extensions.loadPlaceCodes(options.db);
   const cache = await instanceCache(options.db, app);
+  const jobs = engineJobs(config);
+  const scheduler = new Scheduler(options.db, checkSchedules(options.definitions.schedules ?? [], jobs), jobs, { log: (line) => app.log.info(line) });
   const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows, cache, placeCodes, extensions,
-    media: createMediaStore(mediaSettings(config)), firma: options.firmaProvider ?? createFirmaProvider(config) };
+    media: createMediaStore(mediaSettings(config)), firma: options.firmaProvider ?? createFirmaProvider(config), scheduler };
   app.decorate('ctx', ctx);
   installJsonParser(app);
   // The old front end posted some actions as form data (spec 001 §7, cambioStato).
@@ -99,6 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(resourcesPlugin);
   await app.register(documentiPlugin);
   await app.register(validatorsPlugin);
+  await app.register(schedulerPlugin);
   // Domain routes run behind authentication; each declares its own permissions with requirePermission.
   await app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);

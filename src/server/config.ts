@@ -38,6 +38,8 @@ export const CONFIG_SCHEMA = {
     SMTP_URL: url,
     MAIL_FROM: { type: 'string', default: 'Broker Back Office <noreply@localhost>' },
     MAIL_INTERVAL_MS: integerOr(100, MS, 5000),
+    SCHEDULER_TICK_MS: integerOr(0, MS, 15000),
+    HISTORY_RETENTION_DAYS: integerOr(0, 36500, 0),
     MEDIA_STORAGE: choice(['postgres', 'dir']),
     MEDIA_DIR: text,
     FIRMA_ADAPTER: choice(['sandbox', 'http']),

@@ -1,4 +1,5 @@
 // What the app is built from, and the Fastify type augmentation every plugin relies on.
+import type { Scheduler } from './scheduler/scheduler.ts';
 import type { onRequestHookHandler } from 'fastify';
 import type { Ajv } from 'ajv';
 import type { MediaStore } from './media/store.ts';
@@ -34,6 +35,8 @@ export interface AppContext {
   media: MediaStore;
   /** The signature provider its configuration chose (FIRMA_ADAPTER), or a test's own sandbox. */
   firma: FirmaProvider;
+  /** The one scheduler: work that must happen at a time (schemas/_shared/pianificazioni.json). */
+  scheduler: Scheduler;
 }
 
 declare module 'fastify' {

@@ -37,5 +37,5 @@ export async function loadDefinitions(root: string): Promise<Definitions> {
     const [resource, entity, list, form] = await Promise.all(RESOURCE_FILES.map((f) => readJson(root, `${entry.name}/${f}`)));
     raw.resources.push({ dir: entry.name, resource, entity, list, form });
   }
-  return compileDefinitions(raw);
+  return { ...compileDefinitions(raw), schedules: raw.shared['_shared/pianificazioni.json'] ?? [] };
 }

@@ -123,6 +123,9 @@ export async function startServer(domains: readonly Domain[], config: Config, ti
   const host = config.HOST;
   const stopDelivery = startDelivery(database.connection.db, app.ctx.config, (line) => app.log.info(line));
   app.addHook('onClose', async () => stopDelivery());
+  // Every instance ticks: a due time is run by one of them (SCHEDULER_TICK_MS=0: this one runs none).
+  const stopScheduler = config.SCHEDULER_TICK_MS > 0 ? app.ctx.scheduler.start(config.SCHEDULER_TICK_MS) : () => {};
+  app.addHook('onClose', async () => stopScheduler());
   await app.listen({ port, host });
   const url = `http://${host}:${(app.server.address() as { port: number }).port}`;
   timer.lap('listen');

@@ -15,6 +15,7 @@ import { runDomainMigrations } from './domain-migrations.ts';
 import type { MigrationStatement } from '../extensions.ts';
 import { createViews, dropViews } from './views.ts';
 import { STORICO_TABLES, ensureHistoryTrigger } from '../storico/schema.ts';
+import { SCHEDULER_TABLES } from '../scheduler/schema.ts';
 import { nestedEntry, nestedTextSql, prefixSql } from '../resources/search-sql.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
@@ -449,7 +450,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     // One migrator at a time when several API processes start together; released at commit or rollback.
     await sql`SELECT pg_advisory_xact_lock(727274)`.execute(trx);
     const plan = new Plan(trx);
-    for (const statement of [...ENGINE_TABLES, ...STORICO_TABLES]) await sql.raw(statement).execute(trx);
+    for (const statement of [...ENGINE_TABLES, ...STORICO_TABLES, ...SCHEDULER_TABLES]) await sql.raw(statement).execute(trx);
     const last = await sql<{ definition_hash: string }>`SELECT definition_hash FROM schema_history ORDER BY id DESC LIMIT 1`.execute(trx);
     const changed = last.rows[0]?.definition_hash !== hash;
     await dropViews(trx, definitions);

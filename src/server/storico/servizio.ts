@@ -1,5 +1,5 @@
 // Reading the history (a record's timeline, the desk over every entry), its chain's verification, restore and retention.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../db/connection.ts';
 import type { AuthUser } from '../auth/user.ts';
 import type { ResourceDefinition } from '../../shared/definitions/types.ts';
@@ -172,16 +172,7 @@ export class Storico {
    * so the rest still verifies from there (the base's hash is what the removed part proved).
    */
   async prune(days: number): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const last = await sql<{ seq: string; hash: Buffer }>`
-        SELECT seq, hash FROM storico WHERE seq IS NOT NULL AND at < now() - make_interval(days => ${days}) ORDER BY seq DESC LIMIT 1`.execute(trx);
-      const base = last.rows[0];
-      if (!base) return 0;
-      await sql`UPDATE storico_catena SET base_seq = ${base.seq}, base_hash = ${base.hash} WHERE k`.execute(trx);
-      await sql`SELECT set_config('storico.potatura', 'on', true)`.execute(trx);
-      const removed = await sql`DELETE FROM storico WHERE seq <= ${base.seq}`.execute(trx);
-      return Number(removed.numAffectedRows ?? 0);
-    });
+    return this.db.transaction().execute((trx) => pruneHistory(trx, days));
   }
 }
 
@@ -203,4 +194,16 @@ export function checkDate(value: unknown, field: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw invalid({ [field]: ['Data non valida (AAAA-MM-GG).'] });
   return value;
+}
+
+/** Retention inside a caller's transaction (the scheduled job's, so the pruning and its run's outcome commit together). */
+export async function pruneHistory(trx: Transaction<any>, days: number, now: Date = new Date()): Promise<number> { // eslint-disable-line @typescript-eslint/no-explicit-any -- engine tables are untyped
+  const last = await sql<{ seq: string; hash: Buffer }>`
+    SELECT seq, hash FROM storico WHERE seq IS NOT NULL AND at < ${now}::timestamptz - make_interval(days => ${days}) ORDER BY seq DESC LIMIT 1`.execute(trx);
+  const base = last.rows[0];
+  if (!base) return 0;
+  await sql`UPDATE storico_catena SET base_seq = ${base.seq}, base_hash = ${base.hash} WHERE k`.execute(trx);
+  await sql`SELECT set_config('storico.potatura', 'on', true)`.execute(trx);
+  const removed = await sql`DELETE FROM storico WHERE seq <= ${base.seq}`.execute(trx);
+  return Number(removed.numAffectedRows ?? 0);
 }

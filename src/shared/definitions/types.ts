@@ -251,6 +251,8 @@ export interface Definitions {
   dashboard: DashboardCard[];
   /** Workflow machines by name (workflows/<name>.json), as JSON. */
   workflows: Map<string, unknown>;
+  /** _shared/pianificazioni.json as read: the scheduler checks each entry against the jobs it knows. */
+  schedules?: unknown;
 }
 
 /** Columns the engine owns on every table; clients never set them. */

@@ -1,0 +1,17 @@
+// The jobs the engine itself schedules (by name in schemas/_shared/pianificazioni.json); a domain's jobs join them
+// when a domain needs one.
+import type { AppConfig } from '../context.ts';
+import { pruneHistory } from '../storico/servizio.ts';
+import type { Job } from './scheduler.ts';
+
+export function engineJobs(config: Pick<AppConfig, 'HISTORY_RETENTION_DAYS'>): Map<string, Job> {
+  return new Map<string, Job>([
+    // Retention of the change history: the chain's base moves to the last entry removed, so the rest still verifies.
+    ['potatura_storico', async ({ trx, now }) => {
+      const days = config.HISTORY_RETENTION_DAYS;
+      if (!days) return 'Conservazione senza limite (HISTORY_RETENTION_DAYS = 0): nessuna voce rimossa.';
+      const removed = await pruneHistory(trx, days, now);
+      return `${removed} ${removed === 1 ? 'voce rimossa' : 'voci rimosse'} (più vecchie di ${days} giorni).`;
+    }],
+  ]);
+}
