@@ -39,6 +39,7 @@ export const deskPages: Readonly<Record<string, LazyExoticComponent<ComponentTyp
   'track-gestione-documenti': lazy(() => import('./documenti/TrackGestioneDocumenti.tsx')),
   'gestione-documenti': lazy(() => import('./documenti/GestioneDocumenti.tsx')),
   storico: lazy(() => import('./storico/StoricoDesk.tsx')),
+  pianificazioni: lazy(() => import('./pianificazioni/Pianificazioni.tsx')),
 };
 
 export function deskPage(name: string) {
