@@ -63,3 +63,18 @@ test('a list that cannot load says so, offers to retry, and does not claim it is
   await expect(page.locator('.ag-row').first()).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test("at 1400 px the vehicles' registry column ('Dati Ania') is in view, the wide table scrolling beside it", async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await loginAsAdmin(page);
+  const token = await page.evaluate(() => sessionStorage.getItem('token'));
+  const quotazioni = (await (await page.request.get(appUrl('/api/quotazioni?per_page=50'), { headers: { Authorization: `Bearer ${token}` } })).json()).data as Array<{ id: number; veicoli_storici?: unknown[] }>;
+  const withVehicles = quotazioni.find((q) => (q.veicoli_storici?.length ?? 0) >= 2)!;
+  await page.goto(appUrl(`/modifica/quotazione/${withVehicles.id}`));
+  const table = page.locator('.veicoli-storici').getByRole('region', { name: 'Veicoli storici' });
+  const header = table.getByRole('columnheader', { name: 'Dati Ania' });
+  await expect(header).toBeVisible();
+  const [box, area] = [await header.boundingBox(), await table.boundingBox()];
+  expect(box!.x + box!.width).toBeLessThanOrEqual(area!.x + area!.width + 1);
+  expect(box!.x).toBeGreaterThanOrEqual(area!.x);
+});

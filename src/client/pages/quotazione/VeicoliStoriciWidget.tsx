@@ -5,6 +5,7 @@ import Table from 'react-bootstrap/Table';
 import type { WidgetProps } from '@rjsf/utils';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { Icon } from '../../lib/Icon.tsx';
+import './quotazione.css';
 import { cellRenderer } from '../../widgets/registry.ts';
 import type { JsonSchema, ListColumn } from '../../types.ts';
 import { AddVehicleDialog } from './AddVehicleDialog.tsx';
@@ -60,7 +61,7 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
               <th scope="col">{title('targa', 'Targa')}</th>
               <th scope="col">{title('tipologia_ania', 'Tipologia Veicolo')}</th>
               <th scope="col">{t.veicoli.codiceFiscale}</th>
-              <th scope="col">{t.veicoli.datiAnia}</th>
+              <th scope="col" className="colonna-ania">{t.veicoli.datiAnia}</th>
               <th scope="col">{t.veicoli.dettagli}</th>
             </tr>
           </thead>
@@ -105,7 +106,7 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
                 <td className="font-monospace">{v.targa}</td>
                 <td>{optionTitle(fields.tipologia_ania, v.tipologia_ania)}</td>
                 <td className="font-monospace">{v.cfisc ?? ''}</td>
-                <td className="text-nowrap">
+                <td className="text-nowrap colonna-ania">
                   <DatiAniaCell
                     veicolo={v}
                     onShow={() => setAnia(v as VeicoloConRegistro)}
