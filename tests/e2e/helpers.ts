@@ -97,6 +97,17 @@ export async function gridTo(page: Page, target: Locator): Promise<void> {
   await expect(target.first()).toBeFocused();
 }
 
+/** On the customer's link, from personal data: Avanti, the four consents of 'Consensi 1/2', on to 'Consensi 2/2'. */
+export async function firstConsents(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
+  for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
+    await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
+  }
+  await page.getByRole('button', { name: 'Avanti' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+}
+
 export async function keyboardLogin(page: Page, email: string, password: string): Promise<void> {
   await page.goto(appUrl('/login'));
   await expect(page.getByLabel('E-mail')).toBeFocused();
@@ -211,13 +222,7 @@ export async function customerFormToQuestionnaire(page: Page): Promise<void> {
   if (await vuoto('Indirizzo')) await page.getByRole('textbox', { name: 'Indirizzo', exact: true }).fill('Via Roma');
   if (await vuoto('Civico')) await page.getByRole('textbox', { name: 'Civico', exact: true }).fill('1');
   if (await vuoto('CAP')) await page.getByRole('textbox', { name: 'CAP', exact: true }).fill('50100');
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
-  for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
-    await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
-  }
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+  await firstConsents(page);
   await page.getByRole('radiogroup', { name: /informativa precontrattuale/ }).getByLabel('Acconsento', { exact: true }).check();
   await page.getByRole('radiogroup', { name: /codice OTP/ }).getByLabel('Acconsento', { exact: true }).check();
   await page.getByRole('button', { name: 'Avanti' }).click();

@@ -3,7 +3,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { admin, answerQuestionnaire, appUrl, customerFormToQuestionnaire, fillDailyVehicles, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { admin, answerQuestionnaire, appUrl, customerFormToQuestionnaire, fillDailyVehicles, firstConsents, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -267,13 +267,7 @@ test('the link shows no internal id, resumes where the customer left off, takes 
   // Stored without the spaces, and valid for the customer as it is.
   await expect(page.getByLabel('Telefono')).toHaveValue('+393331112233');
   await page.getByRole('combobox', { name: 'Attività lavorativa' }).selectOption({ label: 'Lavoratore autonomo' });
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 1/2' })).toBeVisible();
-  for (const name of [/trattamento dei miei dati personali/, /comunicazioni commerciali/, /compagnie partner/, /profilazione/]) {
-    await page.getByRole('radiogroup', { name }).getByLabel('Acconsento', { exact: true }).check();
-  }
-  await page.getByRole('button', { name: 'Avanti' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Consensi 2/2' })).toBeVisible();
+  await firstConsents(page);
 
   // Reopened later (a new tab, the same link): on from the step reached, not from the start.
   const again = await context.newPage();

@@ -1,6 +1,7 @@
 // The documents desks as definitions the generic list draws (desks.json), with the filter options taken from the
 // resources' declared media: the required collections, the owners and every collection.
-import type { DashboardCard, JsonSchema, ListConfig, ResourceDef } from '../../types.ts';
+import type { DashboardCard, JsonSchema, ResourceDef } from '../../types.ts';
+import { deskDef, type DeskFile } from '../../lib/desk.ts';
 import desks from '../../../shared/documenti/desks.json';
 
 type Option = { const: string; title: string };
@@ -19,23 +20,10 @@ export function mediaCollections(resources: ResourceDef[], onlyRequired = false)
   return [...seen].map(([name, title]) => ({ const: name, title }));
 }
 
-function build(card: DashboardCard, name: string, desk: { api: string; schema: unknown; list: unknown }, options: Record<string, Option[]>): ResourceDef {
+function build(card: DashboardCard, name: string, desk: DeskFile, options: Record<string, Option[]>): ResourceDef {
   const schema = structuredClone(desk.schema) as JsonSchema;
   for (const [field, oneOf] of Object.entries(options)) schema.properties![field] = { ...(schema.properties![field] ?? { type: 'string' }), oneOf };
-  return {
-    name,
-    resource: {
-      name,
-      title: card.title,
-      icon: card.icon,
-      api: { path: desk.api },
-      permissions: { list: card.permission, read: card.permission, create: card.permission, update: card.permission, delete: card.permission },
-    },
-    schema,
-    list: desk.list as ListConfig,
-    form: {},
-    can: { list: true, read: true, create: false, update: false, delete: false },
-  };
+  return deskDef(card, name, desk, schema);
 }
 
 export const QUALSIASI = '*';
