@@ -1,11 +1,16 @@
 // The jobs the engine itself schedules (by name in schemas/_shared/pianificazioni.json); a domain's jobs join them
 // when a domain needs one.
 import type { AppConfig } from '../context.ts';
-import { pruneHistory } from '../storico/servizio.ts';
+import { pruneHistory, sealHistory } from '../storico/servizio.ts';
 import type { Job } from './scheduler.ts';
 
 export function engineJobs(config: Pick<AppConfig, 'HISTORY_RETENTION_DAYS'>): Map<string, Job> {
   return new Map<string, Job>([
+    // The change history's new entries sealed into its chain, off the writes' path.
+    ['sigillo_storico', async ({ trx }) => {
+      const sealed = await sealHistory(trx);
+      return sealed === 1 ? '1 voce sigillata.' : `${sealed} voci sigillate.`;
+    }],
     // Retention of the change history: the chain's base moves to the last entry removed, so the rest still verifies.
     ['potatura_storico', async ({ trx, now }) => {
       const days = config.HISTORY_RETENTION_DAYS;

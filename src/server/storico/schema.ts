@@ -9,7 +9,7 @@ type Trx = Transaction<any>; // eslint-disable-line @typescript-eslint/no-explic
 export const IGNORED_FIELDS = ['version', 'created_at', 'updated_at'];
 
 export const STORICO_TABLES = [
-  // `seq`, `hash_prec` and `hash` are set once, at commit, by storico_sigilla: the chain follows commit order.
+  // `seq`, `hash_prec` and `hash` are set once, by storico_sigilla_pendenti, in the order the sealer finds the entries.
   `CREATE TABLE IF NOT EXISTS storico (
      id bigserial PRIMARY KEY,
      at timestamptz NOT NULL DEFAULT clock_timestamp(),
@@ -26,10 +26,8 @@ export const STORICO_TABLES = [
      seq bigint,
      hash_prec bytea,
      hash bytea)`,
-  // No index on seq: the seal's update then changes no indexed column and stays on its page (HOT), the cheapest write
-  // PostgreSQL has. seq is unique by construction (the head row's lock) and checked by the verification's walk.
+  // seq is unique by construction (the head row's lock) and checked by the verification's walk: no index to keep.
   `DROP INDEX IF EXISTS storico_seq`,
-  `ALTER TABLE storico SET (fillfactor = 90)`,
   // A record's timeline, the desk filtered by user or by resource: each an index read of the newest rows.
   `CREATE INDEX IF NOT EXISTS storico_record ON storico (risorsa, record_id, id DESC)`,
   `CREATE INDEX IF NOT EXISTS storico_utente ON storico (utente_id, id DESC)`,
@@ -49,25 +47,29 @@ export const STORICO_TABLES = [
        quote_nullable(s.richiesta), quote_nullable(s.azione), quote_nullable(s.evento), quote_nullable(s.modifiche::text),
        quote_nullable(encode(prec, 'hex'))), 'UTF8'))
    $f$`,
-  // At commit (a deferred trigger): the head row's lock orders concurrent writers of every instance into one chain.
-  `CREATE OR REPLACE FUNCTION storico_sigilla() RETURNS trigger LANGUAGE plpgsql AS $f$
-   DECLARE r storico; c record;
+  // Sealing, after the writes and off their path: the head row's lock orders every instance's sealer into one chain,
+  // the unsealed entries are sealed in id order. A writer never waits for another's commit (a seal at commit held the
+  // head across the commit's flush, so concurrent writers queued there). Run by the scheduler (sigillo_storico) and
+  // before each verification.
+  `DROP TRIGGER IF EXISTS storico_sigillo ON storico`,
+  `DROP FUNCTION IF EXISTS storico_sigilla()`,
+  `CREATE INDEX IF NOT EXISTS storico_da_sigillare ON storico (id) WHERE seq IS NULL`,
+  `CREATE OR REPLACE FUNCTION storico_sigilla_pendenti() RETURNS integer LANGUAGE plpgsql AS $f$
+   DECLARE r storico; c record; n integer := 0;
    BEGIN
-     SELECT * INTO r FROM storico WHERE id = NEW.id;
      SELECT seq, hash INTO c FROM storico_catena WHERE k FOR UPDATE;
-     r.seq := c.seq + 1;
-     r.hash_prec := c.hash;
-     r.hash := storico_impronta(r, c.hash);
-     UPDATE storico SET seq = r.seq, hash_prec = r.hash_prec, hash = r.hash WHERE id = NEW.id;
-     UPDATE storico_catena SET seq = r.seq, hash = r.hash WHERE k;
-     RETURN NULL;
+     FOR r IN SELECT * FROM storico WHERE seq IS NULL ORDER BY id LOOP
+       r.seq := c.seq + 1;
+       r.hash_prec := c.hash;
+       r.hash := storico_impronta(r, c.hash);
+       UPDATE storico SET seq = r.seq, hash_prec = r.hash_prec, hash = r.hash WHERE id = r.id;
+       c.seq := r.seq;
+       c.hash := r.hash;
+       n := n + 1;
+     END LOOP;
+     IF n > 0 THEN UPDATE storico_catena SET seq = c.seq, hash = c.hash WHERE k; END IF;
+     RETURN n;
    END $f$`,
-  `DO $d$ BEGIN
-     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'storico_sigillo') THEN
-       CREATE CONSTRAINT TRIGGER storico_sigillo AFTER INSERT ON storico DEFERRABLE INITIALLY DEFERRED
-         FOR EACH ROW EXECUTE FUNCTION storico_sigilla();
-     END IF;
-   END $d$`,
   // Nobody rewrites history: only the seal may be added, once; retention prunes from the oldest end only.
   `CREATE OR REPLACE FUNCTION storico_immutabile() RETURNS trigger LANGUAGE plpgsql AS $f$
    BEGIN

@@ -144,6 +144,8 @@ export class Storico {
 
   /** Walks the chain from its base: the first entry whose hash, link or sequence does not hold, or ok with the count. */
   async verify(): Promise<{ ok: true; voci: number } | { ok: false; voci: number; prima_voce_alterata: Record<string, unknown> }> {
+    // What was written since the last seal joins the chain first (an entry committed after this is the next walk's).
+    await sealHistory(this.db);
     const broken = await sql<{ id: string; seq: string; motivo: string }>`
       SELECT id, seq, CASE WHEN NOT ok_hash THEN 'contenuto' WHEN seq <> prev_seq + 1 THEN 'voce mancante' ELSE 'collegamento' END AS motivo
       FROM (SELECT s.id, s.seq, s.hash_prec, s.hash IS NOT DISTINCT FROM storico_impronta(s, s.hash_prec) AS ok_hash,
@@ -152,18 +154,14 @@ export class Storico {
             FROM storico s CROSS JOIN storico_catena c WHERE s.seq IS NOT NULL) v
       WHERE NOT ok_hash OR seq <> prev_seq + 1 OR hash_prec IS DISTINCT FROM prev_hash
       ORDER BY seq LIMIT 1`.execute(this.db);
-    const count = await sql<{ n: number; last: string | null; head: string; unsealed: number }>`
+    const count = await sql<{ n: number; last: string | null; head: string }>`
       SELECT (SELECT count(*)::int FROM storico WHERE seq IS NOT NULL) AS n, (SELECT max(seq) FROM storico) AS last,
-             (SELECT seq FROM storico_catena WHERE k) AS head, (SELECT count(*)::int FROM storico WHERE seq IS NULL) AS unsealed`.execute(this.db);
-    const { n, last, head, unsealed } = count.rows[0]!;
+             (SELECT seq FROM storico_catena WHERE k) AS head`.execute(this.db);
+    const { n, last, head } = count.rows[0]!;
     const first = broken?.rows[0];
     if (first) return { ok: false, voci: n, prima_voce_alterata: { id: Number(first.id), seq: Number(first.seq), motivo: first.motivo } };
     // The newest entries removed: the head remembers how far the chain went.
     if (Number(last ?? 0) !== Number(head) && n > 0) return { ok: false, voci: n, prima_voce_alterata: { id: null, seq: Number(last ?? 0) + 1, motivo: 'voci finali mancanti' } };
-    if (unsealed) {
-      const row = (await sql<{ id: string }>`SELECT id FROM storico WHERE seq IS NULL ORDER BY id LIMIT 1`.execute(this.db)).rows[0]!;
-      return { ok: false, voci: n, prima_voce_alterata: { id: Number(row.id), seq: null, motivo: 'voce fuori dalla catena' } };
-    }
     return { ok: true, voci: n };
   }
 
@@ -196,8 +194,15 @@ export function checkDate(value: unknown, field: string): string | undefined {
   return value;
 }
 
+/** Seals the entries written since the last seal into the chain (in id order, one sealer at a time); answers how many. */
+export async function sealHistory(db: Database | Transaction<any>): Promise<number> { // eslint-disable-line @typescript-eslint/no-explicit-any -- engine tables are untyped
+  const sealed = await sql<{ n: number }>`SELECT storico_sigilla_pendenti() AS n`.execute(db);
+  return Number(sealed.rows[0]!.n);
+}
+
 /** Retention inside a caller's transaction (the scheduled job's, so the pruning and its run's outcome commit together). */
 export async function pruneHistory(trx: Transaction<any>, days: number, now: Date = new Date()): Promise<number> { // eslint-disable-line @typescript-eslint/no-explicit-any -- engine tables are untyped
+  await sealHistory(trx);
   const last = await sql<{ seq: string; hash: Buffer }>`
     SELECT seq, hash FROM storico WHERE seq IS NOT NULL AND at < ${now}::timestamptz - make_interval(days => ${days}) ORDER BY seq DESC LIMIT 1`.execute(trx);
   const base = last.rows[0];
