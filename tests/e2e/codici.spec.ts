@@ -1,5 +1,5 @@
 // No codes and no foreign dates on screen (spec 000 §9): every route the definitions and the menu name, a record of each
-// list (one per status where a workflow drives it), their tabs, steps and date dialogs, read as a person reads them.
+// list (one per status: a workflow's, or its status chips), their tabs, steps and date dialogs, read as a person reads them.
 import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { appUrl, loginAsAdmin } from './helpers.ts';
@@ -30,10 +30,12 @@ function vocabulary(definitions: Json): Vocabulary {
     for (const option of Array.isArray(node.oneOf) ? node.oneOf : []) {
       if (option && typeof option === 'object' && 'const' in option && typeof option.title === 'string') {
         titles.add(option.title.toLowerCase());
-        // Numbers are everywhere on screen (ids, amounts): only text codes can be told apart.
-        if (typeof option.const === 'string') {
+        // Numbers are everywhere on screen (ids, amounts): only text codes can be told apart. A code titled as itself
+        // (POS) reads as it is; one titled otherwise anywhere (GIACENZA, 'In giacenza' on the policy) is a code.
+        if (typeof option.const === 'string' && option.title !== option.const) {
           codes.set(option.const, `codice di ${where} (titolo "${option.title}")`);
-          codes.set(enumTitle(option.const), `codice di ${where} reso a parole (titolo "${option.title}")`);
+          const words = enumTitle(option.const);
+          if (words !== option.const && words.toLowerCase() !== option.title.toLowerCase()) codes.set(words, `codice di ${where} reso a parole (titolo "${option.title}")`);
         }
       }
     }
@@ -59,8 +61,8 @@ function vocabulary(definitions: Json): Vocabulary {
       }
     }
   }
-  // Whatever some definition uses as a title (POS, IBAN, 'In giacenza') is a word of the screens, not a code.
-  for (const map of [codes, names]) for (const text of [...map.keys()]) if (titles.has(text.toLowerCase())) map.delete(text);
+  // Whatever some definition uses as a title (IBAN, Note) is a word of the screens, not a field's name.
+  for (const text of [...names.keys()]) if (titles.has(text.toLowerCase())) names.delete(text);
   const freeText = new Set([...allFields].filter((f) => !withOptions.has(f)));
   for (const [header, field] of headers) if (freeText.has(field)) freeText.add(header);
   return { codes, names, freeText };
@@ -94,7 +96,9 @@ function seen(page: Page): Promise<Seen> {
       const cell = el.closest('td');
       const header = cell ? cell.closest('table')?.querySelectorAll('thead th')[cell.cellIndex]?.textContent?.trim() : undefined;
       const column = el.closest('[col-id]')?.getAttribute('col-id') ?? (header ? `header:${header}` : null);
-      texts.push({ text, column, label: Boolean(el.closest('label, legend')) });
+      // A label: a form's, or a text its element closes with ':' ('Prodotto: …').
+      const label = Boolean(el.closest('label, legend')) || Boolean(el.textContent?.trim().endsWith(':'));
+      texts.push({ text, column, label });
     }
     const selects = [...document.querySelectorAll('select')].filter(visible);
     const options = selects.flatMap((select) => [...select.options].map((o) => o.text.trim()));
@@ -129,7 +133,12 @@ function problems(state: Seen, v: Vocabulary): string[] {
     const why = code(option);
     if (why) out.add(`opzione "${option}": ${why}`);
   }
-  for (const value of state.values) if (americanDate(value)) out.add(`valore "${value}": data mm/gg/aaaa`);
+  for (const value of state.values) {
+    if (americanDate(value)) out.add(`valore "${value}": data mm/gg/aaaa`);
+    // A field offered by its name to be typed in (an undeclared key of a form's data).
+    const name = v.names.get(value);
+    if (name && !name.includes('reso a parole')) out.add(`valore "${value}": ${name}`);
+  }
   if (state.dateInputs) out.add(`${state.dateInputs} input[type=date] (data del browser, non GG/MM/AAAA)`);
   return [...out];
 }
@@ -208,7 +217,9 @@ test('every screen reads codes through their titles and dates as GG/MM/AAAA, wit
     if (!edit) continue;
     const page1 = await get(`${String(resource.resource.api.path)}?per_page=100`);
     const rows = page1.data as Json[];
-    const statusField = resource.workflow?.meta?.statusField as string | undefined;
+    // The status: the workflow's field, else the list's status chips (a paid policy shows its payments).
+    const chips = ((resource.list?.columns ?? []) as Json[]).find((c) => c.format === 'chip' && c.chips && !c.thresholds)?.field as string | undefined;
+    const statusField = (resource.workflow?.meta?.statusField as string | undefined) ?? chips;
     const picked = new Map<unknown, Json>();
     for (const row of rows) if (!picked.has(statusField ? row[statusField] : 'first')) picked.set(statusField ? row[statusField] : 'first', row);
     for (const row of picked.values()) {
