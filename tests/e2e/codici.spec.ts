@@ -247,3 +247,17 @@ test('every screen reads codes through their titles and dates as GG/MM/AAAA, wit
 
   expect(found, found.join('\n')).toEqual([]);
 });
+
+test("a list's date filter is typed GG/MM/AAAA: a wrong day is named and not applied, a right one filters by its ISO day", async ({ page }) => {
+  await loginAsAdmin(page);
+  await page.goto(appUrl('/titoli'));
+  await page.getByRole('button', { name: 'Filtri', exact: true }).click();
+  const dal = page.getByLabel('Scadenza dal', { exact: true });
+  await expect(dal).toHaveAttribute('placeholder', 'GG/MM/AAAA');
+  await dal.fill('31/02/2026');
+  await expect(page.getByText('Data non valida (GG/MM/AAAA)')).toBeVisible();
+  await expect(page).not.toHaveURL(/scadenza_dal/);
+  await dal.fill('01/02/2026');
+  await expect(page).toHaveURL(/filter%5Bscadenza_dal%5D=2026-02-01/);
+  await expect(page.getByText('Data non valida (GG/MM/AAAA)')).toHaveCount(0);
+});
