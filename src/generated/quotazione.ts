@@ -4,8 +4,8 @@ export type Quotazione = {
   id?: number;
   uuid?: string;
   passo_cliente?: number;
-  tipo?: 'auto_storica' | 'diretta';
-  bundle_key?: 'auto_storica_itas';
+  tipo?: ('auto_storica' | 'diretta') & string;
+  bundle_key?: 'auto_storica_itas' & string;
   stato_quotazione_id?: number;
   collaboratore_id?: number;
   cliente_id?: number;

@@ -118,7 +118,11 @@ describe('Salva Emissione and preview', () => {
     const early = await t.call('POST', `/api/preview_quotazione_per_emissione/${id}?decorrenza=2000-01-01`, { token: staff, body: {} });
     expect(early.status).toBe(422);
     expect(early.body.errors.decorrenza[0]).toMatch(/ore 24:00 del giorno di incasso del premio/);
-    await t.call('PUT', `/api/update_quotazione_per_emissione/${id}`, { token: staff, body: { data_incasso: null } });
+    // Salva Emissione keeps the receipt day: clearing it is refused at the field; a quotation without one is read from the table.
+    const clear = await t.call('PUT', `/api/update_quotazione_per_emissione/${id}`, { token: staff, body: { data_incasso: null } });
+    expect(clear.status).toBe(422);
+    expect(clear.body.errors).toEqual({ data_incasso: [expect.stringMatching(/^Indicare la data di incasso del premio/)] });
+    await q('UPDATE quotazione SET data_incasso = NULL WHERE id = ?', id);
     const noReceipt = await t.call('POST', `/api/preview_quotazione_per_emissione/${id}`, { token: staff, body: {} });
     expect(noReceipt.status).toBe(422);
     expect(Object.keys(noReceipt.body.errors)).toEqual(['data_incasso']);

@@ -233,7 +233,7 @@ describe('payment and reversal', () => {
     // A day the calendar does not have is refused at its field, not shifted to 2 March nor left to the database.
     const noDay = await t.call('POST', url, { token: staff, body: { data_pagamento: '2026-02-30', importo: first!.premio, tipo_pagamento: 'BONIFICO' } });
     expect(noDay.status).toBe(422);
-    expect(noDay.body.errors).toEqual({ data_pagamento: ['Data del pagamento obbligatoria (AAAA-MM-GG).'] });
+    expect(noDay.body.errors).toEqual({ data_pagamento: ['Data del pagamento obbligatoria (GG/MM/AAAA).'] });
 
     const paid = await t.call('POST', url, { token: staff, body: { data_pagamento: oggi(), importo: first!.premio, tipo_pagamento: 'BONIFICO' } });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);

@@ -148,7 +148,7 @@ test('documents page: staff upload a pre-contract notice, a collaborator sees th
   const dialog = staff.getByRole('dialog');
   await dialog.getByLabel('Categoria').selectOption({ label: 'Set informativo' });
   await dialog.getByLabel('Versione').fill('2025.2');
-  await dialog.getByLabel('Valido dal').fill('2025-02-01');
+  await dialog.getByLabel('Valido dal').fill('01/02/2025');
   await dialog.getByLabel('File (PDF, JPEG o PNG)').setInputFiles({ name: 'set-informativo.pdf', mimeType: 'application/pdf', buffer: await pdf('Set informativo 2025.2') });
   await dialog.getByRole('button', { name: 'Carica documento' }).click();
   await expect(dialog).toHaveCount(0);

@@ -3,6 +3,7 @@
 import { expect, test } from './fixtures.ts';
 import type { Browser, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, login, uniqueSurname, validCodiceFiscale } from './helpers.ts';
+import { dataItaliana } from '../../src/shared/dates.ts';
 
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;
 const OGGI = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
@@ -85,14 +86,19 @@ test('staff save the issue data, preview, issue, and find the policy number in t
 
   await panel(staff).getByRole('button', { name: 'Salva Emissione' }).click();
   let dialog = staff.getByRole('dialog');
-  await dialog.getByLabel('Data incasso premio').fill(OGGI);
+  // Without the payment receipt day the server refuses at the field: the message under the date, no toast.
+  await dialog.getByRole('button', { name: 'Salva Emissione' }).click();
+  await expect(dialog.getByText('Indicare la data di incasso del premio: la polizza decorre dalle ore 24:00 di quel giorno.')).toBeVisible();
+  await expect(dialog.getByLabel('Data incasso premio')).toHaveAttribute('aria-invalid', 'true');
+  await expect(staff.getByTestId('notice')).toHaveCount(0);
+  await dialog.getByLabel('Data incasso premio').fill(dataItaliana(OGGI));
   await dialog.getByRole('button', { name: 'Salva Emissione' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(staff.getByTestId('notice').filter({ hasText: "Dati per l'emissione salvati" })).toBeVisible();
 
   await panel(staff).getByRole('button', { name: 'Preview Emissione' }).click();
   dialog = staff.getByRole('dialog');
-  await expect(dialog.getByLabel('Decorrenza')).toHaveValue(OGGI);
+  await expect(dialog.getByLabel('Decorrenza')).toHaveValue(dataItaliana(OGGI));
   await dialog.getByRole('button', { name: 'Preview Emissione' }).click();
   await expect(dialog.getByTestId('esito-anteprima')).toContainText('nessun rilievo');
   await expect(dialog.getByTestId('esito-anteprima')).toContainText(/Dalle ore 24:00 del \d\d\/\d\d\/\d{4}/);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { customerFormToQuestionnaire, demoUsers, fillDailyVehicles, sendQuestionnaire } from './helpers.ts';
 import { ROOT, startServer, type StartedServer } from './server.ts';
+import { dataItaliana } from '../../src/shared/dates.ts';
 
 const user = (email: string) => demoUsers().find((u) => u.email === email)!;
 const STAFF = user('staff@demo.broker.it');
@@ -135,7 +136,7 @@ async function emetti(page: Page, id: number) {
   await apri(page, id);
   await emissione(page).getByRole('button', { name: 'Salva Emissione' }).click();
   let dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Data incasso premio').fill(OGGI);
+  await dialog.getByLabel('Data incasso premio').fill(dataItaliana(OGGI));
   await dialog.getByRole('button', { name: 'Salva Emissione' }).click();
   await expect(dialog).toHaveCount(0);
   await emissione(page).getByRole('button', { name: 'Preview Emissione' }).click();

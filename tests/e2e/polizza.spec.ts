@@ -104,9 +104,9 @@ test('staff create a quarterly policy, see the premium follow the amounts and pa
   await dialog.getByLabel('Tipo Pagamento').selectOption({ label: 'Bonifico' });
   await dialog.getByRole('button', { name: 'Registra pagamento' }).click();
   await expect(dialog).toBeHidden();
-  await expect(titoli.nth(1)).toContainText('PAGATO');
-  await expect(titoli.nth(1)).toContainText('BONIFICO');
-  await expect(titoli.nth(0)).toContainText('GIACENZA');
+  await expect(titoli.nth(1)).toContainText('Pagato');
+  await expect(titoli.nth(1)).toContainText('Bonifico');
+  await expect(titoli.nth(0)).toContainText('In giacenza');
 
   const saved = await call('GET', `/api/titolo?filter[polizza_id]=${id}&sort=numero_rata`);
   expect(saved.body.data.map((t: Json) => [t.numero_rata, t.saldato, t.tipo_pagamento])).toEqual([

@@ -111,6 +111,14 @@ describe('workflows/quotazione_auto_storica.json', () => {
     expect(lintWorkflow(definition, implemented())).toEqual([]);
   });
 
+  it('labels a history-only event (a registry lookup) for the timeline, and refuses one a state uses', () => {
+    expect(definition.meta.events.DATI_REGISTRI).toMatchObject({ label: expect.any(String), historyOnly: true });
+    const used = structuredClone(definition);
+    used.meta.events.DATI_REGISTRI!.historyOnly = true;
+    (used.states.bozza!.on ??= {}).DATI_REGISTRI = { target: 'bozza' };
+    expect(lintWorkflow(used, implemented())).toContain('event DATI_REGISTRI is history-only but a state uses it');
+  });
+
   it('has the 13 statuses of spec 001 §4 with their ids and codes', () => {
     expect(wf.statuses.map((s) => [s.id, s.code, s.nome])).toEqual([
       [1, '1', 'Bozza'], [2, '2', 'In attesa di deroga'], [3, '3', 'Quotazione approvata'], [12, '3.5', 'In attesa compilazione diretta'],

@@ -11,6 +11,9 @@ import Row from 'react-bootstrap/Row';
 import { Icon } from '../lib/Icon.tsx';
 import type { JsonSchema, ListColumn } from '../types.ts';
 import { PAGE_SIZES } from './listParams.ts';
+import { DateInput } from '../widgets/inputs.tsx';
+import { optionTitles } from '../../shared/enumTitle.ts';
+import { isCalendarDate } from '../../shared/dates.ts';
 
 /** Generic list filter debounce (spec 000 §9). */
 export const FILTER_DEBOUNCE_MS = 1000;
@@ -52,11 +55,9 @@ export function SearchBox({ value, onSearch, label }: { value: string; onSearch:
   );
 }
 
+// Each option by its title, as the cells read it.
 function options(prop: JsonSchema | undefined): Array<{ value: string; label: string }> {
-  const oneOf = prop?.oneOf as Array<{ const?: unknown; title?: string }> | undefined;
-  if (Array.isArray(oneOf)) return oneOf.filter((o) => 'const' in o).map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) }));
-  if (Array.isArray(prop?.enum)) return (prop.enum as unknown[]).map((v) => ({ value: String(v), label: String(v) }));
-  return [];
+  return [...(optionTitles(prop as Parameters<typeof optionTitles>[0]) ?? [])].map(([value, label]) => ({ value: String(value), label }));
 }
 
 function FilterControl({ column, prop, value, onChange }: { column: ListColumn; prop?: JsonSchema; value: string; onChange: (v: string) => void }) {
@@ -81,12 +82,15 @@ function FilterControl({ column, prop, value, onChange }: { column: ListColumn; 
         ))}
       </Form.Select>
     );
+  } else if (column.filter === 'date') {
+    // A complete date (or none) filters; a wrong one stays on screen with its message.
+    control = <DateInput id={id} size="sm" value={value} onChange={(v) => (v === undefined || isCalendarDate(v)) && onChange(v ?? '')} />;
   } else {
     control = (
       <Form.Control
         id={id}
         size="sm"
-        type={column.filter === 'date' ? 'date' : 'text'}
+        type="text"
         inputMode={column.filter === 'number' ? 'numeric' : undefined}
         value={debounced.text}
         onChange={(e) => debounced.change(e.target.value)}

@@ -16,6 +16,7 @@ import type { JsonSchema, ListColumn, RecordData, ResourceDef } from '../types.t
 import type { RelatedTab } from '../../shared/definitions/types.ts';
 import { FirstPageTable } from './FirstPageTable.tsx';
 import { modificaTesto, storicoRoutes, useStoricoLabels, type StoricoModifica } from './storicoTesto.ts';
+import { enumTitle } from '../../shared/enumTitle.ts';
 import { Pager, SearchBox } from './ListControls.tsx';
 import { ListGrid } from './ResourceListPage.tsx';
 import type { RowActions } from './listColumns.ts';
@@ -165,6 +166,8 @@ export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef;
   const path = routes.timeline;
   const { data, error } = useRoute<StoricoPage>(path, { id, page, version: record.version }, {}, { query: { page, per_page: PER_PAGE } });
   const labels = useStoricoLabels(def, data?.data);
+  // An event (a transition, or one the server records like a registry lookup) by its workflow label.
+  const eventTitle = (type: string) => def.workflow?.meta.events[type]?.label ?? enumTitle(type);
   const mayRestore = Boolean(onRecord) && can(def, 'update', record);
   const restore = async () => {
     if (!restoring) return;
@@ -195,7 +198,7 @@ export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef;
               {formatDateTime(entry.at)} · {entry.utente?.name ?? (entry.origine === 'cliente' ? 'Cliente' : 'Sistema')}
               {entry.origine ? ` · ${entry.origine}` : ''}
             </div>
-            <div className="fw-semibold">{entry.evento || entry.azione || 'Modifica'}</div>
+            <div className="fw-semibold">{entry.evento ? eventTitle(entry.evento) : entry.azione || 'Modifica'}</div>
             {entry.modifiche.length > 0 && (
               <ul className="mb-1">
                 {entry.modifiche.map((m, i) => (

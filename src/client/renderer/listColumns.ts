@@ -57,7 +57,7 @@ export interface ListColumnView {
   column: ListColumn;
   /** The cell renderer of column.format, from the widget registry, with what it receives beside the value. */
   cell?: ComponentType<CellProps>;
-  cellParams?: { column: ListColumn; titles?: Map<unknown, string>; prop?: JsonSchema };
+  cellParams?: { column: ListColumn; titles?: Map<unknown, string>; prop?: JsonSchema; schema?: JsonSchema };
   /** The value the cell shows: a reference reads as its record's label, which the server sends as <field>__label. */
   value?: (row: RecordData) => unknown;
   /** The text of a column without a format (enum titles, arrays joined). */
@@ -85,7 +85,7 @@ export function listColumns(columns: ListColumn[], schema: JsonSchema, sort: str
     return {
       column,
       cell: column.format ? cellRenderer(column.format, field) : undefined,
-      cellParams: column.format ? { column, titles, prop } : undefined,
+      cellParams: column.format ? { column, titles, prop, schema } : undefined,
       value: prop?.['x-ref'] ? (row: RecordData) => row[`${field}__label`] ?? row[field] : undefined,
       text: column.format ? undefined : (value: unknown) => displayValue(value, titles),
       sort: position >= 0 ? sorted[position].dir : null,

@@ -4,23 +4,34 @@ import Button from 'react-bootstrap/Button';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Popover from 'react-bootstrap/Popover';
 import type { CellProps } from './cells.tsx';
+import type { JsonSchema } from '../types.ts';
+import { optionTitles } from '../../shared/enumTitle.ts';
 
 const NUMBER = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** "importo_netto" → "Importo netto": the items carry no titles of their own. */
+/** "importo_netto" → "Importo netto": only for a key its schema gives no title. */
 function heading(key: string): string {
   const words = key.replace(/_id$/, '').split('_').filter(Boolean).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function text(value: unknown): string {
+/** A field's title in its schema, else its name made readable. */
+function titleIn(schema: JsonSchema | undefined, key: string): string {
+  const title = schema?.properties?.[key]?.title;
+  return typeof title === 'string' ? title : heading(key);
+}
+
+function text(value: unknown, prop?: JsonSchema): string {
   if (value === null || value === undefined) return '';
+  const option = optionTitles(prop as Parameters<typeof optionTitles>[0])?.get(value);
+  if (option) return option;
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : NUMBER.format(value);
   if (typeof value === 'boolean') return value ? 'Sì' : 'No';
   return String(value);
 }
 
-export function ExpandCell({ value, column, data }: CellProps) {
+export function ExpandCell({ value, column, data, prop, schema }: CellProps) {
+  const item = prop?.items as JsonSchema | undefined;
   const [open, setOpen] = useState(false);
   const items = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
   const keys = [...new Set(items.flatMap((item) => (item && typeof item === 'object' ? Object.keys(item) : [])))];
@@ -31,8 +42,8 @@ export function ExpandCell({ value, column, data }: CellProps) {
       <Popover.Body>
         {details.map(([field, v]) => (
           <div key={field} className="mb-1">
-            <span className="text-body-secondary">{heading(field)}: </span>
-            <strong>{text(v)}</strong>
+            <span className="text-body-secondary">{titleIn(schema, field)}: </span>
+            <strong>{text(v, schema?.properties?.[field])}</strong>
           </div>
         ))}
         {items.length ? (
@@ -40,16 +51,16 @@ export function ExpandCell({ value, column, data }: CellProps) {
             <thead>
               <tr>
                 {keys.map((k) => (
-                  <th key={k}>{heading(k)}</th>
+                  <th key={k}>{titleIn(item, k)}</th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {items.map((item, i) => (
+              {items.map((row, i) => (
                 <tr key={i}>
                   {keys.map((k) => (
-                    <td key={k} className={typeof item[k] === 'number' ? 'text-end font-monospace' : undefined}>
-                      {text(item[k])}
+                    <td key={k} className={typeof row[k] === 'number' ? 'text-end font-monospace' : undefined}>
+                      {text(row[k], item?.properties?.[k])}
                     </td>
                   ))}
                 </tr>
@@ -57,7 +68,7 @@ export function ExpandCell({ value, column, data }: CellProps) {
             </tbody>
           </table>
         ) : (
-          <div className="text-body-secondary">{`${column?.headerName || heading(column?.field ?? '')}: nessun elemento`}</div>
+          <div className="text-body-secondary">{`${column?.headerName || titleIn(schema, column?.field ?? '')}: nessun elemento`}</div>
         )}
       </Popover.Body>
     </Popover>

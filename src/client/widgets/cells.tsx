@@ -1,5 +1,5 @@
 // AG Grid cell renderers for list.json formats: date, datetime, money, boolean, chip (by value or by thresholds).
-import type { ListColumn } from '../types.ts';
+import type { JsonSchema, ListColumn } from '../types.ts';
 import { formatDate, formatDateTime, formatMoney } from '../lib/format.ts';
 
 export interface CellProps {
@@ -9,6 +9,9 @@ export interface CellProps {
   titles?: Map<unknown, string>;
   /** The whole row (AG Grid passes it), for cells that show more than their own value. */
   data?: Record<string, unknown>;
+  /** The column's property and the resource's schema: titles of what a cell shows besides its value. */
+  prop?: JsonSchema;
+  schema?: JsonSchema;
 }
 
 export const DateCell = ({ value }: CellProps) => <>{formatDate(value)}</>;

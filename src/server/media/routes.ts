@@ -12,6 +12,7 @@ import type { AuthUser } from '../auth/user.ts';
 import { countDocuments, findDocument, listDocuments, mediaTransaction, type MediaStore, type MediaRecord, type OwnerRef } from './store.ts';
 import type { Database } from '../db/connection.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
+import { formatMessages } from '../../shared/validation-messages.ts';
 
 export const NO_FILE = 'Non hai specificato un file da caricare';
 export const UPLOADED = 'Documento caricato con successo';
@@ -157,7 +158,7 @@ function metaFields(collection: MediaCollectionConfig, fields: Record<string, st
   for (const name of collection.fields ?? []) {
     const value = (fields[name] ?? '').trim();
     if (!value) errors[name] = ['Campo Obbligatorio.'];
-    else if (name === 'valido_dal' && !isCalendarDate(value)) errors[name] = ['Data non valida (AAAA-MM-GG).'];
+    else if (name === 'valido_dal' && !isCalendarDate(value)) errors[name] = [formatMessages.date];
     else if (value.length > 50) errors[name] = ['Massimo 50 caratteri.'];
     else meta[name] = value;
   }

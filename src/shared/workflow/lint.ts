@@ -56,7 +56,9 @@ export function lintWorkflow(definition: WorkflowDefinition, implemented?: Imple
     if (target && !definition.states[target]) problems.push(`${state} ${event}: unknown target ${t.target}`);
   }
   for (const [event, meta] of Object.entries(events)) {
-    if (!all.some(([, e]) => e === event)) problems.push(`event ${event} is labelled but no state uses it`);
+    if (meta.historyOnly) {
+      if (all.some(([, e]) => e === event)) problems.push(`event ${event} is history-only but a state uses it`);
+    } else if (!all.some(([, e]) => e === event)) problems.push(`event ${event} is labelled but no state uses it`);
     if (!meta.label?.trim()) problems.push(`event ${event}: empty label`);
   }
   for (const warning of definition.meta.warnings ?? []) {

@@ -22,6 +22,8 @@ export interface EventMeta {
   method?: 'POST' | 'PUT';
   /** Recorded by the server from a third party's answer; never a button. */
   system?: boolean;
+  /** Only a row of the change history the server writes (no transition): declared for its label. */
+  historyOnly?: boolean;
   /** Further Italian texts of the event's dialog (success message, warnings). */
   texts?: Record<string, string>;
   /** Shown by a named panel of the screen (its own button), not in the action bar. */

@@ -11,11 +11,12 @@ import { Icon } from '../../lib/Icon.tsx';
 import { formatDate, formatMoney, parseDecimal } from '../../lib/format.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
+import { DateInput } from '../../widgets/inputs.tsx';
+import { oggiIso } from '../../../shared/dates.ts';
 import type { RecordData } from '../../types.ts';
 import type { CustomPageProps } from '../registry.ts';
 import { useListaCorrente } from './useListaCorrente.ts';
 
-const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
 const MAX_RIGHE = 200;
 
 export default function RegistraIncasso({ def, onChanged }: CustomPageProps) {
@@ -29,7 +30,7 @@ export default function RegistraIncasso({ def, onChanged }: CustomPageProps) {
   );
   const { data, isLoading } = useGetList(def.resource, open ? params : null);
   const [scelti, setScelti] = useState<Set<number>>(new Set());
-  const [dataPagamento, setData] = useState(today());
+  const [dataPagamento, setData] = useState(oggiIso());
   const [tipo, setTipo] = useState('');
   const [importo, setImporto] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -127,8 +128,7 @@ export default function RegistraIncasso({ def, onChanged }: CustomPageProps) {
           <Form onSubmit={(e) => e.preventDefault()} className="row g-2">
             <Form.Group className="col-md-4" controlId="incasso-data">
               <Form.Label>Data Pagamento</Form.Label>
-              <Form.Control type="date" value={dataPagamento} max={today()} isInvalid={Boolean(error('data_pagamento'))} onChange={(e) => setData(e.target.value)} />
-              <Form.Control.Feedback type="invalid">{error('data_pagamento')}</Form.Control.Feedback>
+              <DateInput value={dataPagamento} max={oggiIso()} required error={error('data_pagamento')} onChange={(v) => setData(v ?? '')} />
             </Form.Group>
             <Form.Group className="col-md-4" controlId="incasso-tipo">
               <Form.Label>Tipo Pagamento</Form.Label>

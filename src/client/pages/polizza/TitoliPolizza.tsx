@@ -11,9 +11,10 @@ import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatMoney, parseDecimal } from '../../lib/format.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
+import { DateInput } from '../../widgets/inputs.tsx';
+import { displayValue } from '../../renderer/formBody.ts';
+import { oggiIso } from '../../../shared/dates.ts';
 import type { RecordData, ResourceConfig, ResourceDef } from '../../types.ts';
-
-const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
 
 interface Tipo {
   id: string;
@@ -22,7 +23,7 @@ interface Tipo {
 
 function PagamentoDialog({ titolo, resource, onClose, onDone }: { titolo: RecordData; resource: ResourceConfig; onClose: () => void; onDone: () => void }) {
   const notify = useNotify();
-  const [data, setData] = useState(today());
+  const [data, setData] = useState(oggiIso());
   const [importo, setImporto] = useState(String(titolo.premio ?? '').replace('.', ','));
   const [tipo, setTipo] = useState('');
   const [busy, setBusy] = useState(false);
@@ -47,8 +48,7 @@ function PagamentoDialog({ titolo, resource, onClose, onDone }: { titolo: Record
       <Form className="mt-3" onSubmit={(e) => e.preventDefault()}>
         <Form.Group className="mb-2" controlId="pagamento-data">
           <Form.Label>Data Pagamento</Form.Label>
-          <Form.Control type="date" value={data} max={today()} isInvalid={Boolean(error('data_pagamento'))} onChange={(e) => setData(e.target.value)} />
-          <Form.Control.Feedback type="invalid">{error('data_pagamento')}</Form.Control.Feedback>
+          <DateInput value={data} max={oggiIso()} required error={error('data_pagamento')} onChange={(v) => setData(v ?? '')} />
         </Form.Group>
         <Form.Group className="mb-2" controlId="pagamento-importo">
           <Form.Label>Importo</Form.Label>
@@ -108,6 +108,8 @@ export function TitoliPolizza({ titoloDef, polizzaId, refreshKey, onPaid }: { ti
     }
   };
   const rows = data?.data ?? [];
+  // Codes (status, payment type) read through the titles of the definition.
+  const campi = titoloDef.schema.properties ?? {};
   return (
     <section aria-labelledby="titoli-polizza-title" className="mt-4">
       <h2 id="titoli-polizza-title" className="h5">
@@ -144,10 +146,10 @@ export function TitoliPolizza({ titoloDef, polizzaId, refreshKey, onPaid }: { ti
                 <td>{formatDate(t.data_fine)}</td>
                 <td className="text-end font-monospace">{formatMoney(t.premio)}</td>
                 <td>
-                  <span className={`badge rounded-pill ${t.saldato ? 'text-bg-success' : 'text-bg-warning'}`}>{String(t.stato)}</span>
+                  <span className={`badge rounded-pill ${t.saldato ? 'text-bg-success' : 'text-bg-warning'}`}>{displayValue(campi.stato, t.stato)}</span>
                 </td>
                 <td>{t.saldato ? 'Sì' : 'No'}</td>
-                <td className="small">{t.saldato ? `${formatDate(t.data_pagamento)} · ${String(t.tipo_pagamento)} · ${String(t.pagato_da ?? '')}` : ''}</td>
+                <td className="small">{t.saldato ? `${formatDate(t.data_pagamento)} · ${displayValue(campi.tipo_pagamento, t.tipo_pagamento)} · ${String(t.pagato_da ?? '')}` : ''}</td>
                 <td className="text-end">
                   {!t.saldato && (
                     <Button size="sm" variant="outline-primary" onClick={() => setPaying(t)} aria-label={`Paga il titolo ${String(t.numero_rata)}`}>

@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatMoney, parseDecimal } from '../../lib/format.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { Notice } from '../../lib/ui.tsx';
+import { DateInput } from '../../widgets/inputs.tsx';
 import { toCents, fromCents } from '../../../shared/money.ts';
 import { SPESE_EMISSIONE_PREDEFINITE_CENTESIMI, totaleInclusione } from '../../../shared/appendici.ts';
 import type { JsonSchema, RecordData } from '../../types.ts';
@@ -248,8 +249,7 @@ export function InclusioneTab({ quotazione, item, onIssued }: Props) {
         <Col md={6}>
           <Form.Group controlId={`${uid}-data`} className="mb-3">
             <Form.Label>{ta.dataInclusione}</Form.Label>
-            <Form.Control type="date" value={dataEffetto} isInvalid={dataMancante && messaggi.length > 0} onChange={(e) => setData(e.target.value)} />
-            {dataMancante && messaggi.length > 0 && <Form.Control.Feedback type="invalid">{ta.dataObbligatoria}</Form.Control.Feedback>}
+            <DateInput value={dataEffetto} required error={dataMancante && messaggi.length > 0 ? ta.dataObbligatoria : undefined} onChange={(v) => setData(v ?? '')} />
           </Form.Group>
           <div className="mb-3">
             {veicoloScelto && (
@@ -332,8 +332,7 @@ export function EsclusioneTab({ quotazione, onIssued }: Props) {
     <div data-testid="tab-esclusione">
       <Form.Group controlId={`${uid}-data`} className="mb-3" style={{ maxWidth: 320 }}>
         <Form.Label>{ta.dataEsclusione}</Form.Label>
-        <Form.Control type="date" value={dataEffetto} isInvalid={dataRichiesta && !dataEffetto} onChange={(e) => { setData(e.target.value); setDataRichiesta(false); }} />
-        {dataRichiesta && !dataEffetto && <Form.Control.Feedback type="invalid">{ta.dataObbligatoria}</Form.Control.Feedback>}
+        <DateInput value={dataEffetto} required error={dataRichiesta && !dataEffetto ? ta.dataObbligatoria : undefined} onChange={(v) => { setData(v ?? ''); setDataRichiesta(false); }} />
       </Form.Group>
       <Table size="sm" className="small align-middle">
         <thead>

@@ -12,7 +12,9 @@ import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import { Notice, Spinner } from '../../lib/ui.tsx';
-import type { RecordData, ResourceDef } from '../../types.ts';
+import { DateInput } from '../../widgets/inputs.tsx';
+import type { JsonSchema, RecordData, ResourceDef } from '../../types.ts';
+import { optionTitles } from '../../../shared/enumTitle.ts';
 import type { AvailableEvent, RecordWorkflow } from './useRecordWorkflow.ts';
 import type { useQuotazione } from './useQuotazione.ts';
 
@@ -25,8 +27,6 @@ interface Esito {
   verti_policy_number?: string;
   data?: { model?: RecordData; decorrenza?: string; decorrenza_testo?: string; premio?: number; [key: string]: unknown };
 }
-
-const TIPI_ANIA = ['A', 'B', 'C', 'M', 'Q', 'R', 'S', 'T', 'W', 'Z'];
 
 /** Dialog events of the machine the user may send now: the buttons of this panel. */
 export function dialogEvents(events: AvailableEvent[]): AvailableEvent[] {
@@ -67,7 +67,13 @@ export function usePolizzaHeader(record: RecordData): Array<[string, string]> {
   return items;
 }
 
-function SalvaEmissioneDialog({ event, record, onClose, onSaved }: { event: AvailableEvent; record: RecordData; onClose: () => void; onSaved: (model: RecordData) => void }) {
+/** The vehicle types of the quotation's definition, each by its title. */
+function tipiAnia(def: ResourceDef): Array<[unknown, string]> {
+  const veicolo = def.schema.properties?.veicoli_storici?.items as JsonSchema | undefined;
+  return [...(optionTitles(veicolo?.properties?.tipologia_ania as Parameters<typeof optionTitles>[0]) ?? new Map<unknown, string>())];
+}
+
+function SalvaEmissioneDialog({ event, record, def, onClose, onSaved }: { event: AvailableEvent; record: RecordData; def: ResourceDef; onClose: () => void; onSaved: (model: RecordData) => void }) {
   const uid = useId();
   const notify = useNotify();
   const [dataIncasso, setDataIncasso] = useState(String(record.data_incasso ?? ''));
@@ -102,14 +108,12 @@ function SalvaEmissioneDialog({ event, record, onClose, onSaved }: { event: Avai
         <div className="row g-3 mb-3">
           <Form.Group className="col-sm-6" controlId={`${uid}-incasso`}>
             <Form.Label>Data incasso premio</Form.Label>
-            <Form.Control type="date" value={dataIncasso} isInvalid={Boolean(fieldError('data_incasso'))} onChange={(e) => setDataIncasso(e.target.value)} />
+            <DateInput value={dataIncasso} required error={fieldError('data_incasso')} onChange={(v) => setDataIncasso(v ?? '')} />
             <Form.Text>La polizza decorre dalle ore 24:00 del giorno di incasso del premio.</Form.Text>
-            <Form.Control.Feedback type="invalid">{fieldError('data_incasso')}</Form.Control.Feedback>
           </Form.Group>
           <Form.Group className="col-sm-6" controlId={`${uid}-decorrenza`}>
             <Form.Label>Decorrenza richiesta</Form.Label>
-            <Form.Control type="date" value={decorrenza} isInvalid={Boolean(fieldError('decorrenza'))} onChange={(e) => setDecorrenza(e.target.value)} />
-            <Form.Control.Feedback type="invalid">{fieldError('decorrenza')}</Form.Control.Feedback>
+            <DateInput value={decorrenza} error={fieldError('decorrenza')} onChange={(v) => setDecorrenza(v ?? '')} />
           </Form.Group>
         </div>
         <table className="table table-sm align-middle">
@@ -128,12 +132,12 @@ function SalvaEmissioneDialog({ event, record, onClose, onSaved }: { event: Avai
                 <td>
                   <Form.Select size="sm" aria-label={`Tipologia veicolo ${i + 1}`} value={String(v.tipologia_ania ?? '')} isInvalid={Boolean(fieldError(`veicoli_storici.${i}.tipologia_ania`))} onChange={(e) => set(i, 'tipologia_ania', e.target.value)}>
                     <option value="">—</option>
-                    {TIPI_ANIA.map((c) => <option key={c} value={c}>{c}</option>)}
+                    {tipiAnia(def).map(([code, title]) => <option key={String(code)} value={String(code)}>{title}</option>)}
                   </Form.Select>
                   <Form.Control.Feedback type="invalid">{fieldError(`veicoli_storici.${i}.tipologia_ania`)}</Form.Control.Feedback>
                 </td>
                 <td>
-                  <Form.Control size="sm" type="date" aria-label={`Scadenza polizza precedente veicolo ${i + 1}`} value={String(v.atrc_contract_expiration_date ?? '')} onChange={(e) => set(i, 'atrc_contract_expiration_date', e.target.value)} />
+                  <DateInput size="sm" aria-label={`Scadenza polizza precedente veicolo ${i + 1}`} value={v.atrc_contract_expiration_date} error={fieldError(`veicoli_storici.${i}.atrc_contract_expiration_date`)} onChange={(value) => set(i, 'atrc_contract_expiration_date', value ?? '')} />
                 </td>
               </tr>
             ))}
@@ -194,7 +198,8 @@ function EmissioneDialog({ event, record, onClose, onDone }: { event: AvailableE
       setAttendere(false);
     }
   };
-  const fieldErrors = Object.values(errors).flat();
+  // The effective date's error shows under its input.
+  const fieldErrors = Object.entries(errors).filter(([k]) => k !== 'decorrenza').flatMap(([, v]) => v);
   return (
     <Modal show onHide={busy ? () => undefined : onClose} centered aria-labelledby={`${uid}-t`} data-testid={`dialog-${event.meta.dialog}`}>
       <Modal.Header closeButton={!busy} closeLabel="Chiudi">
@@ -204,7 +209,7 @@ function EmissioneDialog({ event, record, onClose, onDone }: { event: AvailableE
         {!anteprima && event.meta.confirm && <p>{event.meta.confirm}</p>}
         <Form.Group controlId={`${uid}-decorrenza`} className="mb-3">
           <Form.Label>Decorrenza</Form.Label>
-          <Form.Control type="date" value={decorrenza} min={typeof record.data_incasso === 'string' ? record.data_incasso : undefined} onChange={(e) => { touched.current = true; setDecorrenza(e.target.value); }} />
+          <DateInput value={decorrenza} min={typeof record.data_incasso === 'string' ? record.data_incasso : undefined} error={errors.decorrenza?.[0]} onChange={(v) => { touched.current = true; setDecorrenza(v ?? ''); }} />
           <Form.Text>{texts.decorrenza ?? 'La polizza decorre dalle ore 24:00 del giorno di incasso del premio'}
             {record.data_incasso ? ` (${formatDate(record.data_incasso)}).` : '.'}</Form.Text>
         </Form.Group>
@@ -262,7 +267,7 @@ export function EmissionePanel({ ctl, wf, def }: { ctl: Ctl; wf: RecordWorkflow;
 
   const issued = (esito: Esito) => {
     const variant = esito.result === 0 ? 'success' : esito.result === 1 ? 'warning' : 'danger';
-    notify(variant, esito.message ?? '');
+    notify(variant, esito.message || esito.Error?.map((e) => e.descError).join(' ') || (open?.meta.label ?? 'Emissione'));
     setOpen(null);
     // Spec 001 §4: every answer returns to the list with its message.
     if (listPath) navigate(listPath);
@@ -306,7 +311,7 @@ export function EmissionePanel({ ctl, wf, def }: { ctl: Ctl; wf: RecordWorkflow;
         </div>
       </div>
       {open && kind === 'salvaEmissione' && (
-        <SalvaEmissioneDialog event={open} record={record} onClose={() => setOpen(null)} onSaved={() => { setOpen(null); void refresh(); }} />
+        <SalvaEmissioneDialog event={open} record={record} def={def} onClose={() => setOpen(null)} onSaved={() => { setOpen(null); void refresh(); }} />
       )}
       {open && (kind === 'anteprima' || kind === 'emetti') && <EmissioneDialog event={open} record={record} onClose={() => setOpen(null)} onDone={issued} />}
       <ConfirmDialog

@@ -62,7 +62,7 @@ export function StepGaranzie({ ctl }: { ctl: QuotazioneRcaController }) {
       <Form.Group className="mb-2" controlId="rca-promozione" style={{ maxWidth: 420 }}>
         <Form.Label>{TEXTS.promozione}</Form.Label>
         <Form.Select value={convention} onChange={(event) => ctl.setConvention(event.target.value)}>
-          {CATALOGO.promozioni.map((p) => <option key={p.code} value={p.code}>{p.code}</option>)}
+          {CATALOGO.promozioni.map((p) => <option key={p.code} value={p.code}>{p.label}</option>)}
         </Form.Select>
         <Form.Text>{TEXTS.promoNota}</Form.Text>
       </Form.Group>

@@ -43,8 +43,10 @@ export function stepForms(entity: JsonSchema, gender: unknown): StepForms {
     },
   };
   const contact = request.properties!.contacts!.items!;
-  // The contact form shows the Email only; its type and the unused principal flag ride along in the data.
-  const contatto: JsonSchema = { ...contact, additionalProperties: true, properties: { value: contact.properties!.value! }, required: ['value'] };
+  // The contact form shows the Email only; its type and the unused principal flag ride along as hidden fields (contattoUi),
+  // declared, so the form does not offer them as extra keys named by their code.
+  const { value, type, isPrincipal } = contact.properties!;
+  const contatto: JsonSchema = { ...contact, properties: { value: value!, type: type!, isPrincipal: isPrincipal! }, required: ['value'] };
   return { dati, persona: personaSchema(fast.properties!.personData!, gender), indirizzo, contatto };
 }
 
@@ -72,7 +74,7 @@ export function personaUi(gender: unknown): FormUi {
   };
 }
 
-export const contattoUi: FormUi = {};
+export const contattoUi: FormUi = { type: { 'ui:widget': 'hidden' }, isPrincipal: { 'ui:widget': 'hidden' } };
 
 /** Values a hidden field may still hold after a switch of person kind are not sent. */
 export function personaPulita(p: Record<string, unknown>): Record<string, unknown> {

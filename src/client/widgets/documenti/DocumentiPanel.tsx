@@ -9,6 +9,7 @@ import { ApiError, request, requestFile } from '../../api/dataProvider.ts';
 import { ConfirmDialog } from '../../lib/ConfirmDialog.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { Notice, Spinner } from '../../lib/ui.tsx';
+import { DateInput } from '../inputs.tsx';
 import type { MediaCollection, MediaItem, MediaList } from '../../types.ts';
 
 export type { MediaCollection, MediaItem };
@@ -341,13 +342,11 @@ export function DocumentiPanel({ listPath, uploadPath, ownerId, model, canUpload
           {(chosen?.fields ?? []).map((name) => (
             <Form.Group key={name} controlId={`${uid}-${name}`} className="mb-3">
               <Form.Label>{name === 'versione' ? testi.versione : testi.validoDal}</Form.Label>
-              <Form.Control
-                type={name === 'valido_dal' ? 'date' : 'text'}
-                maxLength={50}
-                required
-                value={extra[name] ?? ''}
-                onChange={(e) => setExtra((x) => ({ ...x, [name]: e.target.value }))}
-              />
+              {name === 'valido_dal' ? (
+                <DateInput required value={extra[name]} onChange={(v) => setExtra((x) => ({ ...x, [name]: v ?? '' }))} />
+              ) : (
+                <Form.Control maxLength={50} required value={extra[name] ?? ''} onChange={(e) => setExtra((x) => ({ ...x, [name]: e.target.value }))} />
+              )}
             </Form.Group>
           ))}
           <Form.Group controlId={`${uid}-file`}>

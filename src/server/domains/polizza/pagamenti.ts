@@ -32,7 +32,7 @@ export async function registraPagamento(trx: Trx, repos: Archivi, user: AuthUser
   const errors: FieldErrors = {};
   const data = body.data_pagamento ?? body.data;
   const today = oggi();
-  if (!isCalendarDate(data)) errors.data_pagamento = ['Data del pagamento obbligatoria (AAAA-MM-GG).'];
+  if (!isCalendarDate(data)) errors.data_pagamento = ['Data del pagamento obbligatoria (GG/MM/AAAA).'];
   else if (data > today) errors.data_pagamento = ['La data del pagamento non può essere futura.'];
   const tipo = body.tipo_pagamento;
   const tipi = (await sql<{ codice: string }>`SELECT codice FROM ref_tipo_pagamento`.execute(trx)).rows.map((r) => r.codice);

@@ -1,6 +1,10 @@
 // Effective date of a historic-car policy: cover starts at 24:00 of the day the premium was received (spec 001 §9), never earlier.
 import { dataItaliana, isCalendarDate, oggiIso } from '../../../shared/dates.ts';
 import { invalid } from '../../errors.ts';
+import { formatMessages } from '../../../shared/validation-messages.ts';
+
+/** 'Salva Emissione' without the payment receipt day: the issue could not start from it. */
+export const DATA_INCASSO_OBBLIGATORIA = 'Indicare la data di incasso del premio: la polizza decorre dalle ore 24:00 di quel giorno.';
 
 
 /** The same calendar day one year later (29 February → 28 February). */
@@ -31,7 +35,7 @@ export function calcolaDecorrenza(record: { data_incasso?: unknown; decorrenza?:
   if (incasso > oggi) throw invalid({ data_incasso: ['La data di incasso del premio non può essere futura.'] });
   let decorrenza: string;
   if (richiesta !== undefined && richiesta !== null && richiesta !== '') {
-    if (!isCalendarDate(richiesta)) throw invalid({ decorrenza: ['Data non valida: usare il formato AAAA-MM-GG.'] });
+    if (!isCalendarDate(richiesta)) throw invalid({ decorrenza: [formatMessages.date] });
     if (richiesta < incasso) {
       throw invalid({ decorrenza: [`La polizza decorre dalle ore 24:00 del giorno di incasso del premio: la decorrenza non può essere precedente al ${dataItaliana(incasso)}.`] });
     }

@@ -21,7 +21,7 @@ import {
 import { KoalaNonRaggiungibile, type DatiEmissioneKoala, type EsitoKoala, type KoalaBroker } from '../../adapters/koala/types.ts';
 import { eseguiUnaVolta, registraRisposta, RispostaInConflitto, utenteDa, type ChiamataEsterna, type Risposta, type Trx } from './chiamate.ts';
 import { dataItaliana } from '../../../shared/dates.ts';
-import { calcolaDecorrenza, type Decorrenza } from './decorrenza.ts';
+import { calcolaDecorrenza, DATA_INCASSO_OBBLIGATORIA, type Decorrenza } from './decorrenza.ts';
 import { completaRegistri, verificaIdoneita } from './idoneita.ts';
 import type { RegistriAdapter } from '../../adapters/registri/types.ts';
 import { registraInElenco, stornaInElenco } from './elenco.ts';
@@ -479,6 +479,8 @@ export async function salvaEmissione(
     const record = { ...stored, ...clean };
     const regole = applyRecordRules(s.def.schema, record, clean, (expected) => computedMismatchMessage(formatEuro(expected)));
     if (Object.keys(regole).length) throw invalid(regole);
+    // The receipt day is what the issue starts from (spec 001 §9): saved, it may change, never go.
+    if (record.data_incasso === null || record.data_incasso === undefined || record.data_incasso === '') throw invalid({ data_incasso: [DATA_INCASSO_OBBLIGATORIA] });
     const invalidi = valida(withoutNulls(record));
     if (invalidi) throw invalid(invalidi);
     await prima(clean, before, trx);
