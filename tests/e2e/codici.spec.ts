@@ -154,7 +154,8 @@ async function settled(page: Page, pending: () => number): Promise<void> {
 }
 
 test('every screen reads codes through their titles and dates as GG/MM/AAAA, with no browser date input', async ({ page }) => {
-  test.setTimeout(170_000);
+  // Every route and a record of each list: a few minutes on a loaded 2-core machine.
+  test.setTimeout(360_000);
   await loginAsAdmin(page);
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
   const api = page.request as APIRequestContext;
