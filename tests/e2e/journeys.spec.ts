@@ -271,7 +271,7 @@ test('a renewal refreshes its registry data and is taken to the end; an issued p
   await apri(r.staff, rinnovoId);
   await r.staff.getByRole('tab', { name: 'Inclusione' }).click();
   const inclusione = r.staff.getByTestId('tab-inclusione');
-  await inclusione.getByLabel('Data di decorrenza inclusione').fill(giorno);
+  await inclusione.getByLabel('Data di decorrenza inclusione').fill(dataItaliana(giorno));
   await inclusione.getByRole('button', { name: 'Scegli il veicolo da includere' }).click();
   const dialog = r.staff.getByRole('dialog', { name: 'Aggiungi veicolo storico' });
   await dialog.getByLabel('Marca').selectOption('FIAT');
@@ -287,7 +287,7 @@ test('a renewal refreshes its registry data and is taken to the end; an issued p
   await expect(r.staff.getByText('Inclusione Emessa Correttamente')).toBeVisible();
   await r.staff.getByRole('tab', { name: 'Esclusione' }).click();
   const esclusione = r.staff.getByTestId('tab-esclusione');
-  await esclusione.getByLabel('Data di decorrenza esclusione').fill(giorno);
+  await esclusione.getByLabel('Data di decorrenza esclusione').fill(dataItaliana(giorno));
   await esclusione.getByRole('button', { name: `Calcola Esclusione ${targa}` }).click();
   await esclusione.getByRole('button', { name: 'Emetti Esclusione' }).click();
   await r.staff.getByRole('dialog').getByRole('button', { name: 'Emetti Esclusione' }).click();

@@ -133,7 +133,7 @@ test('derogation flow: collaborator, approver, confirmation e-mail in the outbox
   await expect(mario.getByTestId('intestazione-quotazione')).toContainText(`GIORGIO ${surname}`);
   await expect(mario.getByTestId('intestazione-quotazione')).toContainText(MARIO.name);
   // The product by its title, not its code.
-  await expect(mario.getByTestId('intestazione-quotazione')).toContainText('Auto storica itas');
+  await expect(mario.getByTestId('intestazione-quotazione')).toContainText('Auto Storiche ITAS');
   await expect(mario.getByTestId('intestazione-quotazione')).not.toContainText('auto_storica_itas');
   await expect(status(mario)).toHaveText('Bozza');
   // Not calculated yet: the machine does not offer Conferma.
