@@ -73,9 +73,9 @@ test('existing customer with a daily-use car: P05 pulls in P03 and P04, P14 drop
   const second = (await page.getByTestId('rca-simulazione').textContent())!;
   // The screen's history: the creation and the update, newest first, with who made them.
   const storico = page.getByTestId('storico').locator(':scope > li');
-  await expect(storico.first()).toContainText(/modifica/i);
+  await expect(storico.first()).toContainText('Modifica');
   await expect.poll(() => storico.count()).toBeGreaterThanOrEqual(2);
-  await expect(storico.last()).toContainText(/creazione/i);
+  await expect(storico.last()).toContainText('Creazione');
 
   await page.unroute('**/api/quixa/FastQuotationFlow/*');
   await page.getByRole('button', { name: 'Continua' }).click();

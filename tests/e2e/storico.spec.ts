@@ -29,7 +29,7 @@ test("a customer's IBAN changed is in the Storico tab with who changed it, and r
   await expect(timeline.first()).toContainText(`IBAN: ${IBAN_1} → ${IBAN_2}`);
   await expect(timeline.first()).toContainText(me);
   // The creation is there too, and cannot be 'restored' (a delete is not an edit's undo).
-  await expect(timeline.last()).toContainText('creazione');
+  await expect(timeline.last()).toContainText('Creazione');
   await expect(timeline.last().getByRole('button', { name: 'Ripristina' })).toHaveCount(0);
 
   await timeline.first().getByRole('button', { name: 'Ripristina' }).click();
@@ -37,7 +37,7 @@ test("a customer's IBAN changed is in the Storico tab with who changed it, and r
   await expect(question).toContainText('Ripristinare i valori precedenti alla modifica del');
   await question.getByRole('button', { name: 'Ripristina' }).click();
   await expect(page.getByTestId('notice').filter({ hasText: 'Valori ripristinati.' })).toBeVisible();
-  await expect(timeline.first()).toContainText('ripristino');
+  await expect(timeline.first()).toContainText('Ripristino');
   await expect(timeline.first()).toContainText(`IBAN: ${IBAN_2} → ${IBAN_1}`);
 
   await page.getByRole('tab', { name: 'Dati Cliente', exact: true }).click();

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { loadDefinitions } from '../../src/server/definitions.ts';
-import { modificaTesto, riferimenti } from '../../src/client/renderer/storicoTesto.ts';
+import { modificaTesto, riferimenti, titoloVoce } from '../../src/client/renderer/storicoTesto.ts';
 import type { ResourceDef } from '../../src/client/types.ts';
 
 let resources: ResourceDef[];
@@ -31,4 +31,12 @@ it('reads a reference by the label of its record, and asks for the labels it nee
   // Not (yet) labelled: its number, marked as such.
   expect(modificaTesto(cliente, { campo: 'collaboratore_id', da: null, a: 9 })).toBe('Collaboratore: (vuoto) → #9');
   expect(riferimenti(cliente, [{ campo: 'collaboratore_id', da: 2, a: 3 }, { campo: 'nome', da: 'A', a: 'B' }], resources).map((r) => [r.target.name, r.ids])).toEqual([['collaboratore', ['2', '3']]]);
+});
+
+it("reads an entry's action and origin by their titles, never as codes", () => {
+  expect(titoloVoce('azione', 'creazione')).toBe('Creazione');
+  expect(titoloVoce('azione', 'transizione')).toBe('Cambio di stato');
+  expect(titoloVoce('origine', 'utente')).toBe('Personale');
+  expect(titoloVoce('origine', 'cliente')).toBe('Cliente (link personale)');
+  expect(titoloVoce('azione', null)).toBe('');
 });

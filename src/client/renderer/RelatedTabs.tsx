@@ -15,7 +15,7 @@ import { msg } from '../messages.ts';
 import type { JsonSchema, ListColumn, RecordData, ResourceDef } from '../types.ts';
 import type { RelatedTab } from '../../shared/definitions/types.ts';
 import { FirstPageTable } from './FirstPageTable.tsx';
-import { modificaTesto, storicoRoutes, useStoricoLabels, type StoricoModifica } from './storicoTesto.ts';
+import { modificaTesto, storicoRoutes, titoloVoce, useStoricoLabels, type StoricoModifica } from './storicoTesto.ts';
 import { enumTitle } from '../../shared/enumTitle.ts';
 import { Pager, SearchBox } from './ListControls.tsx';
 import { ListGrid } from './ResourceListPage.tsx';
@@ -196,9 +196,9 @@ export function StoricoTab({ def, record, title, onRecord }: { def: ResourceDef;
           <li key={String(entry.id)} className="mb-3">
             <div className="small text-body-secondary">
               {formatDateTime(entry.at)} · {entry.utente?.name ?? (entry.origine === 'cliente' ? 'Cliente' : 'Sistema')}
-              {entry.origine ? ` · ${entry.origine}` : ''}
+              {entry.origine ? ` · ${titoloVoce('origine', entry.origine)}` : ''}
             </div>
-            <div className="fw-semibold">{entry.evento ? eventTitle(entry.evento) : entry.azione || 'Modifica'}</div>
+            <div className="fw-semibold">{entry.evento ? eventTitle(entry.evento) : titoloVoce('azione', entry.azione) || 'Modifica'}</div>
             {entry.modifiche.length > 0 && (
               <ul className="mb-1">
                 {entry.modifiche.map((m, i) => (

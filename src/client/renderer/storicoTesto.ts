@@ -4,6 +4,8 @@ import { displayValue } from './formBody.ts';
 import { useLabels } from '../api/hooks.ts';
 import { useDefinitions } from '../lib/definitions.ts';
 import { fillTemplate } from '../lib/format.ts';
+import { optionTitles } from '../../shared/enumTitle.ts';
+import desk from '../../shared/storico/desk.json';
 import type { JsonSchema, RecordData, ResourceDef } from '../types.ts';
 
 /** A resource's history routes (issue 31: the same under every resource's path). */
@@ -89,3 +91,12 @@ export function useStoricoLabels(defOf: ResourceDef | ((risorsa: string) => Reso
   const asked = [...wanted.values()].map(({ target, ids }) => ({ resource: target.resource, name: target.name, ids: [...ids].sort() }));
   return useLabels(asked, (name, row) => etichetta(wanted.get(name)!.target, row)).data;
 }
+
+const deskProps = desk.schema.properties as Record<string, JsonSchema>;
+const TITOLI = { azione: optionTitles(deskProps.azione as Parameters<typeof optionTitles>[0]), origine: optionTitles(deskProps.origine as Parameters<typeof optionTitles>[0]) };
+
+/** An entry's action or origin by its title (the desk's schema declares them): 'Creazione', 'Personale'. */
+export function titoloVoce(kind: 'azione' | 'origine', value: string | null | undefined): string {
+  return value ? (TITOLI[kind]?.get(value) ?? value) : '';
+}
+
