@@ -91,7 +91,7 @@ export type Quotazione = {
     quintali?: number;
     cfisc?: string;
     stato?: string;
-    operazione?: 'inclusione' | 'esclusione';
+    operazione?: ('inclusione' | 'esclusione') & string;
     grado_parentela?: string;
     data_immatricolazione?: string;
     avente_diritto_nome?: string | null;

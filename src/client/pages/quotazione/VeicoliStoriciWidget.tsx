@@ -92,7 +92,7 @@ export default function VeicoliStoriciWidget(props: WidgetProps) {
                 <td>
                   <ChipCell value={v.colore} column={colourColumn} titles={colourTitles} />
                 </td>
-                <td>{v.operazione ?? ''}</td>
+                <td>{optionTitle(fields.operazione, v.operazione)}</td>
                 <td>{v.marca}</td>
                 <td>{v.modello}</td>
                 <td>{v.cilindrata ?? ''}</td>
