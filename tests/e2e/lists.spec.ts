@@ -72,9 +72,14 @@ async function gridProblems(page: Page, important: string[]) {
     if (lastRow) {
       lastRow.scrollIntoView({ block: 'center' });
       const box = lastRow.getBoundingClientRect();
-      const onTop = document.elementFromPoint(box.left + Math.min(40, box.width / 2), box.bottom - 3);
+      const x = box.left + Math.min(40, box.width / 2);
+      const onTop = document.elementFromPoint(x, box.bottom - 3);
+      // Nothing painted over it either: every element at that point above the row is see-through.
+      const painted = document.elementsFromPoint(x, box.bottom - 3).slice(0, document.elementsFromPoint(x, box.bottom - 3).findIndex((el) => el.closest('.ag-row')))
+        .filter((el) => !['rgba(0, 0, 0, 0)', 'transparent'].includes(getComputedStyle(el).backgroundColor));
       window.scrollTo(0, 0);
       if (!onTop?.closest('.ag-row')) problems.push(`last row covered by ${onTop?.className || 'nothing'}`);
+      if (painted.length) problems.push(`last row painted over by ${painted.map((el) => el.className).join(', ')}`);
     }
     return problems;
   }, important);
