@@ -25,6 +25,8 @@ import { registerStoricoContesto } from './storico/richiesta.ts';
 import { checkSchedules, Scheduler } from './scheduler/scheduler.ts';
 import { engineJobs } from './scheduler/jobs.ts';
 import schedulerPlugin from './scheduler/routes.ts';
+import definizioniPlugin from './definizioni/routes.ts';
+import type { DefinitionFiles } from './definitions.ts';
 import { createMediaStore, mediaSettings } from './media/store.ts';
 import { createFirmaProvider } from './adapters/firma/index.ts';
 import type { FirmaProvider } from './adapters/firma/types.ts';
@@ -60,6 +62,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** A test's own signature provider (a sandbox with its clock and hooks) instead of the configured one. */
   firmaProvider?: FirmaProvider;
+  /** The definitions version served and its files: with them, the routes of live changes (src/server/definizioni). */
+  definizioni?: { versione: number; files: DefinitionFiles; applied?: (n: number) => Promise<void> };
 }
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
@@ -80,8 +84,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const jobs = engineJobs(config);
   const scheduler = new Scheduler(options.db, checkSchedules(options.definitions.schedules ?? [], jobs), jobs, { log: (line) => app.log.info(line) });
   const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows, cache, placeCodes, extensions,
-    media: createMediaStore(mediaSettings(config)), firma: options.firmaProvider ?? createFirmaProvider(config), scheduler };
+    media: createMediaStore(mediaSettings(config)), firma: options.firmaProvider ?? createFirmaProvider(config), scheduler,
+    definizioni: options.definizioni && { ...options.definizioni, domains: options.domains, applied: options.definizioni.applied ?? (async () => {}) } };
   app.decorate('ctx', ctx);
+  // Every answer says which definitions served it: a client holding another set reloads it before its next submit.
+  const versione = ctx.definizioni && String(ctx.definizioni.versione);
+  if (versione) {
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      reply.header('x-definizioni-versione', versione);
+      done(null, payload);
+    });
+  }
   installJsonParser(app);
   // The old front end posted some actions as form data (spec 001 §7, cambioStato).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -105,6 +118,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(documentiPlugin);
   await app.register(validatorsPlugin);
   await app.register(schedulerPlugin);
+  await app.register(definizioniPlugin);
   // Domain routes run behind authentication; each declares its own permissions with requirePermission.
   await app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);

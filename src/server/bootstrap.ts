@@ -1,11 +1,10 @@
 // Start-up steps shared by the server, the seed script and the tests: definitions, migration, roles, first admin.
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from './db/connection.ts';
-import { migrate } from './db/migrate.ts';
-import { loadDefinitions } from './definitions.ts';
+import { migrate, type MigrateOptions } from './db/migrate.ts';
+import { hashFiles, readVersion, latestVersion, recordVersion, resolveStartSet } from './definizioni/store.ts';
+import { compileFiles, errorName, readDefinitionFiles, type DefinitionFiles } from './definitions.ts';
 import { DefinitionError } from '../shared/definitions/compile.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { SUPER_ADMIN } from '../shared/permissions.ts';
@@ -44,19 +43,13 @@ function checkPermissionNames(definitions: Definitions, roles: RolesFile): void 
 }
 
 /** Machines under workflows/ (beside schemas/), linted; each resource's workflow must name one of them. */
-async function loadWorkflows(definitions: Definitions, workflowsDir: string): Promise<void> {
-  const files = (await readdir(workflowsDir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
-  for (const file of files) {
-    let json: WorkflowDefinition;
-    try {
-      json = JSON.parse(await readFile(path.join(workflowsDir, file), 'utf8'));
-    } catch (error) {
-      throw new DefinitionError(`../workflows/${file}`, '', `invalid JSON: ${(error as Error).message}`);
-    }
+function loadWorkflows(definitions: Definitions, files: DefinitionFiles): void {
+  for (const file of Object.keys(files).filter((f) => f.startsWith('workflows/')).sort()) {
+    const json = files[file] as WorkflowDefinition;
     // The actions are the domains' (checked again when they register: Extensions.verify).
     const problems = lintWorkflow(json);
-    if (problems.length) throw new DefinitionError(`../workflows/${file}`, '', problems.join('; '));
-    definitions.workflows.set(file.replace(/\.json$/, ''), json);
+    if (problems.length) throw new DefinitionError(errorName(file), '', problems.join('; '));
+    definitions.workflows.set(file.slice('workflows/'.length).replace(/\.json$/, ''), json);
   }
   for (const def of definitions.resources.values()) {
     const name = def.resource.workflow?.machine;
@@ -70,22 +63,26 @@ async function loadWorkflows(definitions: Definitions, workflowsDir: string): Pr
   }
 }
 
-export async function loadAll(schemasDir: string): Promise<{ definitions: Definitions; roles: RolesFile }> {
-  const definitions = await loadDefinitions(schemasDir);
-  await loadWorkflows(definitions, path.join(schemasDir, '..', 'workflows'));
-  let roles: RolesFile;
-  try {
-    roles = JSON.parse(await readFile(path.join(schemasDir, ROLES_FILE), 'utf8'));
-  } catch (error) {
-    throw new DefinitionError(ROLES_FILE, '', `cannot read roles: ${(error as Error).message}`);
+/** Compiles a whole set (resources, workflows, roles) with the checks of start-up; a mistake names file and pointer. */
+export function loadAllFiles(files: DefinitionFiles): { definitions: Definitions; roles: RolesFile } {
+  const definitions = compileFiles(files);
+  loadWorkflows(definitions, files);
+  const roles = files[`schemas/${ROLES_FILE}`] as RolesFile | undefined;
+  if (!roles || typeof roles !== 'object' || !Array.isArray(roles.permissions) || !Array.isArray(roles.roles)) {
+    throw new DefinitionError(ROLES_FILE, '', 'cannot read roles: "permissions" and "roles" must be arrays');
   }
   checkPermissionNames(definitions, roles);
   return { definitions, roles };
 }
 
+export async function loadAll(schemasDir: string): Promise<{ definitions: Definitions; roles: RolesFile }> {
+  return loadAllFiles(await readDefinitionFiles(schemasDir));
+}
+
 /** `step` (optional) hears how long each part took, for the start-up line of the server. */
 export async function prepareDatabase(
   db: Database, definitions: Definitions, roles: RolesFile, domains: readonly Domain[], step: (name: string, ms: number, note?: string) => void = () => {},
+  options: MigrateOptions = {},
 ) {
   let t = performance.now();
   const lap = (name: string, note?: string) => {
@@ -95,7 +92,7 @@ export async function prepareDatabase(
   };
   const extensions = await collectExtensions(definitions, domains);
   lap('domains');
-  const report = await migrate(db, definitions, USERS_RESOURCE, extensions);
+  const report = await migrate(db, definitions, USERS_RESOURCE, extensions, options);
   lap('migration check', report.statements.length ? `${report.statements.length} statements` : 'unchanged');
   await syncRoles(db, roles);
   lap('roles');
@@ -116,4 +113,33 @@ export async function ensureAdmin(db: Database, email: string, password: string 
   }).execute();
   if (password === undefined) print(`Created super_admin ${email} with password: ${chosen} (shown only now)`);
   else print(`Created super_admin ${email} (password from ADMIN_PASSWORD)`);
+}
+
+export interface PreparedDefinitions {
+  definitions: Definitions;
+  roles: RolesFile;
+  /** The set served and its version (src/server/definizioni). */
+  files: DefinitionFiles;
+  versione: number;
+  report: Awaited<ReturnType<typeof prepareDatabase>>;
+}
+
+/** The start of a server: the set to serve (the disk's when a deploy brought a new one, else the newest version), migrated to. */
+export async function prepareDefinitions(
+  db: Database, disk: DefinitionFiles, domains: readonly Domain[], step?: (name: string, ms: number, note?: string) => void,
+): Promise<PreparedDefinitions> {
+  const start = await resolveStartSet(db, disk);
+  const { definitions, roles } = loadAllFiles(start.files);
+  let versione = start.versione;
+  const discoHash = hashFiles(disk);
+  const report = await prepareDatabase(db, definitions, roles, domains, step, start.deploy ? {
+    // Under the migration's lock: another instance starting with the same disk may have recorded it meanwhile.
+    after: async (trx, migrated) => {
+      const latest = await readVersion(trx, await latestVersion(trx));
+      const known = await sql<{ n: number }>`SELECT n FROM definizioni_versione WHERE origine = 'deploy' AND disco_hash = ${discoHash} ORDER BY n DESC LIMIT 1`.execute(trx);
+      if (known.rows.length && latest) versione = latest.n;
+      else versione = await recordVersion(trx, { origine: 'deploy', files: disk, previous: latest?.files, istruzioni: migrated.plan, utente: null, discoHash });
+    },
+  } : {});
+  return { definitions, roles, files: start.files, versione, report };
 }

@@ -10,7 +10,8 @@ import type { AuthUser } from './auth/user.ts';
 import type { Workflow } from '../shared/workflow/machine.ts';
 import type { InstanceCache } from './cache.ts';
 import type { Config } from './config.ts';
-import type { Extensions } from './extensions.ts';
+import type { Domain, Extensions } from './extensions.ts';
+import type { DefinitionFiles } from './definitions.ts';
 
 /** The validated environment (config.ts; MAINTENANCE forces maintenance, a database setting can switch it on too) and the app's name. */
 export interface AppConfig extends Config {
@@ -37,6 +38,16 @@ export interface AppContext {
   firma: FirmaProvider;
   /** The one scheduler: work that must happen at a time (schemas/_shared/pianificazioni.json). */
   scheduler: Scheduler;
+  /** The definitions version this app serves, its files, and how an applied change reaches this instance (src/server/definizioni). */
+  definizioni?: DefinizioniServite;
+}
+
+export interface DefinizioniServite {
+  versione: number;
+  files: DefinitionFiles;
+  domains: readonly Domain[];
+  /** Makes this instance serve version n now (the other instances hear it from PostgreSQL). */
+  applied(n: number): Promise<void>;
 }
 
 declare module 'fastify' {

@@ -2,12 +2,14 @@
 import { logSerializers } from './http/logging.ts';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { connect, type Connection } from './db/connection.ts';
 import { startEmbedded, type EmbeddedServer } from './db/embedded.ts';
 import { buildApp } from './app.ts';
 import { mediaSettings } from './media/store.ts';
 import { startDelivery } from './mail/outbox.ts';
-import { ensureAdmin, loadAll, prepareDatabase } from './bootstrap.ts';
+import { ensureAdmin, loadAllFiles, prepareDefinitions, type PreparedDefinitions } from './bootstrap.ts';
+import { readDefinitionFiles, type DefinitionFiles } from './definitions.ts';
+import { DefinitionsHost } from './definizioni/host.ts';
+import { connect, poolOf, type Connection } from './db/connection.ts';
 import type { Definitions } from '../shared/definitions/types.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { Domain } from './extensions.ts';
@@ -17,6 +19,9 @@ export interface RunningDatabase {
   definitions: Definitions;
   /** The domain plugins the database was prepared for; buildApp takes the same. */
   domains: readonly Domain[];
+  /** The definitions set served (the disk's on a deploy, else the newest version in the database) and its version. */
+  files: DefinitionFiles;
+  versione: number;
   stop(): Promise<void>;
 }
 
@@ -54,7 +59,9 @@ export const dataDirOf = (config: Config) => path.resolve(config.DATA_DIR ?? pat
 /** Opens the database named by DATABASE_URL, or starts the embedded one under DATA_DIR, and brings it up to the definitions. */
 export async function openDatabase(domains: readonly Domain[], config: Config = loadConfig(), log: (line: string) => void = console.log, timer = new StartupTimer()): Promise<RunningDatabase> {
   const schemasDir = path.resolve(config.SCHEMAS_DIR ?? path.join(PROJECT_ROOT, 'schemas'));
-  const { definitions, roles } = await loadAll(schemasDir);
+  const disk = await readDefinitionFiles(schemasDir);
+  // The disk set must be sound before anything starts, whichever set is then served.
+  loadAllFiles(disk);
   timer.lap('definitions');
   let embedded: EmbeddedServer | undefined;
   let url = config.DATABASE_URL;
@@ -66,10 +73,13 @@ export async function openDatabase(domains: readonly Domain[], config: Config = 
     timer.lap('database start');
   }
   const connection = connect(url, config.DB_POOL_SIZE);
+  let prepared: PreparedDefinitions;
   try {
     timer.resync();
-    const report = await prepareDatabase(connection.db, definitions, roles, domains, (name, ms, note) => timer.add(name, ms, note));
+    prepared = await prepareDefinitions(connection.db, disk, domains, (name, ms, note) => timer.add(name, ms, note));
+    const report = prepared.report;
     timer.resync();
+    log(`definitions version ${prepared.versione}${prepared.files === disk ? '' : ' (changed live after the last deploy: npm run definitions:export brings them to git)'}`);
     if (report.created.length) log(`tables created: ${report.created.join(', ')}`);
     // On a fresh database every column is new: name them only when an existing table grew.
     const grown = report.added.filter((c) => !report.created.includes(c.split('.')[0]!));
@@ -87,7 +97,9 @@ export async function openDatabase(domains: readonly Domain[], config: Config = 
   }
   return {
     connection,
-    definitions,
+    definitions: prepared.definitions,
+    files: prepared.files,
+    versione: prepared.versione,
     domains,
     stop: async () => {
       await connection.close();
@@ -97,7 +109,9 @@ export async function openDatabase(domains: readonly Domain[], config: Config = 
 }
 
 export interface RunningServer {
-  app: FastifyInstance;
+  /** The app of the definitions served now (a live change replaces it). */
+  readonly app: FastifyInstance;
+  host: DefinitionsHost;
   url: string;
   database: RunningDatabase;
   close(): Promise<void>;
@@ -111,32 +125,51 @@ export async function startServer(domains: readonly Domain[], config: Config, ti
     await seedDemo(database.connection.db, console.log, mediaSettings(config));
     timer.lap('demo data');
   }
-  const app = await buildApp({
-    domains,
-    db: database.connection.db,
-    definitions: database.definitions,
-    config: { ...config, staticDir: path.resolve(config.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) },
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, serializers: logSerializers },
+  const appConfig = { ...config, staticDir: path.resolve(config.STATIC_DIR ?? path.join(PROJECT_ROOT, 'dist')) };
+  const logger = config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, serializers: logSerializers };
+  const db = database.connection.db;
+  const host = await DefinitionsHost.start({
+    db,
+    listen: poolOf(db)?.options,
+    set: { files: database.files, versione: database.versione },
+    // Each version's whole app, from its files (the first from the start's, already compiled).
+    build: async (set, applied) => buildApp({
+      domains, db, config: appConfig, logger, definizioni: { ...set, applied },
+      definitions: set.files === database.files ? database.definitions : loadAllFiles(set.files).definitions,
+    }),
+    log: (line) => console.log(line),
   });
   timer.lap('app build');
   const port = config.PORT;
-  const host = config.HOST;
-  const stopDelivery = startDelivery(database.connection.db, app.ctx.config, (line) => app.log.info(line));
-  app.addHook('onClose', async () => stopDelivery());
-  // Every instance ticks: a due time is run by one of them (SCHEDULER_TICK_MS=0: this one runs none).
-  const stopScheduler = config.SCHEDULER_TICK_MS > 0 ? app.ctx.scheduler.start(config.SCHEDULER_TICK_MS) : () => {};
-  app.addHook('onClose', async () => stopScheduler());
-  await app.listen({ port, host });
-  const url = `http://${host}:${(app.server.address() as { port: number }).port}`;
+  const hostName = config.HOST;
+  const stopDelivery = startDelivery(db, host.app.ctx.config, (line) => host.app.log.info(line));
+  // Every instance ticks: a due time is run by one of them (SCHEDULER_TICK_MS=0: this one runs none). The tick follows
+  // the app of the definitions served, whose schedules it runs.
+  let stopScheduler = config.SCHEDULER_TICK_MS > 0 ? host.app.ctx.scheduler.start(config.SCHEDULER_TICK_MS) : () => {};
+  host.onSwap = (next) => {
+    if (config.SCHEDULER_TICK_MS <= 0) return;
+    stopScheduler();
+    stopScheduler = next.ctx.scheduler.start(config.SCHEDULER_TICK_MS);
+  };
+  await new Promise<void>((resolve, reject) => {
+    host.server.once('error', reject);
+    host.server.listen(port, hostName, () => resolve());
+  });
+  const url = `http://${hostName}:${(host.server.address() as { port: number }).port}`;
   timer.lap('listen');
   console.log(`listening on ${url}`);
   console.log(timer.line());
   return {
-    app,
+    get app() {
+      return host.app;
+    },
+    host,
     url,
     database,
     close: async () => {
-      await app.close();
+      stopScheduler();
+      stopDelivery();
+      await host.close();
       await database.stop();
     },
   };

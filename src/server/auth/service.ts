@@ -168,7 +168,9 @@ export interface RolesFile {
 
 /** The roles file is the truth: roles and grants are made to match it at every start. */
 export async function syncRoles(db: Database, file: RolesFile): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  // Inside a caller's transaction (a live change of the definitions) or in one of its own.
+  const within = <T>(run: (trx: Database) => Promise<T>) => (db.isTransaction ? run(db) : db.transaction().execute(run));
+  await within(async (trx) => {
     for (const p of file.permissions) {
       await trx.insertInto('auth_permission').values({ name: p.name, description: p.description ?? '' })
         .onConflict((oc) => oc.column('name').doUpdateSet({ description: p.description ?? '' })).execute();

@@ -230,12 +230,24 @@ export interface MigrationReport {
   warnings: string[];
   /** Statements recorded in schema_history by this start. */
   statements: string[];
+  /** The same statements, each with the rows it touched. */
+  plan: PlannedStatement[];
+  /** A dry run's refusals (a real migration stops at the first, as a DefinitionError). */
+  refusals: Refusal[];
 }
 
 export interface MigrateOptions {
   /** Folder of hand-written migration files (default src/server/db/migrations). */
   migrationsDir?: string;
+  /** Runs everything, lists every refusal, and rolls back: the plan of a change, nothing written. */
+  dryRun?: boolean;
+  /** In the migration's transaction, under its lock: before the first statement (may refuse by throwing) and after the last. */
+  before?: (trx: Trx) => Promise<void>;
+  after?: (trx: Trx, report: MigrationReport) => Promise<void>;
 }
+
+/** Thrown inside a dry run's transaction to roll it back. */
+class DryRunDone extends Error {}
 
 // A value converts when casting its text to the new type succeeds; works on every PostgreSQL version (no pg_input_is_valid).
 const CONVERTS_FUNCTION = `CREATE OR REPLACE FUNCTION pg_temp.schema_value_converts(v text, t text) RETURNS boolean LANGUAGE plpgsql AS $f$
@@ -246,23 +258,61 @@ EXCEPTION WHEN others THEN
   RETURN false;
 END $f$`;
 
-class Plan {
-  readonly statements: string[] = [];
-  constructor(private readonly db: Trx) {}
-  /** Runs a statement that changes the database and records it. */
-  async apply(statement: string): Promise<void> {
-    await sql.raw(statement).execute(this.db);
-    this.statements.push(statement);
-  }
+/** A statement of the migration with the rows it touches (written, converted, filled or dropped with a column). */
+export interface PlannedStatement {
+  sql: string;
+  righe: number;
 }
 
-/** Runs one step of a resource's migration; a database error becomes a refusal naming the file and pointer. */
-async function step<T>(file: string, pointer: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof DefinitionError) throw error;
-    throw new DefinitionError(file, pointer, `migration failed: ${(error as Error).message}`);
+/** A change the migration refuses: the file and pointer that asked for it, why, and the first offending rows. */
+export interface Refusal {
+  file: string;
+  pointer: string;
+  message: string;
+  righe: unknown[];
+}
+
+// ALTER TABLE forms that rewrite, fill or drop every row's value (renames, plain ADD COLUMN and constraints touch none).
+const TOUCHES_EVERY_ROW = /^ALTER TABLE "([^"]+)" (?:ALTER COLUMN "[^"]+" TYPE|DROP COLUMN|ADD COLUMN "[^"]+" \S+ DEFAULT)/;
+
+class Plan {
+  readonly statements: string[] = [];
+  readonly detail: PlannedStatement[] = [];
+  readonly refusals: Refusal[] = [];
+  /** `collect`: a dry run, which lists every refusal and goes on instead of stopping at the first. */
+  constructor(private readonly db: Trx, readonly collect = false) {}
+  /** Runs a statement that changes the database and records it, with the rows it touched. */
+  async apply(statement: string): Promise<void> {
+    const result = await sql.raw(statement).execute(this.db);
+    this.statements.push(statement);
+    let righe = Number(result.numAffectedRows ?? 0n);
+    const table = TOUCHES_EVERY_ROW.exec(statement)?.[1];
+    if (table) righe = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(this.db)).rows[0]!.n);
+    this.detail.push({ sql: statement, righe });
+  }
+  /** A statement run elsewhere (a trigger's definition, a hand-written migration), recorded. */
+  note(statement: string): void {
+    this.statements.push(statement);
+    this.detail.push({ sql: statement, righe: 0 });
+  }
+  /** A refusal: stops the migration, or in a dry run is listed and the change skipped. */
+  refuse(file: string, pointer: string, message: string, righe: unknown[] = []): void {
+    if (!this.collect) throw new DefinitionError(file, pointer, message);
+    this.refusals.push({ file, pointer, message, righe });
+  }
+  /** Runs one step of a resource's migration; a database error becomes a refusal naming the file and pointer. */
+  async step(file: string, pointer: string, run: () => Promise<unknown>): Promise<void> {
+    // A dry run goes on after a failed step: its savepoint undoes the step alone.
+    if (this.collect) await sql.raw('SAVEPOINT migration_step').execute(this.db);
+    try {
+      await run();
+      if (this.collect) await sql.raw('RELEASE SAVEPOINT migration_step').execute(this.db);
+    } catch (error) {
+      if (error instanceof DefinitionError && !this.collect) throw error;
+      if (this.collect) await sql.raw('ROLLBACK TO SAVEPOINT migration_step').execute(this.db);
+      const message = error instanceof DefinitionError ? error.detail : `migration failed: ${(error as Error).message}`;
+      this.refuse(file, pointer, message);
+    }
   }
 }
 
@@ -291,7 +341,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
     // Rename: the old column carries the data over to the new name, with its indexes and foreign key.
     if (field.renamedFrom && !columns.has(field.name) && columns.has(field.renamedFrom)) {
       const from = field.renamedFrom;
-      await step(file, `${pointer}/x-renamed-from`, async () => {
+      await plan.step(file, `${pointer}/x-renamed-from`, async () => {
         await plan.apply(`ALTER TABLE "${table}" RENAME COLUMN "${from}" TO "${field.name}"`);
         for (const prefix of ['idx', 'uq', 'trgm']) {
           const [oldName, newName] = [objectName(prefix, table, from), objectName(prefix, table, field.name)];
@@ -304,7 +354,8 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
       columns.delete(from);
       report.renamed.push(`${table}.${from} -> ${field.name}`);
     } else if (field.renamedFrom && columns.has(field.name) && columns.has(field.renamedFrom)) {
-      throw new DefinitionError(file, `${pointer}/x-renamed-from`, `both columns "${field.renamedFrom}" and "${field.name}" exist in table ${table}: move the data by a hand-written migration`);
+      plan.refuse(file, `${pointer}/x-renamed-from`, `both columns "${field.renamedFrom}" and "${field.name}" exist in table ${table}: move the data by a hand-written migration`);
+      continue;
     }
 
     const current = columns.get(field.name);
@@ -313,12 +364,14 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
     if (!current) {
       // A new required field needs a value for the rows already there.
       if (requiredAt >= 0 && fallback === undefined && (await rowCount()) > 0) {
-        throw new DefinitionError(file, `/required/${requiredAt}`, `"${field.name}" is new and required but ${table} already has rows: give the property a "default" for them`);
+        const first = await sql<{ id: number }>`SELECT id FROM ${sql.table(table)} ORDER BY id LIMIT 5`.execute(db);
+        plan.refuse(file, `/required/${requiredAt}`, `"${field.name}" is new and required but ${table} already has rows: give the property a "default" for them`, first.rows);
+        continue;
       }
-      await step(file, pointer, () => plan.apply(`ALTER TABLE "${table}" ADD COLUMN "${field.name}" ${type}${columnDefault(def, field)}`));
+      await plan.step(file, pointer, () => plan.apply(`ALTER TABLE "${table}" ADD COLUMN "${field.name}" ${type}${columnDefault(def, field)}`));
       report.added.push(`${table}.${field.name}`);
       if (requiredAt >= 0 && fallback !== undefined && !columnDefault(def, field)) {
-        await step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
+        await plan.step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
         report.filled.push(`${table}.${field.name}`);
       }
       continue;
@@ -326,7 +379,8 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
 
     if (current !== INFORMATION_SCHEMA_TYPES[field.kind]) {
       // Type change: in place when every stored value converts, otherwise refused with the first rows that do not.
-      await step(file, `${pointer}/type`, async () => {
+      let converted = false;
+      await plan.step(file, `${pointer}/type`, async () => {
         await sql.raw(CONVERTS_FUNCTION).execute(db);
         const bad = await sql<{ id: number; value: string }>`
           SELECT id, ${sql.ref(field.name)}::text AS value FROM ${sql.table(table)}
@@ -334,8 +388,10 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
           ORDER BY id LIMIT 5`.execute(db);
         if (bad.rows.length) {
           const list = bad.rows.map((r) => `id ${r.id} (${JSON.stringify(r.value)})`).join(', ');
-          throw new DefinitionError(file, `${pointer}/type`, `${column} is ${current} and cannot become ${type}: rows ${list} do not convert`);
+          plan.refuse(file, `${pointer}/type`, `${column} is ${current} and cannot become ${type}: rows ${list} do not convert`, bad.rows.map((r) => ({ id: r.id, valore: r.value })));
+          return;
         }
+        converted = true;
         // A trigram index only fits text; the search settings recreate it when the column is still searched.
         await plan.apply(`DROP INDEX IF EXISTS "${objectName('trgm', table, field.name)}"`);
         await plan.apply(`ALTER TABLE "${table}" ALTER COLUMN "${field.name}" DROP DEFAULT`);
@@ -343,7 +399,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
         const restored = columnDefault(def, field);
         if (restored) await plan.apply(`ALTER TABLE "${table}" ALTER COLUMN "${field.name}" SET${restored}`);
       });
-      report.converted.push(`${table}.${field.name}: ${current} -> ${type}`);
+      if (converted) report.converted.push(`${table}.${field.name}: ${current} -> ${type}`);
     }
 
     if (changed) {
@@ -353,10 +409,10 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
         const missing = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(field.name)} IS NULL`.execute(db);
         const count = Number(missing.rows[0]!.n);
         if (count > 0 && fallback === undefined) {
-          throw new DefinitionError(file, `/required/${requiredAt}`, `"${field.name}" is required but ${count} ${count === 1 ? 'row' : 'rows'} of ${table} ${count === 1 ? 'has' : 'have'} no value: give the property a "default" for them`);
-        }
-        if (count > 0) {
-          await step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
+          const first = await sql<{ id: number }>`SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(field.name)} IS NULL ORDER BY id LIMIT 5`.execute(db);
+          plan.refuse(file, `/required/${requiredAt}`, `"${field.name}" is required but ${count} ${count === 1 ? 'row' : 'rows'} of ${table} ${count === 1 ? 'has' : 'have'} no value: give the property a "default" for them`, first.rows);
+        } else if (count > 0) {
+          await plan.step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
           report.filled.push(`${table}.${field.name}`);
         }
       }
@@ -369,7 +425,10 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
           GROUP BY 1 ORDER BY 1`.execute(db);
         if (used.rows.length) {
           const list = used.rows.map((r) => `${JSON.stringify(r.value)} (${r.n} ${r.n === '1' ? 'row' : 'rows'})`).join(', ');
-          throw new DefinitionError(file, pointer, `values removed from the definition are still used in ${table}: ${list}`);
+          const first = await sql<{ id: number; value: string }>`
+            SELECT id, ${sql.ref(field.name)}::text AS value FROM ${sql.table(table)}
+            WHERE ${sql.ref(field.name)} IS NOT NULL AND NOT (${sql.ref(field.name)}::text = ANY(${allowed})) ORDER BY id LIMIT 5`.execute(db);
+          plan.refuse(file, pointer, `values removed from the definition are still used in ${table}: ${list}`, first.rows.map((r) => ({ id: r.id, valore: r.value })));
         }
       }
     }
@@ -378,7 +437,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
   // x-removed drops the column; a property simply gone keeps its column (a typo must not lose data) and is reported.
   for (const name of def.removed ?? []) {
     if (!columns.has(name)) continue;
-    await step(file, `/properties/${name}/x-removed`, () => plan.apply(`ALTER TABLE "${table}" DROP COLUMN "${name}"`));
+    await plan.step(file, `/properties/${name}/x-removed`, () => plan.apply(`ALTER TABLE "${table}" DROP COLUMN "${name}"`));
     columns.delete(name);
     report.dropped.push(`${table}.${name}`);
   }
@@ -441,7 +500,7 @@ export interface DomainSchema {
 
 export async function migrate(db: Database, definitions: Definitions, usersResource: string, domains: DomainSchema, options: MigrateOptions = {}): Promise<MigrationReport> {
   const report: MigrationReport = {
-    created: [], added: [], renamed: [], converted: [], filled: [], dropped: [], orphaned: [], migrations: [], warnings: [], statements: [],
+    created: [], added: [], renamed: [], converted: [], filled: [], dropped: [], orphaned: [], migrations: [], warnings: [], statements: [], plan: [], refusals: [],
   };
   // Outside the transaction: a refused CREATE EXTENSION would otherwise abort it.
   const trigram = await trigramAvailable(db);
@@ -449,7 +508,8 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
   await db.transaction().execute(async (trx) => {
     // One migrator at a time when several API processes start together; released at commit or rollback.
     await sql`SELECT pg_advisory_xact_lock(727274)`.execute(trx);
-    const plan = new Plan(trx);
+    const plan = new Plan(trx, options.dryRun);
+    await options.before?.(trx);
     for (const statement of [...ENGINE_TABLES, ...STORICO_TABLES, ...SCHEDULER_TABLES]) await sql.raw(statement).execute(trx);
     const last = await sql<{ definition_hash: string }>`SELECT definition_hash FROM schema_history ORDER BY id DESC LIMIT 1`.execute(trx);
     const changed = last.rows[0]?.definition_hash !== hash;
@@ -460,7 +520,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
       await migrateResource(trx, plan, def, report, changed);
       const table = def.name;
       const file = `${table}/entity.schema.json`;
-      await step(file, '', async () => {
+      await plan.step(file, '', async () => {
         for (const column of indexedColumns(def)) {
           const name = objectName('idx', table, column);
           await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ("${column}")`);
@@ -474,7 +534,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
         }
         if (statusField && def.resource.workflow?.countsPath) await ensureStatusCounts(trx, plan, table, statusField, def.resource.rowScope?.field);
         const trigger = await ensureHistoryTrigger(trx, def);
-        if (trigger) plan.statements.push(trigger);
+        if (trigger) plan.note(trigger);
         for (const field of def.fields) {
           if (def.schema.properties?.[field.name]?.['x-unique'] === true) {
             const name = objectName('uq', table, field.name);
@@ -514,7 +574,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
         if (!field.ref || def.resource.view) continue;
         const name = objectName('fk', def.name, field.name);
         if (await constraintExists(trx, name)) continue;
-        await step(`${def.name}/entity.schema.json`, `/properties/${field.name}/x-ref`, () =>
+        await plan.step(`${def.name}/entity.schema.json`, `/properties/${field.name}/x-ref`, () =>
           plan.apply(`ALTER TABLE "${def.name}" ADD CONSTRAINT "${name}" FOREIGN KEY ("${field.name}") REFERENCES "${field.ref}"(id) ON DELETE RESTRICT`));
       }
     }
@@ -523,12 +583,18 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     // Views are recreated at every start (not recorded: they change nothing stored).
     await createViews(trx, definitions, (resource) => domains.viewOf(resource));
     await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
-    for (const name of report.migrations) plan.statements.push(`-- migration ${name}`);
+    for (const name of report.migrations) plan.note(`-- migration ${name}`);
 
     if (changed || plan.statements.length) {
       await sql`INSERT INTO schema_history (definition_hash, statements) VALUES (${hash}, ${JSON.stringify(plan.statements)}::jsonb)`.execute(trx);
     }
     report.statements = plan.statements;
+    report.plan = plan.detail;
+    report.refusals = plan.refusals;
+    if (options.dryRun) throw new DryRunDone();
+    await options.after?.(trx, report);
+  }).catch((error: unknown) => {
+    if (!(error instanceof DryRunDone)) throw error;
   });
   return report;
 }

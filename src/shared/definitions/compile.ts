@@ -8,7 +8,7 @@ import { SYSTEM_FIELDS, cercaEntry } from './types.ts';
 import { ExpressionError, conditionalBlocks, expressionFields, parseExpression } from '../rules.ts';
 
 export class DefinitionError extends Error {
-  constructor(readonly file: string, readonly pointer: string, detail: string) {
+  constructor(readonly file: string, readonly pointer: string, readonly detail: string) {
     super(`${file}#${pointer}: ${detail}`);
     this.name = 'DefinitionError';
   }
