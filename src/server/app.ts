@@ -26,6 +26,7 @@ import { checkSchedules, Scheduler } from './scheduler/scheduler.ts';
 import { engineJobs } from './scheduler/jobs.ts';
 import schedulerPlugin from './scheduler/routes.ts';
 import definizioniPlugin from './definizioni/routes.ts';
+import { newerVersionBehind } from './definizioni/store.ts';
 import type { DefinitionFiles } from './definitions.ts';
 import { createMediaStore, mediaSettings } from './media/store.ts';
 import { createFirmaProvider } from './adapters/firma/index.ts';
@@ -101,7 +102,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(async (error, request, reply) => {
+    const newer = ctx.definizioni && await newerVersionBehind(error, ctx.db, ctx.definizioni.versione);
+    if (!newer) return errorHandler(error as Error, request, reply);
+    void ctx.definizioni!.applied(newer);
+    return reply.code(503).header('retry-after', '1').send({ message: 'Le definizioni sono appena cambiate: riprova.', code: 'DEFINITIONS_CHANGED' });
+  });
   installValidator(app, placeCodes);
   app.addHook('preValidation', defaultBody);
   app.addHook('preValidation', refuseNul);

@@ -41,6 +41,8 @@ export const ERROR_CODES = [
   'MAINTENANCE',
   /** 503: a third party or a service is unavailable for now. */
   'UNAVAILABLE',
+  /** 503: the definitions changed on another instance while this request ran on the old ones: send it again. */
+  'DEFINITIONS_CHANGED',
   /** 504: a third party did not answer in time. */
   'THIRD_PARTY_TIMEOUT',
 ] as const;

@@ -51,6 +51,21 @@ export interface RequestOptions {
   keepalive?: boolean;
 }
 
+// The definitions version of the last answer and of the definitions loaded: a change applied live shows as a
+// difference, and the next write first reloads the definitions (the screens re-render; a form keeps its values).
+const definitionsVersion = { seen: '', loaded: '' };
+let reloadDefinitions: (() => Promise<unknown>) | undefined;
+
+/** The definitions' loader (useDefinitions) makes itself known, to be called when the server's set changed. */
+export function onDefinitionsChanged(reload: (() => Promise<unknown>) | undefined): void {
+  reloadDefinitions = reload;
+}
+
+async function currentDefinitions(): Promise<void> {
+  if (!reloadDefinitions || !definitionsVersion.loaded || definitionsVersion.seen === definitionsVersion.loaded) return;
+  await reloadDefinitions().catch(() => {});
+}
+
 function buildUrl(path: string, query: Query | undefined, bust: boolean): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -70,8 +85,9 @@ async function send(method: string, path: string, options: RequestOptions): Prom
   // A FormData body (file upload) sets its own multipart boundary.
   const multipart = typeof FormData !== 'undefined' && options.body instanceof FormData;
   if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') await currentDefinitions();
   try {
-    return await fetch(buildUrl(path, options.query, method === 'GET'), {
+    const response = await fetch(buildUrl(path, options.query, method === 'GET'), {
       method,
       headers,
       body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
@@ -79,6 +95,8 @@ async function send(method: string, path: string, options: RequestOptions): Prom
       signal: options.signal,
       keepalive: options.keepalive,
     });
+    definitionsVersion.seen = response.headers.get('x-definizioni-versione') ?? definitionsVersion.seen;
+    return response;
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new ApiError(0, msg.networkError, {});
@@ -474,7 +492,11 @@ export const api = {
       { body: { email, password }, noRedirect: true },
     ),
   logout: () => request<{ message: string }>('GET', '/api/api_logout', { noRedirect: true }),
-  definitions: () => request<import('../types.ts').DefinitionsPayload>('GET', '/api/definitions'),
+  definitions: async () => {
+    const payload = await request<import('../types.ts').DefinitionsPayload>('GET', '/api/definitions');
+    definitionsVersion.loaded = definitionsVersion.seen;
+    return payload;
+  },
   /** The dashboard's charts and card counts, in the user's scope. */
   dashboard: () => request<{ data: DashboardData }>('GET', '/api/dashboard').then((r) => r.data),
   updateAccount: (body: { name?: string; password_attuale?: string; password?: string }) =>

@@ -1,6 +1,7 @@
 // Definitions of the logged-in user (resources, menu) from GET /api/definitions, cached by SWR.
+import { useEffect } from 'react';
 import useSWR from 'swr';
-import { api } from '../api/dataProvider.ts';
+import { api, onDefinitionsChanged } from '../api/dataProvider.ts';
 import type { DefinitionsPayload, ResourceDef } from '../types.ts';
 
 export const DEFINITIONS_KEY = '/api/definitions';
@@ -10,6 +11,10 @@ export function useDefinitions() {
     revalidateOnFocus: false,
     shouldRetryOnError: false,
   });
+  // A change applied live on the server: the data layer reloads them before the next write.
+  useEffect(() => {
+    onDefinitionsChanged(() => mutate());
+  }, [mutate]);
   return { definitions: data, error: error as Error | undefined, isLoading, reload: mutate };
 }
 

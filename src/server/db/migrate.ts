@@ -275,6 +275,9 @@ export interface Refusal {
 // ALTER TABLE forms that rewrite, fill or drop every row's value (renames, plain ADD COLUMN and constraints touch none).
 const TOUCHES_EVERY_ROW = /^ALTER TABLE "([^"]+)" (?:ALTER COLUMN "[^"]+" TYPE|DROP COLUMN|ADD COLUMN "[^"]+" \S+ DEFAULT)/;
 
+// The fills the migration writes (a default into the rows without a value).
+const FILL = /^UPDATE "([^"]+)" SET "[^"]+" = .+ WHERE ("[^"]+" IS NULL)$/s;
+
 class Plan {
   readonly statements: string[] = [];
   readonly detail: PlannedStatement[] = [];
@@ -283,6 +286,15 @@ class Plan {
   constructor(private readonly db: Trx, readonly collect = false) {}
   /** Runs a statement that changes the database and records it, with the rows it touched. */
   async apply(statement: string): Promise<void> {
+    // A dry run counts the rows a fill would write instead of writing them: the history trigger would take ids from
+    // its sequence, which no rollback gives back (the plan would change the database).
+    const fill = this.collect ? FILL.exec(statement) : null;
+    if (fill) {
+      const counted = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(fill[1]!)} WHERE ${sql.raw(fill[2]!)}`.execute(this.db);
+      this.statements.push(statement);
+      this.detail.push({ sql: statement, righe: Number(counted.rows[0]!.n) });
+      return;
+    }
     const result = await sql.raw(statement).execute(this.db);
     this.statements.push(statement);
     let righe = Number(result.numAffectedRows ?? 0n);
@@ -424,7 +436,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
           WHERE ${sql.ref(field.name)} IS NOT NULL AND NOT (${sql.ref(field.name)}::text = ANY(${allowed}))
           GROUP BY 1 ORDER BY 1`.execute(db);
         if (used.rows.length) {
-          const list = used.rows.map((r) => `${JSON.stringify(r.value)} (${r.n} ${r.n === '1' ? 'row' : 'rows'})`).join(', ');
+          const list = used.rows.map((r) => `${JSON.stringify(r.value)} (${r.n} ${Number(r.n) === 1 ? 'row' : 'rows'})`).join(', ');
           const first = await sql<{ id: number; value: string }>`
             SELECT id, ${sql.ref(field.name)}::text AS value FROM ${sql.table(table)}
             WHERE ${sql.ref(field.name)} IS NOT NULL AND NOT (${sql.ref(field.name)}::text = ANY(${allowed})) ORDER BY id LIMIT 5`.execute(db);
@@ -585,7 +597,8 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
     for (const name of report.migrations) plan.note(`-- migration ${name}`);
 
-    if (changed || plan.statements.length) {
+    // Not in a dry run: a sequence's step is not rolled back, and a plan must leave the database as it was.
+    if ((changed || plan.statements.length) && !options.dryRun) {
       await sql`INSERT INTO schema_history (definition_hash, statements) VALUES (${hash}, ${JSON.stringify(plan.statements)}::jsonb)`.execute(trx);
     }
     report.statements = plan.statements;

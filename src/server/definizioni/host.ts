@@ -3,7 +3,7 @@
 // the old one, requests arriving from then on go to it, and the old app closes once its running requests have finished.
 import http from 'node:http';
 import pg from 'pg';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Database } from '../db/connection.ts';
 import type { DefinitionFiles } from '../definitions.ts';
 import { DEFINIZIONI_CHANNEL, latestVersion, readVersion } from './store.ts';
@@ -74,8 +74,8 @@ export class DefinitionsHost {
   }
 
   /** A test's request to whatever app is current. */
-  inject(...args: Parameters<FastifyInstance['inject']>): ReturnType<FastifyInstance['inject']> {
-    return this.served.app.inject(...args);
+  inject(options: InjectOptions | string): Promise<LightMyRequestResponse> {
+    return this.served.app.inject(options);
   }
 
   /** Takes version n (or the newest, without n) when it is newer than the one served; one swap at a time. */

@@ -109,9 +109,9 @@ export default fp(async (app: FastifyInstance) => {
 
     scoped.get('/api/definizioni/versioni', {
       preHandler: guard,
-      schema: { tags, summary: 'Le versioni delle definizioni con le differenze, dalla più recente', querystring: { type: 'object', additionalProperties: false, properties: { page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 15 }, _t: { type: 'string', maxLength: 20 } } }, response: { 200: { type: 'object', properties: { data: { type: 'array', items: VERSIONE }, current_page: { type: 'integer' }, last_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' } } }, ...errorResponses(401, 403) } },
+      schema: { tags, summary: 'Le versioni delle definizioni con le differenze, dalla più recente', querystring: { type: 'object', additionalProperties: false, properties: { page: { type: 'integer', minimum: 1, maximum: 100000 }, per_page: { type: 'integer', minimum: 1, maximum: 100 }, _t: { type: 'string', maxLength: 20 } } }, response: { 200: { type: 'object', properties: { data: { type: 'array', items: VERSIONE }, current_page: { type: 'integer' }, last_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' } } }, ...errorResponses(401, 403) } },
     }, async (request) => {
-      const { page, per_page } = request.query as { page: number; per_page: number };
+      const { page = 1, per_page = 15 } = request.query as { page?: number; per_page?: number };
       const { data, total } = await listVersions(app.ctx.db, page, per_page);
       return { data, total, current_page: page, per_page, last_page: Math.max(1, Math.ceil(total / per_page)) };
     });

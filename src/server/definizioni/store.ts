@@ -166,3 +166,17 @@ export async function listVersions(db: Db, page: number, perPage: number): Promi
     })),
   };
 }
+
+// What a statement built from older definitions meets once a change has been applied: a column or table gone or renamed.
+const SCHEMA_MOVED = new Set(['42703', '42P01', '42P10']);
+
+/**
+ * Whether a failed request ran on definitions older than the database's (another instance applied a change a moment
+ * ago): then the newest version, for the caller to take and to answer 503 'riprova' instead of an internal error.
+ */
+export async function newerVersionBehind(error: unknown, db: Db, served: number): Promise<number | undefined> {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !SCHEMA_MOVED.has(code)) return undefined;
+  const latest = await latestVersion(db).catch(() => 0);
+  return latest > served ? latest : undefined;
+}
