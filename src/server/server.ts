@@ -56,13 +56,8 @@ export class StartupTimer {
 /** Where the embedded database and, by default, the files live. */
 export const dataDirOf = (config: Config) => path.resolve(config.DATA_DIR ?? path.join(PROJECT_ROOT, 'data'));
 
-/** Opens the database named by DATABASE_URL, or starts the embedded one under DATA_DIR, and brings it up to the definitions. */
-export async function openDatabase(domains: readonly Domain[], config: Config = loadConfig(), log: (line: string) => void = console.log, timer = new StartupTimer()): Promise<RunningDatabase> {
-  const schemasDir = path.resolve(config.SCHEMAS_DIR ?? path.join(PROJECT_ROOT, 'schemas'));
-  const disk = await readDefinitionFiles(schemasDir);
-  // The disk set must be sound before anything starts, whichever set is then served.
-  loadAllFiles(disk);
-  timer.lap('definitions');
+/** Connects to DATABASE_URL, or starts the embedded server under DATA_DIR; nothing is migrated (the definitions scripts read it as it is). */
+export async function connectDatabase(config: Config, log: (line: string) => void = console.log, timer = new StartupTimer()): Promise<{ connection: Connection; embedded?: EmbeddedServer; stop(): Promise<void> }> {
   let embedded: EmbeddedServer | undefined;
   let url = config.DATABASE_URL;
   if (!url) {
@@ -73,6 +68,24 @@ export async function openDatabase(domains: readonly Domain[], config: Config = 
     timer.lap('database start');
   }
   const connection = connect(url, config.DB_POOL_SIZE);
+  return {
+    connection,
+    embedded,
+    stop: async () => {
+      await connection.close();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Opens the database named by DATABASE_URL, or starts the embedded one under DATA_DIR, and brings it up to the definitions. */
+export async function openDatabase(domains: readonly Domain[], config: Config = loadConfig(), log: (line: string) => void = console.log, timer = new StartupTimer()): Promise<RunningDatabase> {
+  const schemasDir = path.resolve(config.SCHEMAS_DIR ?? path.join(PROJECT_ROOT, 'schemas'));
+  const disk = await readDefinitionFiles(schemasDir);
+  // The disk set must be sound before anything starts, whichever set is then served.
+  loadAllFiles(disk);
+  timer.lap('definitions');
+  const { connection, embedded } = await connectDatabase(config, log, timer);
   let prepared: PreparedDefinitions;
   try {
     timer.resync();
