@@ -61,9 +61,14 @@ export function onDefinitionsChanged(reload: (() => Promise<unknown>) | undefine
   reloadDefinitions = reload;
 }
 
+let reloading: Promise<unknown> | undefined;
+
 async function currentDefinitions(): Promise<void> {
   if (!reloadDefinitions || !definitionsVersion.loaded || definitionsVersion.seen === definitionsVersion.loaded) return;
-  await reloadDefinitions().catch(() => {});
+  reloading ??= reloadDefinitions().catch(() => {}).finally(() => {
+    reloading = undefined;
+  });
+  await reloading;
 }
 
 function buildUrl(path: string, query: Query | undefined, bust: boolean): string {
@@ -95,7 +100,12 @@ async function send(method: string, path: string, options: RequestOptions): Prom
       signal: options.signal,
       keepalive: options.keepalive,
     });
-    definitionsVersion.seen = response.headers.get('x-definizioni-versione') ?? definitionsVersion.seen;
+    const seen = response.headers.get('x-definizioni-versione');
+    if (seen && seen !== definitionsVersion.seen) {
+      definitionsVersion.seen = seen;
+      // Heard of a new set: the screens take it now (in the background); a write in flight keeps the set it was made on.
+      if (definitionsVersion.loaded && seen !== definitionsVersion.loaded) void currentDefinitions();
+    }
     return response;
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
