@@ -239,6 +239,8 @@ export interface MigrationReport {
 export interface MigrateOptions {
   /** Folder of hand-written migration files (default src/server/db/migrations). */
   migrationsDir?: string;
+  /** A live change: only these resources' tables are migrated (locked first); what the start alone does is skipped. */
+  only?: ReadonlySet<string>;
   /** Runs everything, lists every refusal, and rolls back: the plan of a change, nothing written. */
   dryRun?: boolean;
   /** In the migration's transaction, under its lock: before the first statement (may refuse by throwing) and after the last. */
@@ -522,13 +524,22 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     await sql`SELECT pg_advisory_xact_lock(727274)`.execute(trx);
     const plan = new Plan(trx, options.dryRun);
     await options.before?.(trx);
-    for (const statement of [...ENGINE_TABLES, ...STORICO_TABLES, ...SCHEDULER_TABLES]) await sql.raw(statement).execute(trx);
+    if (options.only) {
+      // A live change: the tables it alters and the views (dropped and recreated) are locked first, all at once, so no
+      // request holding one of them can wait for this transaction while it waits for that request (a deadlock). The
+      // engine's own tables, domain statements and migration files are as the start left them: not touched again.
+      const locked = [...definitions.resources.values()].filter((d) => d.resource.view || options.only!.has(d.name)).map((d) => d.name);
+      const existing = (await sql<{ name: string }>`SELECT relname AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relname = ANY(${locked})`.execute(trx)).rows.map((r) => r.name);
+      if (existing.length) await sql.raw(`LOCK TABLE ${existing.sort().map((name) => `"${name}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`).execute(trx);
+    } else {
+      for (const statement of [...ENGINE_TABLES, ...STORICO_TABLES, ...SCHEDULER_TABLES]) await sql.raw(statement).execute(trx);
+    }
     const last = await sql<{ definition_hash: string }>`SELECT definition_hash FROM schema_history ORDER BY id DESC LIMIT 1`.execute(trx);
     const changed = last.rows[0]?.definition_hash !== hash;
     await dropViews(trx, definitions);
 
     for (const def of definitions.resources.values()) {
-      if (def.resource.view) continue;
+      if (def.resource.view || (options.only && !options.only.has(def.name))) continue;
       await migrateResource(trx, plan, def, report, changed);
       const table = def.name;
       const file = `${table}/entity.schema.json`;
@@ -582,6 +593,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     }
     // Foreign keys once every table exists, so resources may point at each other in any order.
     for (const def of definitions.resources.values()) {
+      if (options.only && !options.only.has(def.name)) continue;
       for (const field of def.fields) {
         if (!field.ref || def.resource.view) continue;
         const name = objectName('fk', def.name, field.name);
@@ -590,11 +602,13 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
           plan.apply(`ALTER TABLE "${def.name}" ADD CONSTRAINT "${name}" FOREIGN KEY ("${field.name}") REFERENCES "${field.ref}"(id) ON DELETE RESTRICT`));
       }
     }
-    for (const statement of USER_TABLES(usersResource)) await sql.raw(statement).execute(trx);
-    await runDomainMigrations(trx, trigram, domains.domainMigrations());
+    if (!options.only) {
+      for (const statement of USER_TABLES(usersResource)) await sql.raw(statement).execute(trx);
+      await runDomainMigrations(trx, trigram, domains.domainMigrations());
+    }
     // Views are recreated at every start (not recorded: they change nothing stored).
     await createViews(trx, definitions, (resource) => domains.viewOf(resource));
-    await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
+    if (!options.only) await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
     for (const name of report.migrations) plan.note(`-- migration ${name}`);
 
     // Not in a dry run: a sequence's step is not rolled back, and a plan must leave the database as it was.

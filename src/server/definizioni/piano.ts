@@ -75,6 +75,24 @@ async function lintOrErrors(files: DefinitionFiles, domains: readonly Domain[]) 
   }
 }
 
+/**
+ * The resources whose tables a change may touch: those with a file changed, and those running a changed workflow; a
+ * change of the shared definitions (defs.json) may touch any (undefined: all).
+ */
+function touchedResources(differenze: Differenza[], definitions: Definitions): ReadonlySet<string> | undefined {
+  if (differenze.some((d) => d.file.startsWith('schemas/_shared/') && d.file !== 'schemas/_shared/menu.json' && d.file !== 'schemas/_shared/dashboard.json' && d.file !== 'schemas/_shared/pianificazioni.json')) return undefined;
+  const names = new Set<string>();
+  for (const d of differenze) {
+    const [top, folder] = d.file.split('/');
+    if (top === 'schemas' && folder && !folder.startsWith('_')) names.add(folder);
+    if (top === 'workflows') {
+      const machine = folder!.replace(/\.json$/, '');
+      for (const def of definitions.resources.values()) if (def.resource.workflow?.machine === machine) names.add(def.name);
+    }
+  }
+  return names;
+}
+
 /** The plan of going from `base` (version `versione`) to `proposed`: nothing is written. */
 export async function planChange(db: Database, domains: readonly Domain[], base: { files: DefinitionFiles; versione: number }, proposed: DefinitionFiles): Promise<Piano> {
   const differenze = diffFiles(base.files, proposed);
@@ -83,6 +101,7 @@ export async function planChange(db: Database, domains: readonly Domain[], base:
   if (!loaded) return piano;
   const report = await migrate(db, loaded.definitions, USERS_RESOURCE, loaded.extensions, {
     dryRun: true,
+    only: touchedResources(differenze, loaded.definitions),
     // A plan waits for no long transaction: its locks last until its rollback.
     before: async (trx) => void await sql`SET LOCAL lock_timeout = '3s'`.execute(trx),
   });
@@ -107,20 +126,36 @@ export async function applyChange(
   db: Database, domains: readonly Domain[], base: { files: DefinitionFiles; versione: number }, proposed: DefinitionFiles,
   who: { origine: Origine; utente: { id: number; name: string } | null },
 ): Promise<{ piano: Piano; nuova?: number }> {
-  const piano = await planChange(db, domains, base, proposed);
-  if (!piano.applicabile) return { piano };
-  const { definitions, roles, extensions } = await lintFiles(proposed, domains);
+  const differenze = diffFiles(base.files, proposed);
+  const { loaded, errori } = await lintOrErrors(proposed, domains);
+  if (!loaded || !differenze.length) {
+    return { piano: { versione: base.versione, differenze, lint: { ok: !errori.length, errori }, istruzioni: [], rifiuti: [], applicabile: false } };
+  }
+  const { definitions, roles, extensions } = loaded;
   let nuova = 0;
-  await migrate(db, definitions, USERS_RESOURCE, extensions, {
-    before: async (trx) => {
-      await sql`SET LOCAL lock_timeout = '3s'`.execute(trx);
-      const attuale = await latestVersion(trx);
-      if (attuale !== base.versione) throw new VersioneSuperata(attuale);
-    },
-    after: async (trx, report) => {
-      await syncRoles(trx, roles);
-      nuova = await recordVersion(trx, { origine: who.origine, files: proposed, previous: base.files, istruzioni: report.plan, utente: who.utente });
-    },
-  });
-  return { piano, nuova };
+  try {
+    const report = await migrate(db, definitions, USERS_RESOURCE, extensions, {
+      only: touchedResources(differenze, definitions),
+      before: async (trx) => {
+        // A change waits for no long transaction: the tables it alters would stay locked meanwhile.
+        await sql`SET LOCAL lock_timeout = '3s'`.execute(trx);
+        const attuale = await latestVersion(trx);
+        if (attuale !== base.versione) throw new VersioneSuperata(attuale);
+      },
+      after: async (trx, migrated) => {
+        await syncRoles(trx, roles);
+        nuova = await recordVersion(trx, { origine: who.origine, files: proposed, previous: base.files, istruzioni: migrated.plan, utente: who.utente });
+      },
+    });
+    return { piano: { versione: base.versione, differenze, lint: { ok: true, errori: [] }, istruzioni: report.plan, rifiuti: [], applicabile: true }, nuova };
+  } catch (error) {
+    // Refused (the data changed since the plan, or it never was planned): nothing was written; the plan says why.
+    if (!(error instanceof DefinitionError)) throw error;
+    const piano = await planChange(db, domains, base, proposed);
+    // A failure the dry run did not meet (a lock not granted in time, say) is the refusal itself.
+    if (!piano.rifiuti.length) piano.rifiuti.push({ ...asError(error), righe: [] });
+    piano.applicabile = false;
+    return { piano };
+    throw error;
+  }
 }

@@ -95,6 +95,9 @@ export function validationErrors(validation: ErrorObject[], context: string | un
   return errors;
 }
 
+/** deadlock_detected, serialization_failure, lock_not_available. */
+const RETRYABLE = new Set(['40P01', '40001', '55P03']);
+
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());
   const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
@@ -107,6 +110,12 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
     const unsupported = fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
     const message = unsupported ? 'Tipo di contenuto non supportato.' : fastifyError.statusCode === 413 ? 'Richiesta troppo grande.' : 'Richiesta non valida.';
     return reply.code(fastifyError.statusCode).send(errorBody(fastifyError.statusCode, message, unsupported || fastifyError.statusCode === 413 ? undefined : { body: [message] }));
+  }
+  // A transaction PostgreSQL gave up (a deadlock, a lock not granted in time: a live change of the definitions, say)
+  // wrote nothing: the client may send it again.
+  if (RETRYABLE.has((error as { code?: unknown }).code as string)) {
+    request.log.warn(error);
+    return reply.code(503).header('retry-after', '1').send(errorBody(503, 'Il sistema è momentaneamente occupato: nulla è stato salvato, riprova tra un istante.'));
   }
   request.log.error(error);
   return reply.code(500).send(errorBody(500, 'Errore interno del server.'));
