@@ -42,7 +42,7 @@ test("dashboard shows the specification's eight cards, the history and the sched
   await page.goto(appUrl('/'));
   const cards = page.locator('.dashboard-card a');
   await expect(cards).toHaveText(
-    ['Prodotti', 'Appendici', 'Track Gestione Documenti', 'Estratto Conto', 'Provvigionale', 'Gestione Incassi', 'Quietanze', 'Gestione Documenti', 'Storico', 'Pianificazioni'],
+    ['Prodotti', 'Appendici', 'Track Gestione Documenti', 'Estratto Conto', 'Provvigionale', 'Gestione Incassi', 'Quietanze', 'Gestione Documenti', 'Storico', 'Pianificazioni', 'Studio delle definizioni'],
     {
       ignoreCase: true,
     },

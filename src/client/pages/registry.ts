@@ -40,6 +40,7 @@ export const deskPages: Readonly<Record<string, LazyExoticComponent<ComponentTyp
   'gestione-documenti': lazy(() => import('./documenti/GestioneDocumenti.tsx')),
   storico: lazy(() => import('./storico/StoricoDesk.tsx')),
   pianificazioni: lazy(() => import('./pianificazioni/Pianificazioni.tsx')),
+  studio: lazy(() => import('./studio/Studio.tsx')),
 };
 
 export function deskPage(name: string) {

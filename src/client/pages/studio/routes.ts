@@ -1,0 +1,8 @@
+// The live definitions' routes, named once (called through the data layer).
+export const STUDIO_ROUTES = {
+  definizioni: '/api/definizioni',
+  piano: '/api/definizioni/piano',
+  applica: '/api/definizioni/applica',
+  versioni: '/api/definizioni/versioni',
+  ripristina: '/api/definizioni/versioni/{n}/ripristina',
+} as const;
