@@ -142,6 +142,27 @@ describe('a start records the set it serves', () => {
   });
 });
 
+describe('no proposed set, however broken, gets an internal error', () => {
+  it('junk in each kind of file is a lint error or a 422, never a 500, and changes nothing', async () => {
+    const before = await dump();
+    const junk: unknown[] = [{ properties: 5 }, { type: 'object', properties: { 'a"b': { type: 'string' } } }, { columns: 'x' }, [], { 'ui:layout': [{ fields: [7] }] },
+      { name: 'cliente', api: null }, { states: null }, { type: 'object', properties: { x: { type: 'string', pattern: '([' } } }, { type: 'object', required: [3] }];
+    const targets = ['schemas/cliente/entity.schema.json', 'schemas/cliente/list.json', 'schemas/cliente/form.ui.json', 'schemas/cliente/resource.json',
+      'workflows/quotazione_auto_storica.json', 'schemas/_shared/defs.json', 'schemas/_reference/ruoli.json', 'schemas/nuova/resource.json'];
+    for (const file of targets) {
+      for (const value of junk) {
+        for (const route of ['/api/definizioni/piano', '/api/definizioni/applica']) {
+          const res = await a.call('POST', route, { files: { [file]: value }, ...(route.endsWith('applica') ? { versione: a.host.versione } : {}) });
+          expect([200, 422], `${route} ${file} ${JSON.stringify(value)}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`).toContain(res.status);
+          if (route.endsWith('piano')) expect(res.status === 422 || res.body.lint.ok === false || res.body.applicabile === false || res.body.rifiuti.length > 0 || res.body.istruzioni !== undefined).toBe(true);
+        }
+      }
+    }
+    expect(await dump()).toBe(before);
+    expect((await a.call('GET', '/api/definizioni/versioni')).body.total).toBe(1);
+  }, 120_000);
+});
+
 describe('the plan of each analyst change names its statements and rows, and writes nothing', () => {
   it('add a field, a list column, an enum value, a conditional and a computed field, a guarded transition, a whole resource', async () => {
     const before = await dump();

@@ -275,6 +275,12 @@ function checkCrossReferences(def: ResourceDefinition, names: Set<string>, dir: 
   if (list.defaultSort && !fieldNames.has(list.defaultSort.replace(/^-/, ''))) {
     throw new DefinitionError(`${dir}/list.json`, '/defaultSort', `unknown property "${list.defaultSort}"`);
   }
+  // A uiSchema key is an option (ui:*) or a property's own options: anything else is a typo the form would ignore.
+  for (const [key, value] of Object.entries(form)) {
+    if (key.startsWith('ui:') || key === '$comment') continue;
+    if (!fieldNames.has(key)) throw new DefinitionError(`${dir}/form.ui.json`, `/${key}`, `unknown property "${key}"`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DefinitionError(`${dir}/form.ui.json`, `/${key}`, 'must be an object');
+  }
   const layout = form['ui:layout'];
   if (layout !== undefined) {
     if (!Array.isArray(layout)) throw new DefinitionError(`${dir}/form.ui.json`, '/ui:layout', 'must be an array of sections');
