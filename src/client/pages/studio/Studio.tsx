@@ -18,6 +18,7 @@ import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import type { RecordData } from '../../types.ts';
 import type { DeskPageProps } from '../registry.ts';
 import { CAMPO_SCHEMA, NOME_VALIDO, TIPI, campiOf, fileDelCampo, paths, type Campo } from './campi.ts';
+import { EVENTO_VALIDO, RISORSA_VALIDA, fileNuovaRisorsa, fileTransizione, statiOf, type NuovaRisorsa, type Transizione } from './struttura.ts';
 import { STUDIO_ROUTES } from './routes.ts';
 
 type Files = Record<string, Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- definition files
@@ -40,73 +41,96 @@ interface Versione {
 }
 
 const ORIGINI: Record<string, string> = { deploy: 'Rilascio', modifica: 'Modifica', ripristino: 'Ripristino' };
-const FORM_UI = { 'ui:layout': [{ title: 'Campo', fields: Object.keys(CAMPO_SCHEMA.properties) }] };
 const tipoTitolo = (tipo: string) => TIPI.find((t) => t.tipo === tipo)?.titolo ?? tipo;
+
+/** One change being prepared: its form (the application's renderer), its plan, then 'Applica' with the planned version. */
+interface ModificaProps {
+  id: string;
+  titolo: string;
+  schema: Record<string, unknown>;
+  iniziale: RecordData;
+  /** The files the form's values change, or an Italian message saying what is wrong with them. */
+  files: (data: RecordData) => Record<string, unknown> | string;
+  onApplied: () => Promise<unknown>;
+  onCancel: () => void;
+}
+
+function Modifica({ id, titolo, schema, iniziale, files, onApplied, onCancel }: ModificaProps) {
+  const notify = useNotify();
+  const { definitions } = useDefinitions();
+  const [draft, setDraft] = useState<RecordData>(iniziale);
+  const [plan, setPlan] = useState<{ piano: Piano; files: Record<string, unknown> }>();
+  const [busy, setBusy] = useState(false);
+  const formUi = useMemo(() => ({ 'ui:layout': [{ title: titolo, fields: Object.keys((schema.properties ?? {}) as object) }] }), [schema, titolo]);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await work();
+    } catch (err) {
+      notify('danger', err instanceof Error ? err.message : msg.genericError);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const pianifica = () => run(async () => {
+    const changed = files(draft);
+    if (typeof changed === 'string') {
+      notify('danger', changed);
+      return;
+    }
+    setPlan({ piano: await callRoute<Piano>('POST', STUDIO_ROUTES.piano, {}, { body: { files: changed } }), files: changed });
+  });
+  const applica = () => run(async () => {
+    const done = await callRoute<{ message: string }>('POST', STUDIO_ROUTES.applica, {}, { body: { files: plan!.files, versione: plan!.piano.versione } });
+    notify('success', done.message);
+    await onApplied();
+  });
+  return (
+    <section aria-labelledby={`${id}-titolo`} className="mb-4 border rounded p-3">
+      <h2 id={`${id}-titolo`} className="h5">{titolo}</h2>
+      <SchemaForm id={id} schema={schema as never} formUi={formUi as never} initialData={iniziale} resources={definitions?.resources}
+        onChange={(data) => { setDraft(data); setPlan(undefined); }} />
+      <div className="d-flex gap-2 mt-3 mb-3">
+        <Button variant="primary" disabled={busy} onClick={() => void pianifica()}>Verifica il piano</Button>
+        <Button variant="outline-secondary" disabled={busy} onClick={onCancel}>Annulla</Button>
+      </div>
+      {plan && <PianoView piano={plan.piano} busy={busy} onApply={() => void applica()} />}
+    </section>
+  );
+}
+
+type Aperta = { tipo: 'campo'; campo: Campo; originale?: string } | { tipo: 'risorsa' } | { tipo: 'transizione' };
 
 export default function Studio({ card }: DeskPageProps) {
   usePageMeta({ title: card.title, icon: card.icon });
   const notify = useNotify();
-  const { definitions, reload: reloadDefinitions } = useDefinitions();
+  const { reload: reloadDefinitions } = useDefinitions();
   const set = useRoute<{ versione: number; files: Files }>(STUDIO_ROUTES.definizioni, {});
   const versioni = useRoute<{ data: Versione[] }>(STUDIO_ROUTES.versioni, {}, {}, { query: { per_page: 20 } });
   const [resource, setResource] = useState('cliente');
-  const [editing, setEditing] = useState<{ campo: Campo; originale?: string; key: number }>();
-  const [draft, setDraft] = useState<RecordData>({});
-  const [plan, setPlan] = useState<{ piano: Piano; files: Files }>();
+  const [machine, setMachine] = useState('quotazione_auto_storica');
+  const [aperta, setAperta] = useState<Aperta & { key: number }>();
   const [busy, setBusy] = useState(false);
   const [restore, setRestore] = useState<Versione>();
 
   const files = set.data?.files;
   const resources = useMemo(() => Object.keys(files ?? {}).filter((f) => /^schemas\/[a-z][a-z0-9_]*\/resource\.json$/.test(f)).map((f) => f.split('/')[1]!).sort(), [files]);
+  const machines = useMemo(() => Object.keys(files ?? {}).filter((f) => f.startsWith('workflows/')).map((f) => f.slice('workflows/'.length, -'.json'.length)).sort(), [files]);
   const campi = useMemo(() => (files?.[paths(resource).entity] ? campiOf(files[paths(resource).entity]!, files[paths(resource).list]) : []), [files, resource]);
+  const permessi = useMemo(() => ((files?.['schemas/_reference/ruoli.json']?.permissions ?? []) as Array<{ name: string; description?: string }>), [files]);
+  const stati = useMemo(() => statiOf(files?.[`workflows/${machine}.json`] ?? {}), [files, machine]);
 
-  const refresh = async () => {
+  const open = (what: Aperta) => setAperta({ ...what, key: Date.now() });
+  const applied = async () => {
+    setAperta(undefined);
     await Promise.all([set.mutate(), versioni.mutate(), reloadDefinitions()]);
-  };
-  const edit = (campo: Campo, originale?: string) => {
-    setPlan(undefined);
-    setDraft(campo as unknown as RecordData);
-    setEditing({ campo, originale, key: Date.now() });
-  };
-  const pianifica = async () => {
-    if (!files || !editing) return;
-    const campo = { ...editing.campo, ...draft } as Campo;
-    if (!NOME_VALIDO.test(campo.nome ?? '')) {
-      notify('danger', 'Nome tecnico non valido: minuscole, cifre e _, iniziando con una lettera.');
-      return;
-    }
-    const changed = fileDelCampo(files, resource, campo, editing.originale);
-    setBusy(true);
-    try {
-      const piano = await callRoute<Piano>('POST', STUDIO_ROUTES.piano, {}, { body: { files: changed } });
-      setPlan({ piano, files: changed });
-    } catch (err) {
-      notify('danger', err instanceof Error ? err.message : msg.genericError);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const applica = async () => {
-    if (!plan) return;
-    setBusy(true);
-    try {
-      const done = await callRoute<{ message: string }>('POST', STUDIO_ROUTES.applica, {}, { body: { files: plan.files, versione: plan.piano.versione } });
-      notify('success', done.message);
-      setPlan(undefined);
-      setEditing(undefined);
-      await refresh();
-    } catch (err) {
-      notify('danger', err instanceof Error ? err.message : msg.genericError);
-    } finally {
-      setBusy(false);
-    }
   };
   const ripristina = async (v: Versione) => {
     setBusy(true);
     try {
       const done = await callRoute<{ message: string }>('POST', STUDIO_ROUTES.ripristina, { n: v.n }, { body: { versione: set.data!.versione } });
       notify('success', done.message);
-      await refresh();
+      await applied();
     } catch (err) {
       notify('danger', err instanceof Error ? err.message : msg.genericError);
     } finally {
@@ -117,20 +141,25 @@ export default function Studio({ card }: DeskPageProps) {
 
   if (set.error) return <Notice variant="danger" role="alert">{set.error instanceof Error ? set.error.message : msg.genericError}</Notice>;
   if (!files) return <Spinner label={msg.loading} />;
+  const permessoSchema = { type: 'string', oneOf: permessi.map((p) => ({ const: p.name, title: p.description ? `${p.name} — ${p.description}` : p.name })) };
+  const statoSchema = { type: 'string', oneOf: stati.map((st) => ({ const: st.stato, title: st.nome })) };
   return (
     <div className="studio">
       <p className="text-body-secondary">Definizioni in uso: versione {set.data!.versione}. Ogni modifica si pianifica, si verifica sui dati salvati e si applica senza riavvio.</p>
-      <Form.Group className="mb-3" controlId="studio-risorsa" style={{ maxWidth: 360 }}>
-        <Form.Label>Risorsa</Form.Label>
-        <Form.Select value={resource} onChange={(e) => { setResource(e.target.value); setEditing(undefined); setPlan(undefined); }}>
-          {resources.map((r) => <option key={r} value={r}>{files[`schemas/${r}/resource.json`]?.title ?? r}</option>)}
-        </Form.Select>
-      </Form.Group>
+      <div className="d-flex flex-wrap align-items-end gap-3 mb-3">
+        <Form.Group controlId="studio-risorsa" style={{ minWidth: 280 }}>
+          <Form.Label>Risorsa</Form.Label>
+          <Form.Select value={resource} onChange={(e) => { setResource(e.target.value); setAperta(undefined); }}>
+            {resources.map((r) => <option key={r} value={r}>{files[`schemas/${r}/resource.json`]?.title ?? r}</option>)}
+          </Form.Select>
+        </Form.Group>
+        <Button variant="outline-primary" onClick={() => open({ tipo: 'risorsa' })}>Nuova risorsa</Button>
+      </div>
 
       <section aria-labelledby="studio-campi" className="mb-4">
         <div className="d-flex align-items-center gap-3 mb-2">
           <h2 id="studio-campi" className="h5 mb-0">Campi</h2>
-          <Button size="sm" variant="primary" onClick={() => edit({ nome: '', titolo: '', tipo: 'testo', obbligatorio: false, in_lista: false })}>Nuovo campo</Button>
+          <Button size="sm" variant="primary" onClick={() => open({ tipo: 'campo', campo: { nome: '', titolo: '', tipo: 'testo', obbligatorio: false, in_lista: false } })}>Nuovo campo</Button>
         </div>
         <Table responsive hover size="sm" className="align-middle" data-testid="studio-campi">
           <thead>
@@ -140,26 +169,73 @@ export default function Studio({ card }: DeskPageProps) {
             {campi.map((c) => (
               <tr key={c.nome}>
                 <td>{c.titolo}</td><td><code>{c.nome}</code></td><td>{tipoTitolo(c.tipo)}</td><td>{c.obbligatorio ? 'Sì' : 'No'}</td>
-                <td><Button size="sm" variant="outline-primary" aria-label={`Modifica il campo ${c.titolo}`} onClick={() => edit(c, c.nome)}>Modifica</Button></td>
+                <td><Button size="sm" variant="outline-primary" aria-label={`Modifica il campo ${c.titolo}`} onClick={() => open({ tipo: 'campo', campo: c, originale: c.nome })}>Modifica</Button></td>
               </tr>
             ))}
           </tbody>
         </Table>
       </section>
 
-      {editing && (
-        <section aria-labelledby="studio-campo" className="mb-4 border rounded p-3">
-          <h2 id="studio-campo" className="h5">{editing.originale ? `Modifica del campo ${editing.campo.titolo}` : 'Nuovo campo'}</h2>
-          <SchemaForm key={editing.key} id="studio-campo-form" schema={CAMPO_SCHEMA as never} formUi={FORM_UI as never} initialData={editing.campo as unknown as RecordData}
-            resources={definitions?.resources} onChange={(data) => { setDraft(data); setPlan(undefined); }} />
-          <div className="d-flex gap-2 mt-3">
-            <Button variant="primary" disabled={busy} onClick={() => void pianifica()}>Verifica il piano</Button>
-            <Button variant="outline-secondary" disabled={busy} onClick={() => { setEditing(undefined); setPlan(undefined); }}>Annulla</Button>
-          </div>
-        </section>
+      {aperta?.tipo === 'campo' && (
+        <Modifica key={aperta.key} id="studio-campo-form" titolo={aperta.originale ? `Modifica del campo ${aperta.campo.titolo}` : 'Nuovo campo'}
+          schema={CAMPO_SCHEMA} iniziale={aperta.campo as unknown as RecordData} onApplied={applied} onCancel={() => setAperta(undefined)}
+          files={(data) => {
+            const campo = { ...aperta.campo, ...data } as Campo;
+            return NOME_VALIDO.test(campo.nome ?? '') ? fileDelCampo(files, resource, campo, aperta.originale) : 'Nome tecnico non valido: minuscole, cifre e _, iniziando con una lettera.';
+          }} />
+      )}
+      {aperta?.tipo === 'risorsa' && (
+        <Modifica key={aperta.key} id="studio-risorsa-form" titolo="Nuova risorsa" onApplied={applied} onCancel={() => setAperta(undefined)}
+          iniziale={{ menu_ordine: 90, campo_nome: 'nome', campo_titolo: 'Nome' }}
+          schema={{
+            type: 'object', required: ['nome', 'titolo', 'singolare', 'permesso_lettura', 'permesso_scrittura', 'campo_nome', 'campo_titolo'],
+            properties: {
+              nome: { type: 'string', title: 'Nome tecnico della risorsa', maxLength: 41 }, titolo: { type: 'string', title: 'Titolo (plurale, anche nel menu)', maxLength: 100 },
+              singolare: { type: 'string', title: 'Singolare', maxLength: 100 }, femminile: { type: 'boolean', title: 'Nome femminile (Nuova …)' }, menu_ordine: { type: 'integer', title: 'Posizione nel menu', minimum: 0, maximum: 1000 },
+              permesso_lettura: { ...permessoSchema, title: 'Chi la vede (permesso)' }, permesso_scrittura: { ...permessoSchema, title: 'Chi la modifica (permesso)' },
+              campo_nome: { type: 'string', title: 'Nome tecnico del primo campo', maxLength: 60 }, campo_titolo: { type: 'string', title: 'Etichetta del primo campo', maxLength: 100 },
+            },
+          }}
+          files={(data) => {
+            const r = data as unknown as NuovaRisorsa;
+            if (!RISORSA_VALIDA.test(r.nome ?? '') || !NOME_VALIDO.test(r.campo_nome ?? '')) return 'Nomi tecnici non validi: minuscole, cifre e _, iniziando con una lettera.';
+            if (files[`schemas/${r.nome}/resource.json`]) return `Esiste già una risorsa ${r.nome}.`;
+            return fileNuovaRisorsa(r);
+          }} />
       )}
 
-      {plan && <PianoView piano={plan.piano} busy={busy} onApply={() => void applica()} />}
+      <section aria-labelledby="studio-flussi" className="mb-4">
+        <div className="d-flex flex-wrap align-items-end gap-3 mb-2">
+          <h2 id="studio-flussi" className="h5 mb-0">Flussi di lavoro</h2>
+          <Form.Group controlId="studio-flusso">
+            <Form.Label className="visually-hidden">Flusso</Form.Label>
+            <Form.Select size="sm" value={machine} onChange={(e) => { setMachine(e.target.value); setAperta(undefined); }}>
+              {machines.map((m) => <option key={m} value={m}>{m}</option>)}
+            </Form.Select>
+          </Form.Group>
+          <Button size="sm" variant="primary" onClick={() => open({ tipo: 'transizione' })}>Nuova transizione</Button>
+        </div>
+        <Table responsive size="sm" className="align-middle" data-testid="studio-stati">
+          <thead><tr><th scope="col">Stato</th><th scope="col">Eventi</th></tr></thead>
+          <tbody>{stati.map((st) => <tr key={st.stato}><td>{st.nome}</td><td className="small">{st.eventi.map((e) => files[`workflows/${machine}.json`]?.meta?.events?.[e]?.label ?? e).join(', ')}</td></tr>)}</tbody>
+        </Table>
+      </section>
+      {aperta?.tipo === 'transizione' && (
+        <Modifica key={aperta.key} id="studio-transizione-form" titolo="Nuova transizione" onApplied={applied} onCancel={() => setAperta(undefined)} iniziale={{}}
+          schema={{
+            type: 'object', required: ['da', 'evento', 'etichetta', 'a', 'permesso'],
+            properties: {
+              da: { ...statoSchema, title: 'Stato di partenza' }, evento: { type: 'string', title: 'Evento (MAIUSCOLE_CON_TRATTINI_BASSI)', maxLength: 41 },
+              etichetta: { type: 'string', title: 'Etichetta del pulsante', maxLength: 100 }, a: { ...statoSchema, title: 'Stato di arrivo' },
+              permesso: { ...permessoSchema, title: 'Permesso richiesto' }, conferma: { type: 'string', title: 'Domanda di conferma', maxLength: 200 },
+            },
+          }}
+          files={(data) => {
+            const t = data as unknown as Transizione;
+            if (!EVENTO_VALIDO.test(t.evento ?? '')) return 'Evento non valido: maiuscole, cifre e _, iniziando con una lettera.';
+            return { [`workflows/${machine}.json`]: fileTransizione(files[`workflows/${machine}.json`]!, t) };
+          }} />
+      )}
 
       <section aria-labelledby="studio-versioni" className="mb-4">
         <h2 id="studio-versioni" className="h5">Versioni</h2>

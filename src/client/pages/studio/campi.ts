@@ -20,6 +20,11 @@ export interface Campo {
   massimo?: number;
   valori?: Valore[];
   in_lista?: boolean;
+  /** Shown (and kept) only when another field has this value: an if/else of the entity schema. */
+  visibile_se_campo?: string;
+  visibile_se_valore?: string;
+  /** An x-computed expression over the record's numeric fields ('premio + competenze'). */
+  calcolato?: string;
 }
 
 /** The engine's own columns: not an analyst's fields. */
@@ -51,6 +56,18 @@ function tipoOf(property: Json): TipoCampo {
   return 'testo';
 }
 
+/** The allOf entry that shows `nome` only when one field has one value (as the Analyst guide writes it), if any. */
+function condizioneOf(entity: Json, nome: string): { index: number; campo: string; valore: unknown } | undefined {
+  const index = (entity.allOf ?? []).findIndex((c: Json) => {
+    const hidden = Object.entries<unknown>(c?.else?.properties ?? {});
+    const tested = Object.entries<Json>(c?.if?.properties ?? {});
+    return hidden.length === 1 && hidden[0]![0] === nome && hidden[0]![1] === false && tested.length === 1 && 'const' in tested[0]![1] && !c.then;
+  });
+  if (index < 0) return undefined;
+  const [campo, test] = Object.entries<Json>(entity.allOf[index].if.properties)[0]!;
+  return { index, campo, valore: test.const };
+}
+
 /** The fields of a resource's entity schema an analyst may edit (a $ref'd property reads as text unless typed). */
 export function campiOf(entity: Json, list?: Json): Campo[] {
   const required = new Set<string>(entity.required ?? []);
@@ -59,6 +76,7 @@ export function campiOf(entity: Json, list?: Json): Campo[] {
     .filter(([nome, property]) => !SYSTEM.has(nome) && !property['x-removed'] && !property.readOnly)
     .map(([nome, property]) => {
       const options: Json[] | undefined = property.oneOf ?? (property.enum as unknown[] | undefined)?.map((v) => ({ const: v, title: String(v) }));
+      const condizione = condizioneOf(entity, nome);
       return {
         nome,
         titolo: property.title ?? nome,
@@ -70,6 +88,8 @@ export function campiOf(entity: Json, list?: Json): Campo[] {
         ...(property.maximum !== undefined ? { massimo: property.maximum } : {}),
         ...(options ? { valori: options.map((o) => ({ valore: String(o.const), etichetta: String(o.title ?? o.const) })) } : {}),
         in_lista: columns.has(nome),
+        ...(condizione ? { visibile_se_campo: condizione.campo, visibile_se_valore: String(condizione.valore) } : {}),
+        ...(property['x-computed'] ? { calcolato: property['x-computed'] } : {}),
       };
     });
 }
@@ -83,7 +103,7 @@ function typed(tipo: TipoCampo, text: string): unknown {
 
 /** The JSON Schema property of a field, keeping what the studio does not edit (formats, messages, widgets...). */
 function propertyOf(campo: Campo, before: Json = {}): Json {
-  const { type: _t, format: _f, 'x-money': _m, maxLength: _l, minimum: _n, maximum: _x, oneOf: _o, enum: _e, default: _d, $ref: _r, ...kept } = before;
+  const { type: _t, format: _f, 'x-money': _m, maxLength: _l, minimum: _n, maximum: _x, oneOf: _o, enum: _e, default: _d, $ref: _r, 'x-computed': _c, ...kept } = before;
   const kind: Json = {
     testo: { type: 'string' }, intero: { type: 'integer' }, numero: { type: 'number' }, importo: { type: 'number', 'x-money': true },
     booleano: { type: 'boolean' }, data: { type: 'string', format: 'date' }, dataora: { type: 'string', format: 'date-time' },
@@ -100,7 +120,14 @@ function propertyOf(campo: Campo, before: Json = {}): Json {
     ...(campo.massimo !== undefined && campo.tipo !== 'testo' ? { maximum: campo.massimo } : {}),
     ...(valori.length ? { oneOf: valori.map((v) => ({ const: typed(campo.tipo, v.valore), title: v.etichetta || v.valore })) } : {}),
     ...(campo.predefinito !== undefined && campo.predefinito !== '' ? { default: typed(campo.tipo, campo.predefinito) } : {}),
+    ...(campo.calcolato ? { 'x-computed': campo.calcolato } : {}),
   };
+}
+
+/** The value a condition tests, typed as the tested field is. */
+function valoreDi(entity: Json, campo: string, text: string): unknown {
+  const tested: Json = entity.properties?.[campo] ?? {};
+  return tested.type === 'integer' || tested.type === 'number' ? Number(text) : tested.type === 'boolean' ? text === 'true' : text;
 }
 
 /**
@@ -126,6 +153,17 @@ export function fileDelCampo(files: Record<string, Json>, resource: string, camp
   const required = (entity.required ?? []).filter((n: string) => n !== originale && n !== campo.nome);
   if (campo.obbligatorio) required.push(campo.nome);
   if (required.length || entity.required) entity.required = required;
+  // The condition: one allOf entry per conditional field, replaced in place when it changes.
+  const existing = originale !== undefined ? condizioneOf(files[p.entity]!, originale) : undefined;
+  const wanted = campo.visibile_se_campo && campo.visibile_se_valore !== undefined && campo.visibile_se_valore !== ''
+    ? { if: { properties: { [campo.visibile_se_campo]: { const: valoreDi(entity, campo.visibile_se_campo, campo.visibile_se_valore) } }, required: [campo.visibile_se_campo] }, else: { properties: { [campo.nome]: false } } }
+    : undefined;
+  const allOf: Json[] = [...(entity.allOf ?? [])];
+  if (existing && wanted) allOf[existing.index] = wanted;
+  else if (existing) allOf.splice(existing.index, 1);
+  else if (wanted) allOf.push(wanted);
+  if (allOf.length) entity.allOf = allOf;
+  else delete entity.allOf;
 
   const sections: Json[] = form['ui:layout'] ?? [];
   const placed = sections.some((s) => (s.fields ?? []).includes(originale ?? campo.nome));
@@ -162,6 +200,9 @@ export const CAMPO_SCHEMA = {
       items: { type: 'object', required: ['valore'], properties: { valore: { type: 'string', title: 'Valore', maxLength: 100 }, etichetta: { type: 'string', title: 'Etichetta', maxLength: 100 } } },
     },
     in_lista: { type: 'boolean', title: 'Colonna nella lista' },
+    visibile_se_campo: { type: 'string', title: 'Visibile solo quando il campo', maxLength: 60, description: 'Il nome tecnico di un altro campo; altrimenti il campo è nascosto e vuoto.' },
+    visibile_se_valore: { type: 'string', title: 'ha il valore', maxLength: 100 },
+    calcolato: { type: 'string', title: 'Calcolato come', maxLength: 200, description: 'Per numeri e importi: un\'espressione con + - * / e i nomi tecnici di altri campi numerici, es. premio + competenze.' },
   },
 } as const;
 
