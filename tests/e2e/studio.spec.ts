@@ -108,6 +108,11 @@ test('studio: a conditional field, a computed field, a new resource in the menu,
   await page.getByLabel('Permesso richiesto').selectOption({ label: 'conferma_quotazione — Salva, aggiorna e conferma le quotazioni' });
   await applyPlanned(/Istruzioni sul database/);
 
+  await page.getByLabel('Risorsa').selectOption('cliente');
+  await page.getByRole('button', { name: 'Lista', exact: true }).click();
+  await page.getByRole('region', { name: 'Lista di Clienti' }).getByLabel('Righe per pagina').fill('25');
+  await applyPlanned(/Istruzioni sul database/);
+
   try {
     // In the application: the customer form hides the conditional field until Corporate, and computes the total.
     await page.goto(appUrl('/cliente?sort=id'));
@@ -118,6 +123,8 @@ test('studio: a conditional field, a computed field, a new resource in the menu,
     await expect(page.getByLabel('Ragione sociale estesa')).toBeVisible();
     await page.getByLabel('Premio studio').fill('100');
     await expect(page.getByLabel('Totale studio')).toHaveValue(/200/);
+    await page.goto(appUrl('/cliente'));
+    await expect(page.getByRole('combobox', { name: 'Righe per pagina' })).toHaveValue('25');
 
     // The new resource: in the side menu, listed, and a record saved through its generic form.
     await page.goto(appUrl('/'));

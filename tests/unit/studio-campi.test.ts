@@ -37,3 +37,27 @@ describe('studio fields', () => {
     expect(asInteger[entity]!.properties.referente).toEqual({ type: 'integer', title: 'Referente' });
   });
 });
+
+describe('studio list, form and resource editors', () => {
+  it('round-trip every file unchanged, keep what they do not show, and write what the guide documents', async () => {
+    const { listaDati, listaFile, moduloDati, moduloFile, risorsaDati, risorsaFile } = await import('../../src/client/pages/studio/editori.ts');
+    for (const resource of ['cliente', 'titolo', 'polizza', 'quotazione']) {
+      const [list, form, res] = ['list', 'form.ui', 'resource'].map((f) => files[`schemas/${resource}/${f}.json`]);
+      expect(listaFile(list, listaDati(list))).toEqual(list);
+      expect(moduloFile(form, moduloDati(form))).toEqual(form);
+      expect(risorsaFile(res, risorsaDati(res))).toEqual(res);
+    }
+    const list = files['schemas/titolo/list.json'];
+    const dati = listaDati(list);
+    dati.colonne = [dati.colonne.at(-1), ...dati.colonne.slice(0, -1)];
+    dati.righe_per_pagina = 25;
+    const next = listaFile(list, dati);
+    expect(next.columns[0]).toEqual(list.columns.at(-1));
+    expect(next.columns.find((c: { field: string }) => c.field === 'stato').chips).toEqual(list.columns.find((c: { field: string }) => c.field === 'stato').chips);
+    expect(next.perPage).toBe(25);
+    const res = risorsaFile(files['schemas/cliente/resource.json'], { ...risorsaDati(files['schemas/cliente/resource.json']), menu_titolo: 'Anagrafica clienti', delete: 'super_admin' });
+    expect(res.menu).toEqual({ title: 'Anagrafica clienti', order: 50 });
+    expect(res.permissions.delete).toBe('super_admin');
+    await expect(lintFiles({ ...files, 'schemas/titolo/list.json': next, 'schemas/cliente/resource.json': res }, domains)).resolves.toBeDefined();
+  });
+});

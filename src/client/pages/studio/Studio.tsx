@@ -18,6 +18,7 @@ import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import type { RecordData } from '../../types.ts';
 import type { DeskPageProps } from '../registry.ts';
 import { CAMPO_SCHEMA, NOME_VALIDO, TIPI, campiOf, fileDelCampo, paths, type Campo } from './campi.ts';
+import { listaDati, listaFile, listaSchema, moduloDati, moduloFile, moduloSchema, risorsaDati, risorsaFile, risorsaSchema, type Scelta } from './editori.ts';
 import { EVENTO_VALIDO, RISORSA_VALIDA, fileNuovaRisorsa, fileTransizione, statiOf, type NuovaRisorsa, type Transizione } from './struttura.ts';
 import { STUDIO_ROUTES } from './routes.ts';
 
@@ -42,6 +43,10 @@ interface Versione {
 
 const ORIGINI: Record<string, string> = { deploy: 'Rilascio', modifica: 'Modifica', ripristino: 'Ripristino' };
 const tipoTitolo = (tipo: string) => TIPI.find((t) => t.tipo === tipo)?.titolo ?? tipo;
+/** The choices plus the values already written that are not among them (a|b permissions, nested search entries). */
+const withCurrent = (choices: Scelta[], current: unknown[]): Scelta[] => [
+  ...choices, ...[...new Set(current.map(String))].filter((v) => !choices.some((c) => c.const === v)).map((v) => ({ const: v, title: v })),
+];
 
 /** One change being prepared: its form (the application's renderer), its plan, then 'Applica' with the planned version. */
 interface ModificaProps {
@@ -99,7 +104,7 @@ function Modifica({ id, titolo, schema, iniziale, files, onApplied, onCancel }: 
   );
 }
 
-type Aperta = { tipo: 'campo'; campo: Campo; originale?: string } | { tipo: 'risorsa' } | { tipo: 'transizione' };
+type Aperta = { tipo: 'campo'; campo: Campo; originale?: string } | { tipo: 'risorsa' } | { tipo: 'transizione' } | { tipo: 'lista' } | { tipo: 'modulo' } | { tipo: 'impostazioni' };
 
 export default function Studio({ card }: DeskPageProps) {
   usePageMeta({ title: card.title, icon: card.icon });
@@ -141,6 +146,9 @@ export default function Studio({ card }: DeskPageProps) {
 
   if (set.error) return <Notice variant="danger" role="alert">{set.error instanceof Error ? set.error.message : msg.genericError}</Notice>;
   if (!files) return <Spinner label={msg.loading} />;
+  const titoloRisorsa = files[`schemas/${resource}/resource.json`]?.title ?? resource;
+  const scelteCampi: Scelta[] = Object.entries<{ title?: string }>(files[paths(resource).entity]?.properties ?? {}).map(([name, p]) => ({ const: name, title: p.title ?? name }));
+  const sceltePermessi: Scelta[] = permessi.map((p) => ({ const: p.name, title: p.description ? `${p.name} — ${p.description}` : p.name }));
   const permessoSchema = { type: 'string', oneOf: permessi.map((p) => ({ const: p.name, title: p.description ? `${p.name} — ${p.description}` : p.name })) };
   const statoSchema = { type: 'string', oneOf: stati.map((st) => ({ const: st.stato, title: st.nome })) };
   return (
@@ -153,6 +161,9 @@ export default function Studio({ card }: DeskPageProps) {
             {resources.map((r) => <option key={r} value={r}>{files[`schemas/${r}/resource.json`]?.title ?? r}</option>)}
           </Form.Select>
         </Form.Group>
+        <Button variant="outline-primary" onClick={() => open({ tipo: 'lista' })}>Lista</Button>
+        <Button variant="outline-primary" onClick={() => open({ tipo: 'modulo' })}>Modulo</Button>
+        <Button variant="outline-primary" onClick={() => open({ tipo: 'impostazioni' })}>Impostazioni della risorsa</Button>
         <Button variant="outline-primary" onClick={() => open({ tipo: 'risorsa' })}>Nuova risorsa</Button>
       </div>
 
@@ -183,6 +194,19 @@ export default function Studio({ card }: DeskPageProps) {
             const campo = { ...aperta.campo, ...data } as Campo;
             return NOME_VALIDO.test(campo.nome ?? '') ? fileDelCampo(files, resource, campo, aperta.originale) : 'Nome tecnico non valido: minuscole, cifre e _, iniziando con una lettera.';
           }} />
+      )}
+      {aperta?.tipo === 'lista' && (
+        <Modifica key={aperta.key} id="studio-lista-form" titolo={`Lista di ${titoloRisorsa}`} schema={listaSchema(scelteCampi)} iniziale={listaDati(files[paths(resource).list]!)}
+          onApplied={applied} onCancel={() => setAperta(undefined)} files={(data) => ({ [paths(resource).list]: listaFile(files[paths(resource).list]!, data) })} />
+      )}
+      {aperta?.tipo === 'modulo' && (
+        <Modifica key={aperta.key} id="studio-modulo-form" titolo={`Modulo di ${titoloRisorsa}`} schema={moduloSchema(scelteCampi)} iniziale={moduloDati(files[paths(resource).form]!)}
+          onApplied={applied} onCancel={() => setAperta(undefined)} files={(data) => ({ [paths(resource).form]: moduloFile(files[paths(resource).form]!, data) })} />
+      )}
+      {aperta?.tipo === 'impostazioni' && (
+        <Modifica key={aperta.key} id="studio-impostazioni-form" titolo={`Impostazioni di ${titoloRisorsa}`} iniziale={risorsaDati(files[`schemas/${resource}/resource.json`]!)}
+          schema={risorsaSchema(withCurrent(scelteCampi, files[`schemas/${resource}/resource.json`]?.search ?? []), withCurrent(sceltePermessi, Object.values(files[`schemas/${resource}/resource.json`]?.permissions ?? {})))}
+          onApplied={applied} onCancel={() => setAperta(undefined)} files={(data) => ({ [`schemas/${resource}/resource.json`]: risorsaFile(files[`schemas/${resource}/resource.json`]!, data) })} />
       )}
       {aperta?.tipo === 'risorsa' && (
         <Modifica key={aperta.key} id="studio-risorsa-form" titolo="Nuova risorsa" onApplied={applied} onCancel={() => setAperta(undefined)}
