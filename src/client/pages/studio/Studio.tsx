@@ -1,6 +1,8 @@
-// STUDIO (issue 34, first part): an analyst edits a resource's fields on the application's own form renderer, sees the
-// plan of the change (what it does to the stored data, refusals naming the rows) and applies it live; the versions with
-// their differences, and going back to one. What it writes is what the Analyst guide would write by hand.
+// STUDIO DELLE DEFINIZIONI (issue 34, first part): an analyst changes a resource's fields (rename and type change keep
+// the data; required with a default; values; shown-when; computed), its list, form and settings, creates a resource with
+// its menu entry and adds a guarded workflow transition, each on the application's own form renderer; sees the plan of
+// the change (what it does to the stored data, refusals naming the rows) and applies it live; the versions with their
+// differences, and going back to one. What it writes is what the Analyst guide would write by hand.
 import { useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
