@@ -16,6 +16,7 @@ import type { MigrationStatement } from '../extensions.ts';
 import { createViews, dropViews } from './views.ts';
 import { STORICO_TABLES, ensureHistoryTrigger } from '../storico/schema.ts';
 import { SCHEDULER_TABLES } from '../scheduler/schema.ts';
+import { listIndexes } from './list-indexes.ts';
 import { nestedEntry, nestedTextSql, prefixSql } from '../resources/search-sql.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
@@ -465,6 +466,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
           const name = objectName('idx', table, column);
           await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ("${column}")`);
         }
+        for (const [name, ddl] of listIndexes(def)) await ensureIndex(trx, plan, name, ddl);
         // Per-status counts within a row scope (a collaborator's status chips) answered from one index.
         const statusField = def.resource.workflow ? (definitions.workflows.get(def.resource.workflow.machine) as { meta?: { statusField?: string } } | undefined)?.meta?.statusField : undefined;
         if (def.resource.rowScope && statusField) {
