@@ -294,7 +294,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
       const from = field.renamedFrom;
       await step(file, `${pointer}/x-renamed-from`, async () => {
         await plan.apply(`ALTER TABLE "${table}" RENAME COLUMN "${from}" TO "${field.name}"`);
-        for (const prefix of ['idx', 'uq', 'trgm']) {
+        for (const prefix of ['idx', 'uq', 'trgm', 'keyset']) {
           const [oldName, newName] = [objectName(prefix, table, from), objectName(prefix, table, field.name)];
           if (await relationExists(db, oldName) && !(await relationExists(db, newName))) await plan.apply(`ALTER INDEX "${oldName}" RENAME TO "${newName}"`);
         }
