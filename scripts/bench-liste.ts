@@ -115,17 +115,17 @@ async function main(): Promise<void> {
   for (const column of ['id', 'cognome', 'nome', 'cf', 'dataNascita']) {
     for (const desc of [false, true]) {
       const sort = `${desc ? '-' : ''}${column}`;
-      const order = column === 'id' ? [sort] : [sort, 'id'];
+      const order = column === 'id' ? [sort] : [sort, desc ? '-id' : 'id'];
       const pageOne = await measure(`/api/cliente?per_page=${PER_PAGE}&sort=${sort}`);
       row(`cliente sort=${sort} page 1`, pageOne, first);
       row(`cliente sort=${sort} page ${deep}`, await measure(`/api/cliente?per_page=${PER_PAGE}&sort=${sort}&page=${deep}`), pageOne);
       // A cursor half way down, on a row whose value is there (the hand-written seek ignores nulls).
-      const at = (await raw.query(`SELECT * FROM cliente WHERE "${column}" IS NOT NULL ORDER BY "${column}" ${desc ? 'DESC' : 'ASC'}, id ${desc && column === 'id' ? 'DESC' : 'ASC'} OFFSET ${Math.floor(depth * 0.8)} LIMIT 1`)).rows[0] as Record<string, unknown>;
+      const at = (await raw.query(`SELECT * FROM cliente WHERE "${column}" IS NOT NULL ORDER BY "${column}" ${desc ? 'DESC' : 'ASC'}, id ${desc ? 'DESC' : 'ASC'} OFFSET ${Math.floor(depth * 0.8)} LIMIT 1`)).rows[0] as Record<string, unknown>;
       const cursor = encodeCursor(order, at);
       const keyset = column === 'id'
         ? await rawSql(`SELECT * FROM cliente WHERE id ${desc ? '<' : '>'} $1 ORDER BY id ${desc ? 'DESC' : 'ASC'} LIMIT 15`, [at.id])
         : desc
-          ? await rawSql(`SELECT * FROM cliente WHERE "${column}" <= $1 AND ("${column}" < $1 OR id > $2) ORDER BY "${column}" DESC, id LIMIT 15`, [at[column], at.id])
+          ? await rawSql(`SELECT * FROM cliente WHERE ("${column}", id) < ($1, $2) ORDER BY "${column}" DESC, id DESC LIMIT 15`, [at[column], at.id])
           : await rawSql(`SELECT * FROM cliente WHERE ("${column}", id) > ($1, $2) ORDER BY "${column}", id LIMIT 15`, [at[column], at.id]);
       row(`cliente sort=${sort} cursor at ${Math.floor(depth * 0.8)}`, await measure(`/api/cliente?per_page=${PER_PAGE}&sort=${sort}&cursor=${encodeURIComponent(cursor)}`), pageOne, keyset);
     }

@@ -10,13 +10,14 @@ let collab: string;
 let collabId: number;
 
 const ROWS = 300;
-// PostgreSQL's default nulls, as the list's ORDER BY has them; id breaks every tie.
+// PostgreSQL's default nulls, as the list's ORDER BY has them; id breaks every tie, in the first key's direction.
 const ORDERS: Record<string, string> = {
   'cognome': 'cognome ASC, id ASC',
-  '-cognome': 'cognome DESC, id ASC',
+  '-cognome': 'cognome DESC, id DESC',
   'dataNascita': '"dataNascita" ASC, id ASC',
-  '-dataNascita': '"dataNascita" DESC, id ASC',
+  '-dataNascita': '"dataNascita" DESC, id DESC',
   'nome,-cognome': 'nome ASC, cognome DESC, id ASC',
+  '-nome,cognome': 'nome DESC, cognome ASC, id DESC',
   '-id': 'id DESC',
 };
 

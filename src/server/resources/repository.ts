@@ -582,7 +582,8 @@ export class ResourceRepository {
   private async listParts(db: Database, user: AuthUser, query: ListQuery) {
     const conditions = await this.listConditions(db, user, query);
     const canonical = query.sort.map((s) => (s.startsWith('-') ? `-${this.canonicalName(s.slice(1))}` : this.canonicalName(s)));
-    const order = [...canonical, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
+    // id breaks ties in the first key's direction: one (key, id) index then serves the order both ways, forwards or backwards.
+    const order = [...canonical, canonical[0]?.startsWith('-') ? '-id' : 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
     for (const s of order) {
       const name = s.replace(/^-/, '');
       const field = name === 'id' ? undefined : this.byName.get(name);
