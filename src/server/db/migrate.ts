@@ -16,6 +16,7 @@ import type { MigrationStatement } from '../extensions.ts';
 import { createViews, dropViews } from './views.ts';
 import { STORICO_TABLES, ensureHistoryTrigger } from '../storico/schema.ts';
 import { SCHEDULER_TABLES } from '../scheduler/schema.ts';
+import { listIndexes } from './list-indexes.ts';
 import { nestedEntry, nestedTextSql, prefixSql } from '../resources/search-sql.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
@@ -357,7 +358,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
       const from = field.renamedFrom;
       await plan.step(file, `${pointer}/x-renamed-from`, async () => {
         await plan.apply(`ALTER TABLE "${table}" RENAME COLUMN "${from}" TO "${field.name}"`);
-        for (const prefix of ['idx', 'uq', 'trgm']) {
+        for (const prefix of ['idx', 'uq', 'trgm', 'keyset']) {
           const [oldName, newName] = [objectName(prefix, table, from), objectName(prefix, table, field.name)];
           if (await relationExists(db, oldName) && !(await relationExists(db, newName))) await plan.apply(`ALTER INDEX "${oldName}" RENAME TO "${newName}"`);
         }
@@ -548,6 +549,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
           const name = objectName('idx', table, column);
           await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ("${column}")`);
         }
+        for (const [name, ddl] of listIndexes(def)) await ensureIndex(trx, plan, name, ddl);
         // Per-status counts within a row scope (a collaborator's status chips) answered from one index.
         const statusField = def.resource.workflow ? (definitions.workflows.get(def.resource.workflow.machine) as { meta?: { statusField?: string } } | undefined)?.meta?.statusField : undefined;
         if (def.resource.rowScope && statusField) {

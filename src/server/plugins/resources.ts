@@ -26,6 +26,7 @@ const LIST_QUERY = {
     per_page: { type: 'integer', minimum: -1, maximum: MAX_PER_PAGE, description: '-1 = tutti' },
     sort: { type: 'string', maxLength: 300, description: 'campi separati da virgola, - per discendente' },
     search: { type: 'string', maxLength: 200 },
+    cursor: { type: 'string', maxLength: 4000, description: 'next_cursor della pagina precedente: le righe dopo la sua ultima' },
     // The spec's client sends sort plus sortDesc (true/false, one per sort key; also as sortDesc[]).
     sortDesc: { anyOf: [{ type: 'string', maxLength: 300 }, { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 10 } }], description: 'true = discendente' },
     'sortDesc[]': { anyOf: [{ type: 'string', maxLength: 300 }, { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 10 } }] },
@@ -50,6 +51,7 @@ function listResponse(name: string) {
     type: 'object',
     properties: { data: { type: 'array', items: { $ref: `${name}#` } }, current_page: { type: 'integer' }, last_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' },
       total_is_estimate: { type: 'boolean', description: 'true: total è una stima per difetto (più di N), non un conteggio' },
+      next_cursor: { type: ['string', 'null'], description: 'la pagina dopo questa (cursor=...); null sull\'ultima' },
     },
   };
 }
@@ -103,8 +105,9 @@ export function parseListQuery(def: ResourceDefinition, query: Record<string, un
   // filter[search] is how the old front end sent the search box (spec 000 §7).
   const searchFilter = filters.findIndex((f) => f.field === 'search' && !def.fields.some((d) => d.name === 'search'));
   const search = typeof query.search === 'string' ? query.search : searchFilter >= 0 ? filters.splice(searchFilter, 1)[0]!.value : undefined;
+  const cursor = typeof query.cursor === 'string' && query.cursor ? query.cursor : undefined;
   if (Object.keys(errors).length) throw invalid(errors);
-  return { page, perPage, sort, search, filters };
+  return { page, perPage, sort, search, filters, cursor };
 }
 
 /** The record version a write was based on: the body's `version` or the If-Match header. */

@@ -23,6 +23,7 @@ import { conAzione } from '../storico/contesto.ts';
 import { referenceSearchFields } from '../../shared/definitions/compile.ts';
 import { nestedEntry, nestedTextSql, prefixSql } from './search-sql.ts';
 import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
+import { afterCondition, decodeCursor, encodeCursor } from './keyset.ts';
 
 export interface ListQuery {
   page: number;
@@ -30,6 +31,8 @@ export interface ListQuery {
   sort: string[];
   search?: string;
   filters: Array<{ field: string; op: 'eq' | 'from' | 'to'; value: string }>;
+  /** The opaque `next_cursor` of the page before: the rows after its last one, whatever the page number (keyset). */
+  cursor?: string;
   /** The total is counted exactly up to this many rows (EXACT_TOTAL_LIMIT); default 10 000. */
   exactTotalLimit?: number;
 }
@@ -42,6 +45,8 @@ export interface ListResult {
   total: number;
   /** True when `total` is a lower bound from the planner's statistics, not a count (the pager says 'più di N'). */
   total_is_estimate: boolean;
+  /** The cursor of the page after this one (null on the last): a seek at any depth, and no row twice under inserts. */
+  next_cursor?: string | null;
 }
 
 export interface OnBehalfOptions {
@@ -146,6 +151,11 @@ export interface SizeEstimates {
 }
 
 const MAX_ALL_ROWS = 10000;
+/**
+ * From this offset a page reads its ids first (an index-only walk of the sort index) and its rows after, so the rows
+ * skipped cost an index entry each rather than a heap row with its labels. Page 1 keeps its one plain statement.
+ */
+const DEFER_FROM = 200;
 /**
  * Totals are counted exactly up to this many rows (a bounded count costs at most that many index entries); beyond it
  * the page answers the planner's estimate as a lower bound, so page 1 never waits for a count of the whole table.
@@ -572,7 +582,8 @@ export class ResourceRepository {
   private async listParts(db: Database, user: AuthUser, query: ListQuery) {
     const conditions = await this.listConditions(db, user, query);
     const canonical = query.sort.map((s) => (s.startsWith('-') ? `-${this.canonicalName(s.slice(1))}` : this.canonicalName(s)));
-    const order = [...canonical, 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
+    // id breaks ties in the first key's direction: one (key, id) index then serves the order both ways, forwards or backwards.
+    const order = [...canonical, canonical[0]?.startsWith('-') ? '-id' : 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
     for (const s of order) {
       const name = s.replace(/^-/, '');
       const field = name === 'id' ? undefined : this.byName.get(name);
@@ -646,17 +657,25 @@ export class ResourceRepository {
     // compiled once (building and compiling it per request was a share of that page's time).
     const limit = query.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
     const known = filtered ? undefined : estimates?.estimate(this.table);
-    const compiled = this.unscopedPage(db, parts, perPage, offset);
+    const keyset = query.cursor && !all ? decodeCursor(query.cursor, parts.order, (name) => this.byName.get(name)?.kind) : undefined;
+    const plain = !keyset && offset < DEFER_FROM;
+    const compiled = plain ? this.unscopedPage(db, parts, perPage, offset) : undefined;
     // Only a list nothing narrows has a compiled page statement: its WHERE is then empty.
     const selection = compiled ? undefined : this.selectionOf(parts);
     const table = sql.table(this.table);
     const where = selection?.where ?? sql``;
     const bounded = () => sql`(SELECT count(*) FROM (SELECT 1 FROM ${table} ${where} LIMIT ${limit + 1}) AS bounded)`;
+    const page = () => {
+      if (compiled) return db.executeQuery(compiled) as Promise<{ rows: Record<string, unknown>[] }>;
+      const { columns, orderBy } = selection!;
+      if (plain) return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} ${where} ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db);
+      const seek = keyset ? this.selectionOf({ ...parts, conditions: [...parts.conditions, afterCondition(parts.order, keyset)] }).where : where;
+      return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} WHERE id IN (
+          SELECT id FROM ${table} ${seek} ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${keyset ? 0 : offset})
+        ORDER BY ${orderBy}`.execute(db);
+    };
     const [rows, counted] = await Promise.all([
-      compiled
-        ? db.executeQuery(compiled) as Promise<{ rows: Record<string, unknown>[] }>
-        : sql<Record<string, unknown>>`SELECT ${selection!.columns} FROM ${table} ${where}
-            ORDER BY ${selection!.orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db),
+      page(),
       known !== undefined
         ? { rows: [{ n: limit + 1, estimate: known }] }
         : filtered
@@ -685,6 +704,7 @@ export class ResourceRepository {
       per_page: all ? -1 : perPage,
       total,
       total_is_estimate: estimated,
+      ...(all ? {} : { next_cursor: rows.rows.length === perPage ? encodeCursor(parts.order, rows.rows[rows.rows.length - 1]!) : null }),
     };
   }
 
