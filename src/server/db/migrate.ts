@@ -92,6 +92,9 @@ const USER_TABLES = (users: string) => [
      expires_at timestamptz NOT NULL,
      revoked_at timestamptz)`,
   `CREATE INDEX IF NOT EXISTS auth_token_user ON auth_token (user_id)`,
+  // The idle timeout counts from used_at; device and address are shown to the owner in 'Sessioni attive'.
+  `ALTER TABLE auth_token ADD COLUMN IF NOT EXISTS used_at timestamptz NOT NULL DEFAULT now(),
+     ADD COLUMN IF NOT EXISTS user_agent text, ADD COLUMN IF NOT EXISTS address text`,
   `CREATE TABLE IF NOT EXISTS user_preference (
      user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
      key text NOT NULL,

@@ -2,11 +2,13 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { sql } from 'kysely';
-import { HttpError, invalid, unauthenticated } from '../errors.ts';
+import { HttpError, invalid, notFound, unauthenticated } from '../errors.ts';
 import { passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import {
-  USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, tokenHash, userForToken, cachedUser, type ThrottleKeys,
+  USERS_RESOURCE, THROTTLE_MESSAGE, SESSION_EXPIRED, cachedSession, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, sessionForHash,
+  throttleKeys, throttled, tokenHash, touchIntervalMs, touchSession, userForToken, type ThrottleKeys,
 } from '../auth/service.ts';
+import type { SessionRow } from '../cache.ts';
 import { initials, type AuthUser } from '../auth/user.ts';
 import { ResourceRepository } from '../resources/repository.ts';
 import { isMaintenance } from './maintenance.ts';
@@ -55,15 +57,23 @@ export default fp(async (app: FastifyInstance) => {
     const token = bearer(request);
     if (!token || token === 'undefined') return done(unauthenticated());
     const { cache, db } = app.ctx;
-    const cached = cache.unsettled ? undefined : cachedUser(token, cache);
-    if (cached) {
-      request.user = cached;
-      return done();
-    }
-    cache.settle().then(() => userForToken(db, token, cache)).then((user) => {
-      if (!user) return done(unauthenticated());
+    const idleMs = app.ctx.config.SESSION_IDLE_MINUTES * 60_000;
+    const now = Date.now();
+    const hash = tokenHash(token);
+    // The last use is written at most once per touchIntervalMs; between writes the cached row carries it.
+    const use = (row: SessionRow, user: AuthUser) => {
       request.user = user;
-      done();
+      if (now - row.usedAt < touchIntervalMs(idleMs)) return done();
+      row.usedAt = now;
+      touchSession(db, row.tokenId).then(() => done(), done);
+    };
+    const cached = cache.unsettled ? undefined : cachedSession(hash, cache);
+    // A cached row that looks idle is read again: another instance may have recorded a later use.
+    if (cached && now - cached.row.usedAt <= idleMs) return use(cached.row, cached.user);
+    cache.settle().then(() => sessionForHash(db, hash, cache)).then((found) => {
+      if (!found) return done(unauthenticated());
+      if (now - found.row.usedAt > idleMs) return done(new HttpError(401, SESSION_EXPIRED));
+      use(found.row, found.user);
     }, done);
   });
 
@@ -94,7 +104,7 @@ export default fp(async (app: FastifyInstance) => {
       throw invalid({ authentication: [LOGIN_FAILED] }, LOGIN_FAILED);
     }
     await clearFailures(db, keys);
-    const token = await issueToken(db, found.id, app.ctx.config.TOKEN_TTL_HOURS);
+    const token = await issueToken(db, found.id, app.ctx.config.TOKEN_TTL_HOURS, { userAgent: request.headers['user-agent'], address: request.ip });
     const user = (await userForToken(db, token, app.ctx.cache))!;
     await registraAccesso(db, USERS_RESOURCE, 'login', user);
     reply.header('cache-control', 'no-store');
@@ -113,6 +123,68 @@ export default fp(async (app: FastifyInstance) => {
     });
 
     scoped.get('/api/user', async (request) => sessionBody(app, request.user));
+
+    const SESSION = {
+      type: 'object',
+      required: ['id', 'creata', 'ultimo_uso', 'corrente'],
+      properties: {
+        id: { type: 'integer' },
+        creata: { type: 'string' },
+        ultimo_uso: { type: 'string' },
+        scade: { type: 'string' },
+        dispositivo: { type: ['string', 'null'] },
+        indirizzo: { type: ['string', 'null'] },
+        corrente: { type: 'boolean' },
+      },
+    } as const;
+
+    // 'Sessioni attive': the user's own live sessions, the current one first, then by last use.
+    scoped.get('/api/account/sessioni', {
+      schema: { response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: SESSION } } } } },
+    }, async (request) => {
+      const idleMinutes = app.ctx.config.SESSION_IDLE_MINUTES;
+      const rows = await sql<{ id: number; creata: string; ultimo_uso: string; scade: string; dispositivo: string | null; indirizzo: string | null }>`
+        SELECT id::int, to_json(created_at) #>> '{}' AS creata, to_json(used_at) #>> '{}' AS ultimo_uso, to_json(expires_at) #>> '{}' AS scade,
+          user_agent AS dispositivo, address AS indirizzo
+        FROM auth_token
+        WHERE user_id = ${request.user.id} AND revoked_at IS NULL AND expires_at > now()
+          AND used_at > now() - make_interval(secs => ${idleMinutes * 60})
+        ORDER BY id = ${request.user.tokenId} DESC, used_at DESC, id DESC`.execute(app.ctx.db);
+      return { data: rows.rows.map((r) => ({ ...r, corrente: r.id === request.user.tokenId })) };
+    });
+
+    /** Ends the user's own sessions chosen by `which` (one, or every other), recorded, and forgotten here at once. */
+    async function endSessions(request: FastifyRequest, which: { id: number } | { others: true }): Promise<number> {
+      return app.ctx.db.transaction().execute(async (trx) => {
+        let query = trx.updateTable('auth_token').set({ revoked_at: sql`now()` })
+          .where('user_id', '=', request.user.id).where('revoked_at', 'is', null);
+        query = 'id' in which ? query.where('id', '=', which.id) : query.where('id', '!=', request.user.tokenId);
+        const ended = await query.returning(['token_hash']).execute();
+        if (ended.length) await registraAccesso(trx, USERS_RESOURCE, 'id' in which ? 'sessione_terminata' : 'sessioni_terminate', request.user);
+        // Other instances learn it by notification at commit; this one forgets at once.
+        for (const row of ended) app.ctx.cache.forgetSession(row.token_hash);
+        return ended.length;
+      });
+    }
+
+    const ENDED = { 200: { type: 'object', required: ['message', 'terminate'], properties: { message: { type: 'string' }, terminate: { type: 'integer' } } } } as const;
+
+    scoped.delete('/api/account/sessioni/:id', {
+      schema: {
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991 } } },
+        response: ENDED,
+      },
+    }, async (request) => {
+      const { id } = request.params as { id: number };
+      const terminate = await endSessions(request, { id });
+      if (!terminate) throw notFound('Sessione');
+      return { message: 'Sessione terminata.', terminate };
+    });
+
+    scoped.delete('/api/account/sessioni', { schema: { response: ENDED } }, async (request) => {
+      const terminate = await endSessions(request, { others: true });
+      return { message: terminate === 1 ? 'Terminata 1 altra sessione.' : `Terminate ${terminate} altre sessioni.`, terminate };
+    });
 
     scoped.put('/api/account', {
       schema: {
