@@ -15,7 +15,8 @@ const MAX_SESSIONS = 10_000;
 const ESTIMATE_TTL_MS = 5_000;
 const RECONNECT_MS = 1_000;
 
-export type SessionRow = Omit<AuthUser, 'permissions'> & { roles: string[]; expiresAt: number };
+/** usedAt: the last use this instance knows of (ms), moved forward in place when this instance records a use. */
+export type SessionRow = Omit<AuthUser, 'permissions'> & { roles: string[]; expiresAt: number; usedAt: number };
 
 export class InstanceCache {
   private readonly sessions = new Map<string, { row: SessionRow; at: number }>();

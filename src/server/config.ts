@@ -34,6 +34,8 @@ export const CONFIG_SCHEMA = {
     TRUST_PROXY: text,
     APP_URL: url,
     TOKEN_TTL_HOURS: integerOr(1, 24 * 365, 12),
+    // Fractions allowed (tests use a few seconds).
+    SESSION_IDLE_MINUTES: { type: 'number', minimum: 0.01, maximum: 24 * 60, default: 30 },
     LOGIN_SLOW_BASE_MS: integerOr(1, 8000, 1000),
     SMTP_URL: url,
     MAIL_FROM: { type: 'string', default: 'Broker Back Office <noreply@localhost>' },
@@ -76,7 +78,7 @@ export const CONFIG_SCHEMA = {
 } as const;
 
 type Schema = typeof CONFIG_SCHEMA.properties;
-type Value<P> = P extends { type: 'integer' } ? number : P extends { type: 'boolean' } ? boolean : P extends { enum: readonly (infer E)[] } ? E : string;
+type Value<P> = P extends { type: 'integer' | 'number' } ? number : P extends { type: 'boolean' } ? boolean : P extends { enum: readonly (infer E)[] } ? E : string;
 type WithDefault = { [K in keyof Schema]: Schema[K] extends { default: unknown } ? K : never }[keyof Schema];
 
 /** Every variable, typed; those with a default are always set. APP_URL defaults to http://127.0.0.1:PORT. */
@@ -109,7 +111,7 @@ function problemOf(issue: AjvIssue): string {
   if (!rule) return `${name}: valore non valido`;
   if (issue.keyword === 'format') return `${name} non è un URL valido`;
   if (issue.keyword === 'enum') return `${name} deve essere uno di: ${rule.enum!.join(', ')}`;
-  if (rule.type === 'integer') return `${name} deve essere un numero tra ${rule.minimum} e ${rule.maximum}`;
+  if (rule.type === 'integer' || rule.type === 'number') return `${name} deve essere un numero tra ${rule.minimum} e ${rule.maximum}`;
   if (rule.type === 'boolean') return `${name} deve essere 1 o 0 (true o false)`;
   return `${name}: valore non valido`;
 }

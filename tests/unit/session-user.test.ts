@@ -9,7 +9,7 @@ function listeningCache(): InstanceCache {
   return cache;
 }
 
-const row = { id: 7, email: 'a@b.it', name: 'Anna Bianchi', collaboratore_id: null, tokenId: 3, roles: ['staff'], expiresAt: Date.now() + 3_600_000 };
+const row = { id: 7, email: 'a@b.it', name: 'Anna Bianchi', collaboratore_id: null, tokenId: 3, roles: ['staff'], expiresAt: Date.now() + 3_600_000, usedAt: Date.now() };
 
 describe('cachedUser', () => {
   it('answers the same frozen user for every request of a cached session, without the expiry', () => {

@@ -493,14 +493,21 @@ export interface Environment {
   ambiente?: string;
 }
 
+export interface LoginAnswer {
+  token: string;
+  permissions: string[];
+  roles: string[];
+  user: import('../types.ts').SessionUser;
+  environment: Record<string, unknown>;
+}
+
 export const api = {
   environment: () => request<Environment>('GET', '/api/environment', { noRedirect: true }),
+  /** The session, or (two-step verification on) the token of the second step. */
   login: (email: string, password: string) =>
-    request<{ token: string; permissions: string[]; roles: string[]; user: import('../types.ts').SessionUser; environment: Record<string, unknown> }>(
-      'POST',
-      '/api/login',
-      { body: { email, password }, noRedirect: true },
-    ),
+    request<LoginAnswer | { mfa_richiesta: true; token_mfa: string }>('POST', '/api/login', { body: { email, password }, noRedirect: true }),
+  /** The second step: a code of the authenticator app or a recovery code. */
+  loginCode: (token_mfa: string, codice: string) => request<LoginAnswer>('POST', '/api/login/mfa', { body: { token_mfa, codice }, noRedirect: true }),
   logout: () => request<{ message: string }>('GET', '/api/api_logout', { noRedirect: true }),
   definitions: async () => {
     const payload = await request<import('../types.ts').DefinitionsPayload>('GET', '/api/definitions');

@@ -5,7 +5,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { api, ApiError, isApiError } from '../api/dataProvider.ts';
+import { api, ApiError, isApiError, type LoginAnswer } from '../api/dataProvider.ts';
 import { clearExpired, startSession, wasExpired } from '../api/session.ts';
 import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice, Spinner } from '../lib/ui.tsx';
@@ -32,6 +32,9 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // Two-step verification: after the password, the token the code is sent with.
+  const [challenge, setChallenge] = useState<string>();
+  const [code, setCode] = useState('');
 
   useEffect(clearExpired, []);
 
@@ -53,7 +56,13 @@ export default function LoginPage() {
     setError(undefined);
     setBusy(true);
     try {
-      const result = await api.login(email.trim(), password);
+      const answer = challenge ? await api.loginCode(challenge, code.trim()) : await api.login(email.trim(), password);
+      if ('mfa_richiesta' in answer) {
+        setChallenge(answer.token_mfa);
+        setPassword('');
+        return;
+      }
+      const result: LoginAnswer = answer;
       startSession(result.token, {
         permissions: result.permissions ?? [],
         roles: result.roles ?? [],
@@ -63,7 +72,12 @@ export default function LoginPage() {
       navigate(state.from ?? '/dashboard', { replace: true });
     } catch (err) {
       if (isApiError(err, 'MAINTENANCE')) setMaintenance(true);
-      else if (err instanceof ApiError) setError(err.errors.authentication?.[0] ?? err.message);
+      else if (err instanceof ApiError && challenge && err.status === 401) {
+        // The second step's token expired: back to e-mail and password.
+        setChallenge(undefined);
+        setCode('');
+        setError(err.message);
+      } else if (err instanceof ApiError) setError(err.errors.authentication?.[0] ?? err.errors.codice?.[0] ?? err.message);
       else setError(msg.genericError);
     } finally {
       setBusy(false);
@@ -92,7 +106,33 @@ export default function LoginPage() {
                 <p className="mb-0">{msg.maintenanceText}</p>
               </Notice>
             )}
-            {maintenance === false && (
+            {maintenance === false && challenge && (
+              <Form onSubmit={submit} noValidate>
+                <Form.Group className="mb-3" controlId="login-codice">
+                  <Form.Label>Codice di verifica</Form.Label>
+                  <Form.Control
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    value={code}
+                    onChange={(e) => setCode(e.target.value)}
+                    required
+                    autoFocus
+                    isInvalid={Boolean(error)}
+                    aria-describedby={error ? 'authentication-error' : 'login-codice-aiuto'}
+                  />
+                  <Form.Text id="login-codice-aiuto">Il codice di 6 cifre dell'app di autenticazione, oppure un codice di recupero.</Form.Text>
+                </Form.Group>
+                {error && (
+                  <div id="authentication-error" className="text-danger small mb-3" role="alert" data-testid="authentication-error">
+                    {error}
+                  </div>
+                )}
+                <Button type="submit" variant="primary" className="w-100" disabled={busy}>
+                  {busy ? 'Verifica in corso…' : 'Verifica'}
+                </Button>
+              </Form>
+            )}
+            {maintenance === false && !challenge && (
               <Form onSubmit={submit} noValidate>
                 <Form.Group className="mb-3" controlId="login-email">
                   <Form.Label>E-mail</Form.Label>

@@ -23,15 +23,35 @@ export function tokenHash(token: string): string {
   return sha256Hex(token);
 }
 
+/** Where a session was opened from, for the owner's list of sessions. */
+export interface SessionOrigin {
+  userAgent?: string;
+  address?: string;
+}
+
 /** A session lasting `ttlHours` (TOKEN_TTL_HOURS). */
-export async function issueToken(db: Database, userId: number, ttlHours: number): Promise<string> {
+export async function issueToken(db: Database, userId: number, ttlHours: number, origin: SessionOrigin = {}): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.insertInto('auth_token').values({
     token_hash: tokenHash(token),
     user_id: userId,
     expires_at: sql`now() + make_interval(hours => ${ttlHours})`,
+    user_agent: origin.userAgent?.slice(0, 500) ?? null,
+    address: origin.address?.slice(0, 100) ?? null,
   }).execute();
   return token;
+}
+
+export const SESSION_EXPIRED = 'Sessione scaduta. Effettua nuovamente il login.';
+
+/** How often a session's last use is written: once a minute at most, so a GET does not cost a write each time. */
+export function touchIntervalMs(idleMs: number): number {
+  return Math.min(60_000, idleMs / 4);
+}
+
+/** Records a session's use (the idle timeout counts from it); the cache trigger ignores this column. */
+export async function touchSession(db: Database, tokenId: number): Promise<void> {
+  await db.updateTable('auth_token').set({ used_at: sql`now()` }).where('id', '=', tokenId).execute();
 }
 
 async function permissionsByRole(db: Database, cache?: InstanceCache): Promise<Map<string, string[]>> {
@@ -63,38 +83,47 @@ const users = new WeakMap<SessionRow, { byRole: Map<string, string[]>; user: Aut
 function userOf(row: SessionRow, byRole: Map<string, string[]>): AuthUser {
   const known = users.get(row);
   if (known?.byRole === byRole) return known.user;
-  const { expiresAt: _expiresAt, ...rest } = row;
+  const { expiresAt: _expiresAt, usedAt: _usedAt, ...rest } = row;
   const user = Object.freeze({ ...rest, permissions: permissionsOf(byRole, row.roles) });
   users.set(row, { byRole, user });
   return user;
 }
 
+/** The cached session of a token hash, with its user, when the cache holds both; undefined when it must be read. */
+export function cachedSession(hash: string, cache: InstanceCache): { row: SessionRow; user: AuthUser } | undefined {
+  const row = cache.session(hash);
+  const byRole = row && cache.permissionsByRole();
+  return byRole ? { row, user: userOf(row, byRole) } : undefined;
+}
+
 /** The user of a session the cache holds, with its roles' permissions cached too; undefined when it must be read. */
 export function cachedUser(token: string, cache: InstanceCache): AuthUser | undefined {
-  const row = cache.session(tokenHash(token));
-  const byRole = row && cache.permissionsByRole();
-  return byRole ? userOf(row, byRole) : undefined;
+  return cachedSession(tokenHash(token), cache)?.user;
 }
 
 /**
- * The user behind a live token of an active account, with the permissions of all their roles. With the app's cache
- * the row is read once per token; revocation, deactivation and role changes evict it on every instance (cache.ts).
+ * The session behind a live token of an active account, with the permissions of all their roles, read from the
+ * database (and remembered by the cache): revocation, deactivation and role changes evict it on every instance (cache.ts).
  */
+export async function sessionForHash(db: Database, hash: string, cache?: InstanceCache): Promise<{ row: SessionRow; user: AuthUser } | undefined> {
+  const generation = cache?.generation ?? 0;
+  const result = await sql<SessionRow>`
+    SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId", coalesce(u.ruoli, '[]'::jsonb) AS roles,
+      (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAt", (extract(epoch FROM t.used_at) * 1000)::float8 AS "usedAt"
+    FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id
+    WHERE t.token_hash = ${hash} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.attivo`.execute(db);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  cache?.rememberSession(hash, row, generation);
+  return { row, user: userOf(row, await permissionsByRole(db, cache)) };
+}
+
+/** The user behind a live token (the cache's copy when it holds one), without the idle check of `authenticate`. */
 export async function userForToken(db: Database, token: string, cache?: InstanceCache): Promise<AuthUser | undefined> {
   const hash = tokenHash(token);
-  let row = cache?.session(hash);
-  if (!row) {
-    const generation = cache?.generation ?? 0;
-    const result = await sql<SessionRow>`
-      SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId", coalesce(u.ruoli, '[]'::jsonb) AS roles,
-        (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAt"
-      FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id
-      WHERE t.token_hash = ${hash} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.attivo`.execute(db);
-    row = result.rows[0];
-    if (!row) return undefined;
-    cache?.rememberSession(hash, row, generation);
-  }
-  return userOf(row, await permissionsByRole(db, cache));
+  const row = cache?.session(hash);
+  if (row) return userOf(row, await permissionsByRole(db, cache));
+  return (await sessionForHash(db, hash, cache))?.user;
 }
 
 export async function revokeToken(db: Database, tokenId: number): Promise<void> {

@@ -93,6 +93,21 @@ const USER_TABLES = (users: string) => [
      expires_at timestamptz NOT NULL,
      revoked_at timestamptz)`,
   `CREATE INDEX IF NOT EXISTS auth_token_user ON auth_token (user_id)`,
+  // The idle timeout counts from used_at; device and address are shown to the owner in 'Sessioni attive'.
+  `ALTER TABLE auth_token ADD COLUMN IF NOT EXISTS used_at timestamptz NOT NULL DEFAULT now(),
+     ADD COLUMN IF NOT EXISTS user_agent text, ADD COLUMN IF NOT EXISTS address text`,
+  // Two-step verification: the TOTP secret, the last accepted time step (no replay), recovery codes as SHA-256 hashes.
+  `CREATE TABLE IF NOT EXISTS auth_mfa (
+     user_id integer PRIMARY KEY REFERENCES "${users}"(id) ON DELETE CASCADE,
+     secret text NOT NULL,
+     attiva boolean NOT NULL DEFAULT false,
+     ultimo_passo bigint NOT NULL DEFAULT 0,
+     codici_recupero jsonb NOT NULL DEFAULT '[]'::jsonb)`,
+  // A login's password step waiting for its code (token_mfa, hashed).
+  `CREATE TABLE IF NOT EXISTS auth_mfa_challenge (
+     token_hash text PRIMARY KEY,
+     user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
+     expires_at timestamptz NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS user_preference (
      user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
      key text NOT NULL,

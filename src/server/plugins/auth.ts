@@ -2,15 +2,19 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { sql } from 'kysely';
-import { HttpError, invalid, unauthenticated } from '../errors.ts';
+import { HttpError, invalid, notFound, unauthenticated } from '../errors.ts';
 import { passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import {
-  USERS_RESOURCE, THROTTLE_MESSAGE, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, throttleKeys, throttled, tokenHash, userForToken, cachedUser, type ThrottleKeys,
+  USERS_RESOURCE, THROTTLE_MESSAGE, SESSION_EXPIRED, cachedSession, clearFailures, issueToken, recordFailure, revokeToken, revokeUserTokens, sessionForHash,
+  throttleKeys, throttled, tokenHash, touchIntervalMs, touchSession, userForToken, type ThrottleKeys,
 } from '../auth/service.ts';
+import type { SessionRow } from '../cache.ts';
 import { initials, type AuthUser } from '../auth/user.ts';
 import { ResourceRepository } from '../resources/repository.ts';
 import { isMaintenance } from './maintenance.ts';
 import { registraAccesso } from '../storico/contesto.ts';
+import { acceptCode, confirmEnrolment, issueChallenge, mfaOf, startEnrolment, useRecoveryCode } from '../auth/mfa.ts';
+import { requirePermission } from '../auth/guards.ts';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
 export const API_TOKEN_REFUSED = "Il token nell'indirizzo (api_token) non è accettato: invia il token nell'intestazione Authorization (Authorization: Bearer <token>).";
@@ -55,15 +59,23 @@ export default fp(async (app: FastifyInstance) => {
     const token = bearer(request);
     if (!token || token === 'undefined') return done(unauthenticated());
     const { cache, db } = app.ctx;
-    const cached = cache.unsettled ? undefined : cachedUser(token, cache);
-    if (cached) {
-      request.user = cached;
-      return done();
-    }
-    cache.settle().then(() => userForToken(db, token, cache)).then((user) => {
-      if (!user) return done(unauthenticated());
+    const idleMs = app.ctx.config.SESSION_IDLE_MINUTES * 60_000;
+    const now = Date.now();
+    const hash = tokenHash(token);
+    // The last use is written at most once per touchIntervalMs; between writes the cached row carries it.
+    const use = (row: SessionRow, user: AuthUser) => {
       request.user = user;
-      done();
+      if (now - row.usedAt < touchIntervalMs(idleMs)) return done();
+      row.usedAt = now;
+      touchSession(db, row.tokenId).then(() => done(), done);
+    };
+    const cached = cache.unsettled ? undefined : cachedSession(hash, cache);
+    // A cached row that looks idle is read again: another instance may have recorded a later use.
+    if (cached && now - cached.row.usedAt <= idleMs) return use(cached.row, cached.user);
+    cache.settle().then(() => sessionForHash(db, hash, cache)).then((found) => {
+      if (!found) return done(unauthenticated());
+      if (now - found.row.usedAt > idleMs) return done(new HttpError(401, SESSION_EXPIRED));
+      use(found.row, found.user);
     }, done);
   });
 
@@ -93,12 +105,58 @@ export default fp(async (app: FastifyInstance) => {
       await registraAccesso(db, USERS_RESOURCE, 'login_fallito', { id: found?.id ?? null, name: email.trim() });
       throw invalid({ authentication: [LOGIN_FAILED] }, LOGIN_FAILED);
     }
+    reply.header('cache-control', 'no-store');
+    // With verification on, the password is only the first step: the counters are cleared by the code, so a
+    // guesser who knows the password still meets the same throttle on the codes.
+    if ((await mfaOf(db, found.id))?.attiva) return { mfa_richiesta: true, token_mfa: await issueChallenge(db, found.id) };
     await clearFailures(db, keys);
-    const token = await issueToken(db, found.id, app.ctx.config.TOKEN_TTL_HOURS);
+    return openSession(request, found.id);
+  });
+
+  async function openSession(request: FastifyRequest, userId: number) {
+    const { db } = app.ctx;
+    const token = await issueToken(db, userId, app.ctx.config.TOKEN_TTL_HOURS, { userAgent: request.headers['user-agent'], address: request.ip });
     const user = (await userForToken(db, token, app.ctx.cache))!;
     await registraAccesso(db, USERS_RESOURCE, 'login', user);
-    reply.header('cache-control', 'no-store');
     return { token, ...sessionBody(app, user) };
+  }
+
+  const CODE_REFUSED = 'Codice non valido.';
+
+  // The second step: a code of the authenticator app (once) or a recovery code (once), throttled like a password.
+  app.post('/api/login/mfa', {
+    schema: {
+      body: {
+        type: 'object',
+        properties: { token_mfa: { type: 'string', maxLength: 100 }, codice: { type: 'string', maxLength: 40 } },
+      },
+    },
+  }, async (request, reply) => {
+    const { db } = app.ctx;
+    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true }, 'MAINTENANCE');
+    const { token_mfa: challenge = '', codice = '' } = (request.body ?? {}) as { token_mfa?: string; codice?: string };
+    if (!codice.trim()) throw invalid({ codice: ['Campo Obbligatorio.'] });
+    const rows = await sql<{ id: number; email: string; name: string }>`
+      SELECT u.id, u.email, u.name FROM auth_mfa_challenge c JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = c.user_id
+      WHERE c.token_hash = ${tokenHash(challenge)} AND c.expires_at > now() AND u.attivo`.execute(db);
+    const found = rows.rows[0];
+    if (!found) throw new HttpError(401, 'Richiesta di accesso scaduta: inserisci di nuovo e-mail e password.');
+    const keys = throttleKeys(found.email, request.ip);
+    await takeTurn(keys, 'codice');
+    const mfa = await mfaOf(db, found.id);
+    const code = codice.replace(/\s/g, '');
+    const byApp = !!mfa?.attiva && await acceptCode(db, found.id, mfa, code);
+    const byRecovery = !byApp && !!mfa?.attiva && await useRecoveryCode(db, found.id, code);
+    if (!byApp && !byRecovery) {
+      await recordFailure(db, keys);
+      await registraAccesso(db, USERS_RESOURCE, 'mfa_fallito', found);
+      throw invalid({ codice: [CODE_REFUSED] }, CODE_REFUSED);
+    }
+    await db.deleteFrom('auth_mfa_challenge').where('token_hash', '=', tokenHash(challenge)).execute();
+    await clearFailures(db, keys);
+    if (byRecovery) await registraAccesso(db, USERS_RESOURCE, 'codice_recupero_usato', found);
+    reply.header('cache-control', 'no-store');
+    return openSession(request, found.id);
   });
 
   app.register(async (scoped) => {
@@ -113,6 +171,169 @@ export default fp(async (app: FastifyInstance) => {
     });
 
     scoped.get('/api/user', async (request) => sessionBody(app, request.user));
+
+    /** The own password, checked as a login's is (counted and slowed down on the same account); an error when wrong. */
+    async function ownPasswordProblem(request: FastifyRequest, password: string | undefined, field: string): Promise<Record<string, string[]>> {
+      if (!password) return { [field]: ['Campo Obbligatorio.'] };
+      const { db } = app.ctx;
+      const stored = await sql<{ password: string | null }>`SELECT password FROM ${sql.table(USERS_RESOURCE)} WHERE id = ${request.user.id}`.execute(db);
+      const keys = throttleKeys(request.user.email, request.ip);
+      await takeTurn(keys, field);
+      if (await verifyPassword(stored.rows[0]?.password, password)) {
+        await clearFailures(db, keys);
+        return {};
+      }
+      await recordFailure(db, keys);
+      return { [field]: ['La password attuale non è corretta.'] };
+    }
+
+    /** A code of the own authenticator app, counted in the same throttle as passwords; an error when wrong. */
+    async function ownCodeProblem(request: FastifyRequest, code: string | undefined, enrolled: boolean): Promise<Record<string, string[]>> {
+      if (!code) return { codice: ['Campo Obbligatorio.'] };
+      const { db } = app.ctx;
+      const keys = throttleKeys(request.user.email, request.ip);
+      await takeTurn(keys, 'codice');
+      const mfa = await mfaOf(db, request.user.id);
+      if (mfa && mfa.attiva === enrolled && await acceptCode(db, request.user.id, mfa, code.replace(/\s/g, ''))) return {};
+      await recordFailure(db, keys);
+      return { codice: [CODE_REFUSED] };
+    }
+
+    const ALREADY_ON = 'La verifica in due passaggi è già attiva.';
+
+    scoped.post('/api/account/mfa/attiva', {
+      schema: {
+        body: { type: 'object', properties: { password: { type: 'string', maxLength: 200 } } },
+        response: { 200: { type: 'object', required: ['secret', 'otpauth_url', 'qr'], properties: { secret: { type: 'string' }, otpauth_url: { type: 'string' }, qr: { type: 'string' } } } },
+      },
+    }, async (request, reply) => {
+      const { password } = (request.body ?? {}) as { password?: string };
+      const errors = await ownPasswordProblem(request, password, 'password');
+      if (Object.keys(errors).length) throw invalid(errors);
+      if ((await mfaOf(app.ctx.db, request.user.id))?.attiva) throw invalid({ codice: [ALREADY_ON] }, ALREADY_ON);
+      reply.header('cache-control', 'no-store');
+      return startEnrolment(app.ctx.db, request.user.id, request.user.email);
+    });
+
+    scoped.post('/api/account/mfa/conferma', {
+      schema: {
+        body: { type: 'object', properties: { codice: { type: 'string', maxLength: 40 } } },
+        response: { 200: { type: 'object', required: ['codici_recupero'], properties: { message: { type: 'string' }, codici_recupero: { type: 'array', items: { type: 'string' } } } } },
+      },
+    }, async (request, reply) => {
+      const { db } = app.ctx;
+      const { codice } = (request.body ?? {}) as { codice?: string };
+      const mfa = await mfaOf(db, request.user.id);
+      if (!mfa) throw invalid({ codice: ['Avvia prima l\'attivazione della verifica in due passaggi.'] });
+      if (mfa.attiva) throw invalid({ codice: [ALREADY_ON] }, ALREADY_ON);
+      const errors = await ownCodeProblem(request, codice, false);
+      if (Object.keys(errors).length) throw invalid(errors, CODE_REFUSED);
+      const codes = await db.transaction().execute(async (trx) => {
+        const made = await confirmEnrolment(trx, request.user.id);
+        await registraAccesso(trx, USERS_RESOURCE, 'mfa_attivata', request.user);
+        return made;
+      });
+      reply.header('cache-control', 'no-store');
+      return { message: 'Verifica in due passaggi attivata. Conserva i codici di recupero: non saranno più mostrati.', codici_recupero: codes };
+    });
+
+    scoped.delete('/api/account/mfa', {
+      schema: { body: { type: ['object', 'null'], properties: { password: { type: 'string', maxLength: 200 }, codice: { type: 'string', maxLength: 40 } } } },
+    }, async (request) => {
+      const { db } = app.ctx;
+      const { password, codice } = (request.body ?? {}) as { password?: string; codice?: string };
+      if (!(await mfaOf(db, request.user.id))?.attiva) throw invalid({ codice: ['La verifica in due passaggi non è attiva.'] });
+      const errors = await ownPasswordProblem(request, password, 'password');
+      if (!Object.keys(errors).length) Object.assign(errors, await ownCodeProblem(request, codice, true));
+      if (Object.keys(errors).length) throw invalid(errors);
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('auth_mfa').where('user_id', '=', request.user.id).execute();
+        await registraAccesso(trx, USERS_RESOURCE, 'mfa_disattivata', request.user);
+      });
+      return { message: 'Verifica in due passaggi disattivata.' };
+    });
+
+    // A user who lost their phone and codes: the administrator resets it; their sessions end, the next login is by password.
+    scoped.delete('/api/utente/:id/mfa', {
+      preHandler: requirePermission('super_admin'),
+      schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } } },
+    }, async (request) => {
+      const { db } = app.ctx;
+      const { id } = request.params as { id: number };
+      const target = await sql<{ id: number; name: string }>`SELECT id, name FROM ${sql.table(USERS_RESOURCE)} WHERE id = ${id}`.execute(db);
+      if (!target.rows[0]) throw notFound('Utente', false);
+      const removed = await db.transaction().execute(async (trx) => {
+        const gone = await trx.deleteFrom('auth_mfa').where('user_id', '=', id).returning('user_id').execute();
+        if (!gone.length) return false;
+        await revokeUserTokens(trx, id, id === request.user.id ? request.user.tokenId : undefined);
+        await registraAccesso(trx, USERS_RESOURCE, 'mfa_reimpostata', target.rows[0]!);
+        return true;
+      });
+      if (!removed) throw invalid({ id: ['La verifica in due passaggi di questo utente non è attiva.'] });
+      return { message: 'Verifica in due passaggi reimpostata.' };
+    });
+
+    const SESSION = {
+      type: 'object',
+      required: ['id', 'creata', 'ultimo_uso', 'corrente'],
+      properties: {
+        id: { type: 'integer' },
+        creata: { type: 'string' },
+        ultimo_uso: { type: 'string' },
+        scade: { type: 'string' },
+        dispositivo: { type: ['string', 'null'] },
+        indirizzo: { type: ['string', 'null'] },
+        corrente: { type: 'boolean' },
+      },
+    } as const;
+
+    // 'Sessioni attive': the user's own live sessions, the current one first, then by last use.
+    scoped.get('/api/account/sessioni', {
+      schema: { response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: SESSION } } } } },
+    }, async (request) => {
+      const idleMinutes = app.ctx.config.SESSION_IDLE_MINUTES;
+      const rows = await sql<{ id: number; creata: string; ultimo_uso: string; scade: string; dispositivo: string | null; indirizzo: string | null }>`
+        SELECT id::int, to_json(created_at) #>> '{}' AS creata, to_json(used_at) #>> '{}' AS ultimo_uso, to_json(expires_at) #>> '{}' AS scade,
+          user_agent AS dispositivo, address AS indirizzo
+        FROM auth_token
+        WHERE user_id = ${request.user.id} AND revoked_at IS NULL AND expires_at > now()
+          AND used_at > now() - make_interval(secs => ${idleMinutes * 60})
+        ORDER BY id = ${request.user.tokenId} DESC, used_at DESC, id DESC`.execute(app.ctx.db);
+      return { data: rows.rows.map((r) => ({ ...r, corrente: r.id === request.user.tokenId })) };
+    });
+
+    /** Ends the user's own sessions chosen by `which` (one, or every other), recorded, and forgotten here at once. */
+    async function endSessions(request: FastifyRequest, which: { id: number } | { others: true }): Promise<number> {
+      return app.ctx.db.transaction().execute(async (trx) => {
+        let query = trx.updateTable('auth_token').set({ revoked_at: sql`now()` })
+          .where('user_id', '=', request.user.id).where('revoked_at', 'is', null);
+        query = 'id' in which ? query.where('id', '=', which.id) : query.where('id', '!=', request.user.tokenId);
+        const ended = await query.returning(['token_hash']).execute();
+        if (ended.length) await registraAccesso(trx, USERS_RESOURCE, 'id' in which ? 'sessione_terminata' : 'sessioni_terminate', request.user);
+        // Other instances learn it by notification at commit; this one forgets at once.
+        for (const row of ended) app.ctx.cache.forgetSession(row.token_hash);
+        return ended.length;
+      });
+    }
+
+    const ENDED = { 200: { type: 'object', required: ['message', 'terminate'], properties: { message: { type: 'string' }, terminate: { type: 'integer' } } } } as const;
+
+    scoped.delete('/api/account/sessioni/:id', {
+      schema: {
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991 } } },
+        response: ENDED,
+      },
+    }, async (request) => {
+      const { id } = request.params as { id: number };
+      const terminate = await endSessions(request, { id });
+      if (!terminate) throw notFound('Sessione');
+      return { message: 'Sessione terminata.', terminate };
+    });
+
+    scoped.delete('/api/account/sessioni', { schema: { response: ENDED } }, async (request) => {
+      const terminate = await endSessions(request, { others: true });
+      return { message: terminate === 1 ? 'Terminata 1 altra sessione.' : `Terminate ${terminate} altre sessioni.`, terminate };
+    });
 
     scoped.put('/api/account', {
       schema: {
