@@ -4,7 +4,7 @@ import path from 'node:path';
 import { readDefinitionFiles } from '../../src/server/definitions.ts';
 import { lintFiles } from '../../src/server/definizioni/piano.ts';
 import { domains } from '../../src/server/domains/index.ts';
-import { campiOf, fileDelCampo } from '../../src/client/pages/studio/campi.ts';
+import { campiOf, fileDelCampo } from '../../src/shared/definitions/studio/campi.ts';
 
 const files = await readDefinitionFiles(path.resolve('schemas')) as Record<string, any>;
 const entity = 'schemas/cliente/entity.schema.json';
@@ -40,7 +40,7 @@ describe('studio fields', () => {
 
 describe('studio list, form and resource editors', () => {
   it('round-trip every file unchanged, keep what they do not show, and write what the guide documents', async () => {
-    const { listaDati, listaFile, moduloDati, moduloFile, risorsaDati, risorsaFile } = await import('../../src/client/pages/studio/editori.ts');
+    const { listaDati, listaFile, moduloDati, moduloFile, risorsaDati, risorsaFile } = await import('../../src/shared/definitions/studio/editori.ts');
     for (const resource of ['cliente', 'titolo', 'polizza', 'quotazione']) {
       const [list, form, res] = ['list', 'form.ui', 'resource'].map((f) => files[`schemas/${resource}/${f}.json`]);
       expect(listaFile(list, listaDati(list))).toEqual(list);

@@ -19,9 +19,9 @@ import { msg } from '../../messages.ts';
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import type { RecordData } from '../../types.ts';
 import type { DeskPageProps } from '../registry.ts';
-import { CAMPO_SCHEMA, NOME_VALIDO, TIPI, campiOf, fileDelCampo, paths, type Campo } from './campi.ts';
-import { listaDati, listaFile, listaSchema, moduloDati, moduloFile, moduloSchema, risorsaDati, risorsaFile, risorsaSchema, type Scelta } from './editori.ts';
-import { EVENTO_VALIDO, RISORSA_VALIDA, fileNuovaRisorsa, fileTransizione, statiOf, type NuovaRisorsa, type Transizione } from './struttura.ts';
+import { CAMPO_SCHEMA, NOME_VALIDO, TIPI, campiOf, fileDelCampo, paths, type Campo } from '../../../shared/definitions/studio/campi.ts';
+import { listaDati, listaFile, listaSchema, moduloDati, moduloFile, moduloSchema, risorsaDati, risorsaFile, risorsaSchema, type Scelta } from '../../../shared/definitions/studio/editori.ts';
+import { EVENTO_VALIDO, RISORSA_VALIDA, fileNuovaRisorsa, fileTransizione, statiOf, type NuovaRisorsa, type Transizione } from '../../../shared/definitions/studio/struttura.ts';
 import { STUDIO_ROUTES } from './routes.ts';
 
 type Files = Record<string, Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- definition files
