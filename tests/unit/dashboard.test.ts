@@ -20,8 +20,8 @@ async function clientResources(): Promise<ResourceDef[]> {
 describe('dashboard cards', () => {
   it('are the eight cards of the specification, in order, then the issues\' desks, each with a permission', async () => {
     const { dashboard } = await loadDefinitions(path.resolve('schemas'));
-    // Issues 31 and 36 add the 'Storico' desk and the scheduler's 'Pianificazioni' (super_admin by default) after the specification's eight.
-    expect(dashboard.map((c) => c.route)).toEqual([...SPEC_ROUTES, '/storico', '/pianificazioni']);
+    // Issues 31 and 36 add the 'Storico' desk, the scheduler's 'Pianificazioni' (super_admin by default) and the expiry calendar after the specification's eight.
+    expect(dashboard.map((c) => c.route)).toEqual([...SPEC_ROUTES, '/storico', '/pianificazioni', '/scadenziario']);
     expect(dashboard.every((c) => c.permission.length > 0)).toBe(true);
   });
 
