@@ -2,6 +2,7 @@
 // chosen window; days left and the renewal's state read at query time; a collaborator sees only their own rows; the
 // list exports as every list does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aggiungiMesi } from '../../src/shared/premi.ts';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -43,6 +44,7 @@ beforeAll(async () => {
     totale_premio_imponibile: 1000, totale_premio_imposte: 222.5, diritti: 10, spese: 5, competenze: 20 };
   // X's policy expires in 20 days without tacit renewal; Y's in 45 days with it; X's second one in 200 days.
   ids.p1 = (await post('/api/polizza', { ...base, tacito_rinnovo: false, collaboratore_id: ids.x, cliente_id: cx, polizza_numero: 'SC-1',
+    garanzie: [{ garanzia: 'Incendio fabbricato', importo_netto: 800, importo_lordo: 978 }, { garanzia: 'Ricorso terzi', importo_netto: 200, importo_lordo: 244.5 }],
     data_entrata_in_effetto: giorno(20 - 365), data_scadenza: giorno(20) })).id;
   ids.p2 = (await post('/api/polizza', { ...base, tacito_rinnovo: true, collaboratore_id: ids.y, cliente_id: cy, polizza_numero: 'SC-2',
     data_entrata_in_effetto: giorno(45 - 365), data_scadenza: giorno(45) })).id;
@@ -97,9 +99,39 @@ describe('SCADENZIARIO', () => {
   it('exports the window as CSV with the screen columns', async () => {
     const res = await t.call('GET', `/api/scadenziario/export?format=csv&filter[tipo]=POLIZZA&filter[scadenza_dal]=${oggi}&filter[scadenza_al]=${giorno(60)}&sort=data_scadenza&columns=riferimento,contraente,giorni,stato_rinnovo`, { token: staff });
     expect(res.status).toBe(200);
-    const text = String(res.body ?? res.text);
-    expect(text).toContain('Riferimento');
-    expect(text).toContain('SC-1');
-    expect(text).not.toContain('SC-3');
+    expect(res.headers['x-total-count']).toBe('2');
+    const lines = (res.body as string).trim().split(/\r?\n/);
+    expect(lines[0]).toContain('Riferimento');
+    expect(lines.slice(1).map((l) => l.split(/[;,]/)[0])).toEqual(['SC-1', 'SC-2']);
+  });
+
+  it("'Prepara rinnovo' builds next period's policy in draft with last year's data, premium and guarantees, once", async () => {
+    const collabY = await userWithRoles(t, admin, { email: 'ypsi@scadenze.it', roles: ['collaboratore'], collaboratore_id: ids.y });
+    // Another collaborator's policy is not theirs to renew.
+    expect((await t.call('POST', `/api/polizza/${ids.p1}/prepara-rinnovo`, { token: collabY })).status).toBe(404);
+    expect((await t.call('POST', '/api/polizza/abc/prepara-rinnovo', { token: staff })).status).toBe(404);
+    expect((await t.call('POST', `/api/polizza/${ids.p1}/prepara-rinnovo`, { token: staff, body: { polizza_numero: 'X' } })).status).toBe(422);
+    const res = await t.call('POST', `/api/polizza/${ids.p1}/prepara-rinnovo`, { token: staff });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const nuova = res.body.data.model;
+    expect(nuova).toMatchObject({
+      polizza_numero_sostituita: 'SC-1', data_entrata_in_effetto: giorno(20), data_scadenza: aggiungiMesi(giorno(20), 12), stato: 'GIACENZA', saldato: false,
+      collaboratore_id: ids.x, totale_premio_imponibile: 1000, totale_premio_imposte: 222.5, diritti: 10, spese: 5, competenze: 20, totale_premio_lordo: 1257.5,
+      garanzie: [{ garanzia: 'Incendio fabbricato', importo_netto: 800, importo_lordo: 978 }, { garanzia: 'Ricorso terzi', importo_netto: 200, importo_lordo: 244.5 }],
+    });
+    expect(nuova.polizza_numero ?? null).toBeNull();
+    expect(nuova.id).not.toBe(ids.p1);
+    // Its title for the new period is split like any new policy's.
+    const titoli = (await t.call('GET', `/api/titolo?filter[polizza_id]=${nuova.id}`, { token: admin })).body.data;
+    expect(titoli.map((x: any) => [x.data_inizio, x.premio])).toEqual([[giorno(20), 1257.5]]);
+    // The calendar row shows it prepared; a second request is refused and writes nothing.
+    expect((await righe('filter[tipo]=POLIZZA', staff)).find((r) => r.riferimento === 'SC-1')).toMatchObject({ stato_rinnovo: 'PREPARATO' });
+    const again = await t.call('POST', `/api/polizza/${ids.p1}/prepara-rinnovo`, { token: staff });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`Il rinnovo della polizza SC-1 è già preparato (polizza n. ${nuova.id}).`);
+    // Its creation is in the change history like any POST's.
+    const storia = await t.call('GET', `/api/polizza/${nuova.id}/storico`, { token: admin });
+    expect(storia.status, JSON.stringify(storia.body)).toBe(200);
+    expect(storia.body.data.map((v: any) => v.azione)).toContain('creazione');
   });
 });

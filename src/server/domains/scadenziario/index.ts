@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { defineDomain } from '../../extensions.ts';
 import { CONTRAENTE_SQL } from '../../resources/viste.ts';
+import { registerRinnovo } from './rinnovo.ts';
 
 function register(app: FastifyInstance): void {
   app.extensions.view('scadenziario', `
@@ -42,6 +43,7 @@ function register(app: FastifyInstance): void {
     LEFT JOIN compagnia f ON f.id = p.fornitore_id
     LEFT JOIN categoria_prodotto pr ON pr.id = p.mandato_prodotto_id
     WHERE NOT t.saldato AND t.data_inizio IS NOT NULL`);
+  registerRinnovo(app);
 }
 
 export default defineDomain('scadenziario', register);
