@@ -6,6 +6,7 @@ import { registerQuotazioneWidgets } from './pages/quotazione/lazyWidgets.tsx';
 import { ProdottoPolizzaWidget } from './pages/polizza/lazyWidgets.tsx';
 import { QuietanzaPdfCell } from './pages/finanza/QuietanzaPdfCell.tsx';
 import { ModificheCell } from './pages/storico/ModificheCell.tsx';
+import { RinnovoCell } from './pages/scadenziario/RinnovoCell.tsx';
 import { registerWidget } from './widgets/registry.ts';
 import { registerWorkflowGuards } from './lib/workflowGuards.ts';
 import { QUOTAZIONE_GUARDS, QUOTAZIONE_MACHINE } from '../shared/domains/quotazione/guards.ts';
@@ -22,5 +23,7 @@ export function registerFeatures(): void {
   registerWidget('quietanza_pdf', { cell: QuietanzaPdfCell, sample: { schema: { type: 'integer' }, value: 42 } });
   // STORICO: an entry's changes as 'Campo: prima → dopo' (the desk's list format "storico_modifiche").
   registerWidget('storico_modifiche', { cell: ModificheCell, sample: { schema: { type: 'array' }, value: [{ campo: 'iban', da: 'IT60X', a: 'IT02A' }] } });
+  // SCADENZIARIO: the renewal's state with 'Prepara rinnovo' (list.json format "rinnovo_scadenza").
+  registerWidget('rinnovo_scadenza', { cell: RinnovoCell, sample: { schema: { type: 'string' }, value: 'PREPARATO' } });
   registerWidget('prodotto_polizza', { widget: ProdottoPolizzaWidget, sample: { schema: { type: 'integer' } } });
 }

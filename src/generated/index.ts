@@ -16,5 +16,6 @@ export type { Provvigionale } from './provvigionale.ts';
 export type { Quietanza } from './quietanza.ts';
 export type { Quotazione } from './quotazione.ts';
 export type { QuotazioniRca } from './quotazioni_rca.ts';
+export type { Scadenziario } from './scadenziario.ts';
 export type { Titolo } from './titolo.ts';
 export type { Utente } from './utente.ts';

@@ -37,12 +37,12 @@ test('wrong password shows the server message under the authentication key', asy
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test("dashboard shows the specification's eight cards, the history and the schedules, each leading to its desk", async ({ page }) => {
+test("dashboard shows the specification's eight cards, the history, the schedules and the expiry calendar, each leading to its desk", async ({ page }) => {
   await loginAsAdmin(page);
   await page.goto(appUrl('/'));
   const cards = page.locator('.dashboard-card a');
   await expect(cards).toHaveText(
-    ['Prodotti', 'Appendici', 'Track Gestione Documenti', 'Estratto Conto', 'Provvigionale', 'Gestione Incassi', 'Quietanze', 'Gestione Documenti', 'Storico', 'Pianificazioni', 'Studio delle definizioni'],
+    ['Prodotti', 'Appendici', 'Track Gestione Documenti', 'Estratto Conto', 'Provvigionale', 'Gestione Incassi', 'Quietanze', 'Gestione Documenti', 'Storico', 'Pianificazioni', 'Scadenziario', 'Studio delle definizioni'],
     {
       ignoreCase: true,
     },

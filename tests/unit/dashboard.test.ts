@@ -20,8 +20,8 @@ async function clientResources(): Promise<ResourceDef[]> {
 describe('dashboard cards', () => {
   it('are the eight cards of the specification, in order, then the issues\' desks, each with a permission', async () => {
     const { dashboard } = await loadDefinitions(path.resolve('schemas'));
-    // Issues 31, 36 and 34 add the 'Storico' desk, the scheduler's 'Pianificazioni' and the definitions' 'Studio' (super_admin by default) after the specification's eight.
-    expect(dashboard.map((c) => c.route)).toEqual([...SPEC_ROUTES, '/storico', '/pianificazioni', '/studio']);
+    // Issues 31, 36 and 34 add the 'Storico' desk, the scheduler's 'Pianificazioni' (super_admin by default), the expiry calendar and the definitions' 'Studio' after the specification's eight.
+    expect(dashboard.map((c) => c.route)).toEqual([...SPEC_ROUTES, '/storico', '/pianificazioni', '/scadenziario', '/studio']);
     expect(dashboard.every((c) => c.permission.length > 0)).toBe(true);
   });
 

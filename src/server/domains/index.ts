@@ -19,9 +19,10 @@ import incasso from './incasso/index.ts';
 import quietanza from './quietanza/index.ts';
 import estrattoConto from './estratto_conto/index.ts';
 import provvigionale from './provvigionale/index.ts';
+import scadenziario from './scadenziario/index.ts';
 import type { Domain } from '../extensions.ts';
 
 export const domains: readonly Domain[] = [
   utente, riferimenti, collaboratore, cliente, compagnia, compagniaContrattuale, categoriaProdotto, prodottoAssegnato, autostoriche,
-  quotazione, quotazioniRca, polizza, polizzaAutoStorica, gestioneDocumenti, dashboard, incasso, quietanza, estrattoConto, provvigionale,
+  quotazione, quotazioniRca, polizza, polizzaAutoStorica, gestioneDocumenti, dashboard, incasso, quietanza, estrattoConto, provvigionale, scadenziario,
 ];

@@ -1,0 +1,73 @@
+// The expiry calendar (issue 36) as a collaborator sees it: their own policy expiring in 30 days with its days left, not
+// another collaborator's; 'Prepara rinnovo' opens the next period's draft, and the row then says the renewal is prepared.
+import { expect, test } from './fixtures.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
+
+type Json = Record<string, any>;
+
+async function api(request: APIRequestContext, email: string, password: string) {
+  const res = await request.post(appUrl('/api/login'), { data: { email, password } });
+  expect(res.status()).toBe(200);
+  const token = ((await res.json()) as Json).token as string;
+  return async (method: string, url: string, body?: unknown): Promise<{ status: number; body: Json }> => {
+    const answer = await request.fetch(appUrl(url), { method, headers: { Authorization: `Bearer ${token}` }, data: body });
+    return { status: answer.status(), body: (await answer.json()) as Json };
+  };
+}
+
+const oggi = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+const giorno = (n: number) => new Date(Date.parse(`${oggi}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const grid = (page: Page) => page.locator('.ag-row');
+
+test("a collaborator's expiry calendar: their policy, its days left, and 'Prepara rinnovo'", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const users = demoUsers();
+  const staff = users.find((u) => u.roles.includes('staff'))!;
+  const rossi = users.find((u) => u.email.startsWith('mario.rossi'))!;
+  const call = await api(request, staff.email, staff.password);
+  const collaboratori = (await call('GET', '/api/collaboratore?per_page=100')).body.data as Json[];
+  const suo = collaboratori.find((c) => c.cognome === 'ROSSI')!;
+  const altro = collaboratori.find((c) => c.cognome === 'VERDI')!;
+  const surname = uniqueSurname('SCADENZA');
+  const prodotto = (await call('GET', '/api/mandato_prodotto_in_polizza/search')).body.data[0];
+  const numeri: string[] = [];
+  for (const collaboratore of [suo, altro]) {
+    const cliente = await call('POST', '/api/cliente', { tipo: 'RETAIL', sesso: 'F', nome: 'Carla', cognome: surname, collaboratore_id: collaboratore.id });
+    expect(cliente.status).toBe(201);
+    const numero = `SCA-${collaboratore.cognome}-${surname}`;
+    numeri.push(numero);
+    const polizza = await call('POST', '/api/polizza', {
+      collaboratore_id: collaboratore.id, cliente_id: cliente.body.data.model.id, compagnia_contrattuale_id: prodotto.compagnia_contrattuale_id,
+      fornitore_id: prodotto.mandato.compagnia_fornitore_id, mandato_prodotto_id: prodotto.id, polizza_numero: numero,
+      data_entrata_in_effetto: giorno(30 - 365), data_scadenza: giorno(30), frazionamento_slug: 'ANNUALE', tacito_rinnovo: false,
+      totale_premio_imponibile: 1000, totale_premio_imposte: 222.5, diritti: 10, spese: 5, competenze: 20,
+    });
+    expect(polizza.status, JSON.stringify(polizza.body)).toBe(201);
+  }
+
+  await login(page, rossi.email, rossi.password);
+  await page.getByRole('link', { name: 'Scadenziario' }).click();
+  await expect(page).toHaveURL(/\/scadenziario$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Scadenziario');
+  // Only the policy of Rossi's customer (and its unpaid title), not Verdi's.
+  await page.getByRole('searchbox').fill(`SCA-ROSSI-${surname}`);
+  const riga = grid(page).filter({ has: page.locator('[col-id="tipo"]', { hasText: /^Polizza$/ }) });
+  await expect(riga).toHaveCount(1);
+  await expect(riga.locator('[col-id="riferimento"]')).toHaveText(numeri[0]!);
+  await expect(riga.locator('[col-id="giorni"]')).toHaveText('30');
+  await expect(riga.locator('[col-id="stato_rinnovo"]')).toContainText('Nessuno');
+  await page.getByRole('searchbox').fill(`SCA-VERDI-${surname}`);
+  await expect(page.getByText('nessuna scadenza nel periodo')).toBeVisible();
+  await expect(grid(page)).toHaveCount(0);
+
+  // 'Prepara rinnovo' opens the draft of the next period, linked to the old policy.
+  await page.getByRole('searchbox').fill(`SCA-ROSSI-${surname}`);
+  await expect(riga).toHaveCount(1);
+  await riga.getByRole('button', { name: `Prepara il rinnovo della polizza ${numeri[0]}` }).click();
+  await expect(page.getByText(`Rinnovo preparato: bozza della polizza dal ${giorno(30)}`)).toBeVisible();
+  await expect(page).toHaveURL(/\/modifica\/polizza\/\d+$/);
+  await expect(page.getByLabel('Numero Polizza Sostituita')).toHaveValue(numeri[0]!);
+  await page.goto(appUrl(`/scadenziario?search=SCA-ROSSI-${surname}`));
+  await expect(riga.locator('[col-id="stato_rinnovo"]')).toHaveText('Preparato');
+});
