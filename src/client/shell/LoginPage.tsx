@@ -122,14 +122,7 @@ export default function LoginPage() {
                   />
                   <Form.Text id="login-codice-aiuto">Il codice di 6 cifre dell'app di autenticazione, oppure un codice di recupero.</Form.Text>
                 </Form.Group>
-                {error && (
-                  <div id="authentication-error" className="text-danger small mb-3" role="alert" data-testid="authentication-error">
-                    {error}
-                  </div>
-                )}
-                <Button type="submit" variant="primary" className="w-100" disabled={busy}>
-                  {busy ? 'Verifica in corso…' : 'Verifica'}
-                </Button>
+                <ErroreEInvio error={error} busy={busy} label="Verifica" busyLabel="Verifica in corso…" />
               </Form>
             )}
             {maintenance === false && !challenge && (
@@ -159,19 +152,28 @@ export default function LoginPage() {
                     aria-describedby={error ? 'authentication-error' : undefined}
                   />
                 </Form.Group>
-                {error && (
-                  <div id="authentication-error" className="text-danger small mb-3" role="alert" data-testid="authentication-error">
-                    {error}
-                  </div>
-                )}
-                <Button type="submit" variant="primary" className="w-100" disabled={busy}>
-                  {busy ? 'Accesso in corso…' : 'Accedi'}
-                </Button>
+                <ErroreEInvio error={error} busy={busy} label="Accedi" busyLabel="Accesso in corso…" />
               </Form>
             )}
           </Card.Body>
         </Card>
       </div>
     </PlainLayout>
+  );
+}
+
+/** Both steps of the login end alike: the server's refusal under the fields, then the submit button. */
+function ErroreEInvio({ error, busy, label, busyLabel }: { error: string | undefined | null; busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <>
+      {error && (
+        <div id="authentication-error" className="text-danger small mb-3" role="alert" data-testid="authentication-error">
+          {error}
+        </div>
+      )}
+      <Button type="submit" variant="primary" className="w-100" disabled={busy}>
+        {busy ? busyLabel : label}
+      </Button>
+    </>
   );
 }
