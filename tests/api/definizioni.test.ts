@@ -306,6 +306,10 @@ describe('applied on A, served by B without a restart', () => {
     const definitions = await b.call('GET', '/api/definitions');
     expect(definitions.body.resources.find((r: { name: string }) => r.name === 'officina')?.resource.menu).toEqual({ title: 'Officine', order: 95 });
     expect(definitions.headers['x-definizioni-versione']).toBe(String(resource.body.versione));
+    // The set served from PostgreSQL keeps its keys in the order written: a form's fields, a machine's events.
+    const served = b.host.app.ctx.definizioni!.files as Record<string, any>;
+    expect(Object.keys(served['workflows/quotazione_auto_storica.json'].states.in_attesa_di_emissione.on)).toEqual(Object.keys((disk['workflows/quotazione_auto_storica.json'] as any).states.in_attesa_di_emissione.on));
+    expect(Object.keys(served[clienteSchema].properties).slice(0, 5)).toEqual(Object.keys((disk[clienteSchema] as any).properties).slice(0, 5));
   });
 
   it('a refused change leaves the database and the definitions identical', async () => {

@@ -11,7 +11,7 @@ export const DEFINIZIONI_CHANNEL = 'definizioni';
 export const DEFINIZIONI_TABLE = `CREATE TABLE IF NOT EXISTS definizioni_versione (
   n integer PRIMARY KEY,
   origine text NOT NULL CHECK (origine IN ('deploy', 'modifica', 'ripristino')),
-  files jsonb NOT NULL,
+  files json NOT NULL,
   hash text NOT NULL,
   disco_hash text,
   differenze jsonb NOT NULL,
@@ -97,6 +97,11 @@ type Db = Database | Transaction<any>; // eslint-disable-line @typescript-eslint
 
 export async function ensureTable(db: Db): Promise<void> {
   await sql.raw(DEFINIZIONI_TABLE).execute(db);
+  // json, not jsonb: the files' key order is meaning (a form's fields, a machine's events, in the order written).
+  await sql.raw(`DO $$ BEGIN
+    IF (SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'definizioni_versione' AND column_name = 'files') = 'jsonb'
+    THEN ALTER TABLE definizioni_versione ALTER COLUMN files TYPE json; END IF;
+  END $$`).execute(db);
 }
 
 export async function latestVersion(db: Db): Promise<number> {
@@ -139,7 +144,7 @@ export async function recordVersion(trx: Db, version: NewVersion): Promise<numbe
   const n = (await latestVersion(trx)) + 1;
   const differenze = diffFiles(version.previous ?? {}, version.files);
   await sql`INSERT INTO definizioni_versione (n, origine, files, hash, disco_hash, differenze, istruzioni, utente_id, utente_nome)
-    VALUES (${n}, ${version.origine}, ${JSON.stringify(version.files)}::jsonb, ${hashFiles(version.files)}, ${version.discoHash ?? null},
+    VALUES (${n}, ${version.origine}, ${JSON.stringify(version.files)}::json, ${hashFiles(version.files)}, ${version.discoHash ?? null},
       ${JSON.stringify(differenze)}::jsonb, ${JSON.stringify(version.istruzioni)}::jsonb, ${version.utente?.id ?? null}, ${version.utente?.name ?? null})`.execute(trx);
   await sql`SELECT pg_notify(${DEFINIZIONI_CHANNEL}, ${String(n)})`.execute(trx);
   return n;
