@@ -16,6 +16,8 @@ export const ADMIN = { email: 'admin@test.it', password: 'admin-password-123' };
 export interface TestApp {
   app: FastifyInstance;
   connection: Connection;
+  /** What the start's migration did and warned of. */
+  migration: Awaited<ReturnType<typeof prepareDatabase>>;
   databaseUrl: string;
   call(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   login(email: string, password: string): Promise<string>;
@@ -43,11 +45,35 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
-export async function createTestApp(options: { schemasDir?: string; config?: Record<string, unknown>; firmaProvider?: FirmaProvider } = {}): Promise<TestApp> {
-  const database = await createDatabase();
+/**
+ * A login of the database that is not its owner: it may create tables in the public schema but not extensions (as
+ * on a managed PostgreSQL where only an administrator installs them). Dropped with the database.
+ */
+async function restrictedLogin(database: { url: string; drop(): Promise<void> }): Promise<{ url: string; drop(): Promise<void> }> {
+  const role = `limitato_${randomBytes(4).toString('hex')}`;
+  const name = new URL(database.url).pathname.slice(1);
+  await admin((c) => c.query(`CREATE ROLE ${role} LOGIN PASSWORD '${role}'; REVOKE CREATE ON DATABASE ${name} FROM PUBLIC; GRANT CONNECT ON DATABASE ${name} TO ${role}`));
+  const owner = new URL(database.url);
+  const client = new pg.Client({ connectionString: owner.toString() });
+  await client.connect();
+  await client.query(`GRANT USAGE, CREATE ON SCHEMA public TO ${role}`).finally(() => client.end());
+  const url = new URL(database.url);
+  url.username = role;
+  url.password = role;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await database.drop();
+      await admin((c) => c.query(`DROP ROLE IF EXISTS ${role}`));
+    },
+  };
+}
+
+export async function createTestApp(options: { schemasDir?: string; config?: Record<string, unknown>; firmaProvider?: FirmaProvider; restricted?: boolean } = {}): Promise<TestApp> {
+  const database = options.restricted ? await restrictedLogin(await createDatabase()) : await createDatabase();
   const { definitions, roles } = await loadAll(options.schemasDir ?? path.join(ROOT, 'schemas'));
   const connection = connect(database.url, 5);
-  await prepareDatabase(connection.db, definitions, roles, domains);
+  const migration = await prepareDatabase(connection.db, definitions, roles, domains);
   await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
   const app = await buildApp({ domains, db: connection.db, definitions, config: options.config, firmaProvider: options.firmaProvider });
   const call: TestApp['call'] = async (method, url, { token, body, headers } = {}) => {
@@ -68,6 +94,7 @@ export async function createTestApp(options: { schemasDir?: string; config?: Rec
   return {
     app,
     connection,
+    migration,
     databaseUrl: database.url,
     call,
     async login(email, password) {

@@ -91,7 +91,8 @@ function seen(page: Page): Promise<Seen> {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
       const text = node.textContent?.trim();
-      if (!text || !el || el.closest('script, style, select') || !visible(el)) continue;
+      // A technical name shown as such (<code>, the studio's) is meant to be read as one.
+      if (!text || !el || el.closest('script, style, select, code') || !visible(el)) continue;
       // The grid names a cell's column (col-id); the plain first-page table by its header.
       const cell = el.closest('td');
       const header = cell ? cell.closest('table')?.querySelectorAll('thead th')[cell.cellIndex]?.textContent?.trim() : undefined;

@@ -17,7 +17,7 @@ import { createViews, dropViews } from './views.ts';
 import { STORICO_TABLES, ensureHistoryTrigger } from '../storico/schema.ts';
 import { SCHEDULER_TABLES } from '../scheduler/schema.ts';
 import { listIndexes } from './list-indexes.ts';
-import { nestedEntry, nestedTextSql, prefixSql } from '../resources/search-sql.ts';
+import { TESTO_CERCABILE_FUNCTION, nestedEntry, nestedTextSql, prefixSql, searchableSql } from '../resources/search-sql.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -215,6 +215,10 @@ function indexedColumns(def: ResourceDefinition): Set<string> {
   return columns;
 }
 
+const TRIGRAM_MISSING = 'PostgreSQL senza l\'estensione pg_trgm (CREATE EXTENSION pg_trgm rifiutato): la ricerca nelle liste funziona, '
+  + 'ma leggendo ogni riga, lenta oltre le centinaia di migliaia di record. Un amministratore del database la installa con '
+  + '"CREATE EXTENSION pg_trgm;" nel database dell\'applicazione; al riavvio gli indici di ricerca vengono creati.';
+
 async function trigramAvailable(db: Database): Promise<boolean> {
   try {
     await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
@@ -373,7 +377,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
       const from = field.renamedFrom;
       await plan.step(file, `${pointer}/x-renamed-from`, async () => {
         await plan.apply(`ALTER TABLE "${table}" RENAME COLUMN "${from}" TO "${field.name}"`);
-        for (const prefix of ['idx', 'uq', 'trgm', 'keyset']) {
+        for (const prefix of ['idx', 'uq', 'trgm', 'testo', 'keyset']) {
           const [oldName, newName] = [objectName(prefix, table, from), objectName(prefix, table, field.name)];
           if (await relationExists(db, oldName) && !(await relationExists(db, newName))) await plan.apply(`ALTER INDEX "${oldName}" RENAME TO "${newName}"`);
         }
@@ -424,6 +428,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
         converted = true;
         // A trigram index only fits text; the search settings recreate it when the column is still searched.
         await plan.apply(`DROP INDEX IF EXISTS "${objectName('trgm', table, field.name)}"`);
+        await plan.apply(`DROP INDEX IF EXISTS "${objectName('testo', table, field.name)}"`);
         await plan.apply(`ALTER TABLE "${table}" ALTER COLUMN "${field.name}" DROP DEFAULT`);
         await plan.apply(`ALTER TABLE "${table}" ALTER COLUMN "${field.name}" TYPE ${type} USING "${field.name}"::text::${type}`);
         const restored = columnDefault(def, field);
@@ -548,7 +553,8 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
       const existing = (await sql<{ name: string }>`SELECT relname AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relname = ANY(${locked})`.execute(trx)).rows.map((r) => r.name);
       if (existing.length) await sql.raw(`LOCK TABLE ${existing.sort().map((name) => `"${name}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`).execute(trx);
     } else {
-      for (const statement of [...ENGINE_TABLES, ...STORICO_TABLES, ...SCHEDULER_TABLES]) await sql.raw(statement).execute(trx);
+      for (const statement of [...ENGINE_TABLES, TESTO_CERCABILE_FUNCTION, ...STORICO_TABLES, ...SCHEDULER_TABLES]) await sql.raw(statement).execute(trx);
+      if (!trigram) report.warnings.push(TRIGRAM_MISSING);
     }
     const last = await sql<{ definition_hash: string }>`SELECT definition_hash FROM schema_history ORDER BY id DESC LIMIT 1`.execute(trx);
     const changed = last.rows[0]?.definition_hash !== hash;
@@ -602,8 +608,11 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
             }
             const field = def.fields.find((f) => f.name === entry);
             if (!field || field.kind !== 'text') continue;
-            const name = objectName('trgm', table, entry);
-            await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" USING gin ("${entry}" gin_trgm_ops)`);
+            // On the text as the search compares it (accents off); the earlier index on the bare column goes.
+            const bare = objectName('trgm', table, entry);
+            if (await relationExists(trx, bare)) await plan.apply(`DROP INDEX "${bare}"`);
+            const name = objectName('testo', table, entry);
+            await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" USING gin ((${searchableSql(entry)}) gin_trgm_ops)`);
           }
         }
       });

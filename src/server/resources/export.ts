@@ -15,7 +15,8 @@ import { LABEL_SUFFIX, type ListQuery, type ResourceRepository } from './reposit
 import { streamedBody } from './stream.ts';
 
 export type ExportFormat = 'csv' | 'xlsx';
-const BATCH = 500;
+// Rows a FETCH brings: fewer round trips, the memory of a batch still small.
+const BATCH = 2000;
 
 /** OWASP CSV injection: a text cell a spreadsheet would read as a formula starts with a quote instead. */
 export function neutralise(text: string): string {
@@ -185,7 +186,8 @@ export async function streamExport(
   format: ExportFormat, columns: ListColumn[], workflow: Workflow | undefined,
 ): Promise<FastifyReply> {
   const def = repo.def;
-  const { select, where, present } = await repo.selection(db, user, query);
+  // Only the exported columns are read: the others would be parsed (dates above all) for nothing.
+  const { select, where, present } = await repo.selection(db, user, query, new Set(columns.map((c) => c.field)));
   const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(def.name)} ${where}`.execute(db)).rows[0]!.n;
   const sources = columns.map((c): ColumnSource => {
     const field = def.fields.find((f) => f.name === c.field);

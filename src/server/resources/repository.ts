@@ -21,7 +21,7 @@ import { INT4_MAX } from '../http/contract.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
 import { conAzione } from '../storico/contesto.ts';
 import { referenceSearchFields } from '../../shared/definitions/compile.ts';
-import { nestedEntry, nestedTextSql, prefixSql } from './search-sql.ts';
+import { nestedEntry, nestedTextSql, prefixSql, searchableSql } from './search-sql.ts';
 import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
 import { afterCondition, decodeCursor, encodeCursor } from './keyset.ts';
 
@@ -579,7 +579,7 @@ export class ResourceRepository {
   }
 
   /** A list query's conditions, its checked order (`-name` descending, ending with id) and its label columns. */
-  private async listParts(db: Database, user: AuthUser, query: ListQuery) {
+  private async listParts(db: Database, user: AuthUser, query: ListQuery, references = this.listedReferences) {
     const conditions = await this.listConditions(db, user, query);
     const canonical = query.sort.map((s) => (s.startsWith('-') ? `-${this.canonicalName(s.slice(1))}` : this.canonicalName(s)));
     // id breaks ties in the first key's direction: one (key, id) index then serves the order both ways, forwards or backwards.
@@ -589,13 +589,20 @@ export class ResourceRepository {
       const field = name === 'id' ? undefined : this.byName.get(name);
       if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json' || !this.mayProbe(name, user))) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
     }
-    const labels = await this.labelColumns(db, user, this.listedReferences);
+    const labels = await this.labelColumns(db, user, references);
     return { conditions, order, labels };
   }
 
-  /** The WHERE, ORDER BY and columns of a list query, and how a row is presented: shared by list() and the streamed full list. */
-  async selection(db: Database, user: AuthUser, query: ListQuery) {
-    return { ...this.selectionOf(await this.listParts(db, user, query)), present: this.listedPresenter(user) };
+  /**
+   * The WHERE, ORDER BY and columns of a list query, and how a row is presented: shared by list() and the streamed full
+   * list. `only`: the fields the caller reads (an export's columns), so the rest is neither read nor parsed; not when a
+   * hook reshapes the record, as it may read any field.
+   */
+  async selection(db: Database, user: AuthUser, query: ListQuery, only?: ReadonlySet<string>) {
+    const narrow = only && !this.hooks.presentRecord ? only : undefined;
+    const parts = await this.listParts(db, user, query, narrow ? this.listedReferences.filter((f) => narrow.has(f.name)) : undefined);
+    const readable = narrow ? this.readable.filter((c) => c === 'id' || narrow.has(c)) : this.readable;
+    return { ...this.selectionOf(parts, readable), present: this.listedPresenter(user) };
   }
 
   /**
@@ -607,11 +614,13 @@ export class ResourceRepository {
     return (row) => this.present(row, user);
   }
 
-  private selectionOf({ conditions, order, labels }: { conditions: Expression<SqlBool>[]; order: string[]; labels: Expression<unknown>[] }) {
+  private selectionOf(
+    { conditions, order, labels }: { conditions: Expression<SqlBool>[]; order: string[]; labels: Expression<unknown>[] }, readable = this.readable,
+  ) {
     const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
     // PostgreSQL's default null ordering, so the btree indexes can serve the sort.
     const orderBy = sql.join(order.map((s) => (s.startsWith('-') ? sql`${sql.ref(s.slice(1))} DESC` : sql`${sql.ref(s)} ASC`)));
-    const columns = sql.join([...this.readable.map((c) => sql.ref(c)), ...labels]);
+    const columns = sql.join([...readable.map((c) => sql.ref(c)), ...labels]);
     return {
       where,
       /** Whether any condition narrows the table (a filter, a search, the row scope). */
@@ -1226,15 +1235,13 @@ export function withoutReadOnly(value: unknown, schema: JsonSchema | undefined):
 }
 
 /**
- * The column holds the text, case aside. A column stored upper-cased (x-uppercase: every write upper-cases it) is
- * compared with LIKE against the text upper-cased the same way: ILIKE lower-cases every value it looks at, which made
- * counting the matches of a fragment over 200 000 rows about four times slower (and, under a C collation, misses
- * accented capitals that the upper-casing finds).
+ * The column holds the text, whatever the case and the accents ('niccolo' finds NICCOLÒ): both sides through
+ * testo_cercabile, the very expression of the field's trigram index (migrate.ts). The pattern is one constant once
+ * planned (the function is immutable), so the planner matches it against that index.
  */
 function containsText(field: FieldDefinition | string, text: string): Expression<SqlBool> {
   const name = typeof field === 'string' ? field : field.name;
-  if (typeof field !== 'string' && field.uppercase) return sql<SqlBool>`${sql.ref(name)} LIKE ${`%${escapeLike(text.toUpperCase())}%`}`;
-  return sql<SqlBool>`${sql.ref(name)} ILIKE ${`%${escapeLike(text)}%`}`;
+  return sql<SqlBool>`${sql.raw(searchableSql(name))} LIKE testo_cercabile(${`%${escapeLike(text)}%`})`;
 }
 
 /** The words of a search (five at most): each must be found. */

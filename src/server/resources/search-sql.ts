@@ -23,3 +23,22 @@ export function prefixSql(column: string, uppercase: boolean): string {
   if (!IDENTIFIER.test(column)) throw new Error(`not a property name: ${column}`);
   return uppercase ? `"${column}"` : `lower("${column}")`;
 }
+
+// Letters with accents (Italian, and the European names a register holds) and the letter each reads as in a search.
+// Ø, Ł, Đ have no decomposition: named by hand.
+const ACCENTED = 'ÀÁÂÃÄÅĀĂĄàáâãäåāăąÇĆČçćčĎĐďđÈÉÊËĒĘĚèéêëēęěÌÍÎÏĪìíîïīŁłÑŃŇñńňÒÓÔÕÖØŌŐòóôõöøōőŘřŚŠŞśšşŤťÙÚÛÜŪŮŰùúûüūůűÝŸýÿŹŻŽźżž';
+const PLAIN = [...ACCENTED].map((c) => ({ Ø: 'O', ø: 'o', Ł: 'L', ł: 'l', Đ: 'D', đ: 'd' })[c] ?? c.normalize('NFD').replace(/\p{M}/gu, '')).join('');
+
+/**
+ * Text as a list's search compares it: lower case, accents taken off ('Niccolò' and 'NICCOLO' both read 'niccolo').
+ * Plain SQL (translate), not the unaccent extension: the same on every server, immutable so an index holds it, and an
+ * index built on one server is valid on another. The lists' trigram indexes are on this very expression.
+ */
+export const TESTO_CERCABILE_FUNCTION = `CREATE OR REPLACE FUNCTION testo_cercabile(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $f$ SELECT lower(translate(t, '${ACCENTED}', '${PLAIN}')) $f$`;
+
+/** `testo_cercabile("column")`: what the search compares and its trigram index holds. */
+export function searchableSql(column: string): string {
+  if (!IDENTIFIER.test(column)) throw new Error(`not a property name: ${column}`);
+  return `testo_cercabile("${column}")`;
+}
