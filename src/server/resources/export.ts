@@ -1,7 +1,6 @@
 // Every list's export (GET <path>/export?format=csv|xlsx&<the list's filters>): the rows of the current filter, with
 // the screen's columns and labels and the user's row scope, streamed from a server-side cursor as they are read.
 import { sql } from 'kysely';
-import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection.ts';
 import { readCursor } from '../db/cursor.ts';
@@ -13,6 +12,7 @@ import { optionTitles } from '../../shared/enumTitle.ts';
 import { oggiIso } from '../../shared/dates.ts';
 import { LABEL_SUFFIX, type ListQuery, type ResourceRepository } from './repository.ts';
 import { streamedBody } from './stream.ts';
+import { writeXlsx, type XlsxFormat } from './xlsx.ts';
 
 export type ExportFormat = 'csv' | 'xlsx';
 // Rows a FETCH brings: fewer round trips, the memory of a batch still small.
@@ -90,15 +90,18 @@ export function cellOf(column: ListColumn, { prop, kind, ref, workflow }: Column
 }
 
 const ROME = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const DAY = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
 const NUMBER = new Intl.NumberFormat('it-IT', { useGrouping: false, maximumFractionDigits: 6 });
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+/** A day (UTC midnight, as cellOf makes it) as gg/mm/aaaa: by hand, as Intl's formatting was a share of every row. */
+const day = (d: Date) => `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
 
 /** A CSV field as Italian Excel reads it (semicolons, decimal comma, dd/mm/yyyy), quoted when it must be. */
 function csvField(value: Cell, column: ListColumn, kind: string | undefined): string {
   let text: string;
   if (value === null) text = '';
-  else if (typeof value === 'number') text = column.format === 'money' || kind === 'money' ? value.toFixed(2).replace('.', ',') : NUMBER.format(value);
-  else if (value instanceof Date) text = column.format === 'datetime' || kind === 'datetime' ? ROME.format(value).replace(',', '') : DAY.format(value);
+  else if (typeof value === 'number') {
+    text = column.format === 'money' || kind === 'money' ? value.toFixed(2).replace('.', ',') : Number.isInteger(value) ? String(value) : NUMBER.format(value);
+  } else if (value instanceof Date) text = column.format === 'datetime' || kind === 'datetime' ? ROME.format(value).replace(',', '') : day(value);
   else text = neutralise(value);
   return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -130,44 +133,37 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, shee
   const { columns } = sheetOf;
   const cells = columns.map((c, i) => cellOf(c, sheetOf.sources[i]!));
   const kinds = sheetOf.sources.map((s) => s.kind);
-  const out = await streamedBody(reply, async ({ out, closed, write, drained, begin }) => {
-    let workbook: ExcelJS.stream.xlsx.WorkbookWriter | undefined;
-    let sheet: ExcelJS.Worksheet | undefined;
+  const out = await streamedBody(reply, async ({ out, closed, write, begin }) => {
     if (format === 'xlsx') {
-      // Loaded on the first XLSX export: the package costs a tenth of the server's start-up otherwise.
-      const { default: Excel } = await import('exceljs');
-      workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-      sheet = workbook.addWorksheet(sheetOf.title.slice(0, 31));
-      sheet.columns = columns.map((c, i) => ({
-        header: c.headerName, key: c.field, width: Math.max(12, c.headerName.length + 4),
-        style: { numFmt: c.format === 'money' || kinds[i] === 'money' ? '#,##0.00 [$€-it-IT]' : c.format === 'datetime' || kinds[i] === 'datetime' ? 'dd/mm/yyyy hh:mm' : c.format === 'date' || kinds[i] === 'date' ? 'dd/mm/yyyy' : undefined },
-      }));
-      sheet.getRow(1).font = { bold: true };
-      sheet.getRow(1).commit();
+      const formats = columns.map((c, i): XlsxFormat => {
+        const kind = c.format ?? kinds[i];
+        return kind === 'money' || kinds[i] === 'money' ? 'money' : kind === 'datetime' || kinds[i] === 'datetime' ? 'datetime' : kind === 'date' || kinds[i] === 'date' ? 'date' : undefined;
+      });
+      const sheet = { title: sheetOf.title, columns: columns.map((c, i) => ({ header: c.headerName, format: formats[i], width: Math.max(12, c.headerName.length + 4) })) };
+      await writeXlsx(write, sheet, async (add) => {
+        await sheetOf.read(async (rows) => {
+          begin();
+          await add(rows.map((row) => cells.map((cell) => xlsxCell(cell(row)))));
+          return !closed();
+        });
+        begin();
+      });
+      if (!closed()) out.end();
+      return;
     }
     const start = async () => {
       // BOM: Excel opens the file as UTF-8 (accents, €).
-      if (begin() && format === 'csv') await write(`\ufeff${columns.map((c) => csvField(c.headerName, c, undefined)).join(';')}\r\n`);
+      if (begin()) await write(`\ufeff${columns.map((c) => csvField(c.headerName, c, undefined)).join(';')}\r\n`);
     };
     await sheetOf.read(async (rows) => {
       await start();
-      if (format === 'csv') {
-        let chunk = '';
-        for (const row of rows) chunk += `${cells.map((cell, i) => csvField(cell(row), columns[i]!, kinds[i])).join(';')}\r\n`;
-        if (chunk) await write(chunk);
-      } else {
-        for (const row of rows) sheet!.addRow(cells.map((cell) => xlsxCell(cell(row)))).commit();
-        // The writer buffers in `out`: wait for the client to take it, as the CSV does.
-        await drained();
-      }
+      let chunk = '';
+      for (const row of rows) chunk += `${cells.map((cell, i) => csvField(cell(row), columns[i]!, kinds[i])).join(';')}\r\n`;
+      if (chunk) await write(chunk);
       return !closed();
     });
     await start();
-    if (closed()) return;
-    if (workbook) {
-      sheet!.commit();
-      await workbook.commit();
-    } else out.end();
+    if (!closed()) out.end();
   });
   const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
   const day = oggiIso();

@@ -16,8 +16,6 @@ export interface StreamedBody {
   /** The client went away: stop reading. */
   closed: () => boolean;
   write: (chunk: string | Buffer) => Promise<void>;
-  /** Waits until the client took what is buffered (a writer that writes to `out` itself). */
-  drained: () => Promise<void>;
   /** The answer may start (the first batch is read); true the first time only. */
   begin: () => boolean;
 }
@@ -31,9 +29,6 @@ export async function streamedBody(reply: FastifyReply, fill: (body: StreamedBod
   const out = new PassThrough();
   let closed = false;
   out.on('close', () => (closed = true));
-  const drained = async () => {
-    if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-  };
   let started = false;
   let ready!: () => void;
   let failed!: (error: unknown) => void;
@@ -50,7 +45,7 @@ export async function streamedBody(reply: FastifyReply, fill: (body: StreamedBod
   const write = async (chunk: string | Buffer) => {
     if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
   };
-  fill({ out, closed: () => closed, write, drained, begin }).catch((error: unknown) => {
+  fill({ out, closed: () => closed, write, begin }).catch((error: unknown) => {
     if (!started) return failed(error);
     reply.log.error(error);
     out.destroy(error instanceof Error ? error : new Error(String(error)));

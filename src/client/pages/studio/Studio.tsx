@@ -123,6 +123,9 @@ export default function Studio({ card }: DeskPageProps) {
   const files = set.data?.files;
   const resources = useMemo(() => Object.keys(files ?? {}).filter((f) => /^schemas\/[a-z][a-z0-9_]*\/resource\.json$/.test(f)).map((f) => f.split('/')[1]!).sort(), [files]);
   const machines = useMemo(() => Object.keys(files ?? {}).filter((f) => f.startsWith('workflows/')).map((f) => f.slice('workflows/'.length, -'.json'.length)).sort(), [files]);
+  // A workflow named by the resources that follow it (their titles), as analysts know it; its file name otherwise.
+  const titoloFlusso = (m: string) => resources.filter((r) => files?.[`schemas/${r}/resource.json`]?.workflow?.machine === m)
+    .map((r) => String(files?.[`schemas/${r}/resource.json`]?.title ?? r)).join(', ') || m;
   const campi = useMemo(() => (files?.[paths(resource).entity] ? campiOf(files[paths(resource).entity]!, files[paths(resource).list]) : []), [files, resource]);
   const permessi = useMemo(() => ((files?.['schemas/_reference/ruoli.json']?.permissions ?? []) as Array<{ name: string; description?: string }>), [files]);
   const stati = useMemo(() => statiOf(files?.[`workflows/${machine}.json`] ?? {}), [files, machine]);
@@ -236,7 +239,7 @@ export default function Studio({ card }: DeskPageProps) {
           <Form.Group controlId="studio-flusso">
             <Form.Label className="visually-hidden">Flusso</Form.Label>
             <Form.Select size="sm" value={machine} onChange={(e) => { setMachine(e.target.value); setAperta(undefined); }}>
-              {machines.map((m) => <option key={m} value={m}>{m}</option>)}
+              {machines.map((m) => <option key={m} value={m}>{titoloFlusso(m)}</option>)}
             </Form.Select>
           </Form.Group>
           <Button size="sm" variant="primary" onClick={() => open({ tipo: 'transizione' })}>Nuova transizione</Button>
