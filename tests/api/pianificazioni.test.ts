@@ -159,7 +159,7 @@ describe('the schedules for super_admin', () => {
     expect(before.ok).toBe(true);
     // Forty days on, with 30 days kept: everything written so far is older.
     const clock = { now: new Date(Date.now() + 40 * 86_400_000) };
-    const jobs = engineJobs({ HISTORY_RETENTION_DAYS: 30 });
+    const jobs = new Map([...t.app.ctx.scheduler.jobs, ...engineJobs({ HISTORY_RETENTION_DAYS: 30 })]);
     const pruning = new Scheduler(t.connection.db, checkSchedules(t.app.ctx.definitions.schedules, jobs), jobs, { now: () => clock.now, instance: 'prova' });
     const run = await pruning.runNow('potatura_storico');
     expect(run.stato).toBe('riuscita');

@@ -18,8 +18,9 @@ export interface OutgoingEmail {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function enqueueEmail(trx: Transaction<any> | Database, email: OutgoingEmail): Promise<void> {
-  await trx.insertInto(OUTBOX).values({
+/** Queues an e-mail in the caller's transaction; answers its outbox id. */
+export async function enqueueEmail(trx: Transaction<any> | Database, email: OutgoingEmail): Promise<number> {
+  const row = await trx.insertInto(OUTBOX).values({
     destinatario: email.to,
     oggetto: email.subject,
     corpo: email.body,
@@ -29,7 +30,8 @@ export async function enqueueEmail(trx: Transaction<any> | Database, email: Outg
     risorsa: email.resource ?? null,
     record_id: email.recordId ?? null,
     evento: email.event ?? null,
-  }).execute();
+  }).returning('id').executeTakeFirstOrThrow();
+  return Number((row as { id: number | string }).id);
 }
 
 export interface MailTransport {
