@@ -17,8 +17,8 @@ export interface OutgoingEmail {
   event?: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 /** Queues an e-mail in the caller's transaction; answers its outbox id. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function enqueueEmail(trx: Transaction<any> | Database, email: OutgoingEmail): Promise<number> {
   const row = await trx.insertInto(OUTBOX).values({
     destinatario: email.to,
