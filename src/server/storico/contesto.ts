@@ -173,9 +173,11 @@ export async function registraAccesso(db: Database, risorsa: string, evento: str
  */
 export async function registraEvento(
   db: Database, risorsa: string, recordId: number | null, evento: string, modifiche: Record<string, [unknown, unknown]>,
+  // 'transizione' for an event that changed no field of the record (nothing to restore), 'modifica' for a setting changed.
+  azione: 'modifica' | 'transizione' = 'modifica',
 ): Promise<void> {
   const a = store.getStore()?.attore() ?? { utente_id: null, utente_nome: null, origine: 'sistema' as const, indirizzo: null, richiesta: null };
   await sql`INSERT INTO storico (risorsa, record_id, utente_id, utente_nome, origine, indirizzo, richiesta, azione, evento, modifiche)
     VALUES (${risorsa}, ${recordId}, ${a.utente_id}, ${a.utente_nome?.slice(0, 255) ?? null}, ${a.origine}, ${a.indirizzo}, ${a.richiesta},
-      'modifica', ${evento}, ${JSON.stringify(modifiche)}::jsonb)`.execute(db);
+      ${azione}, ${evento}, ${JSON.stringify(modifiche)}::jsonb)`.execute(db);
 }

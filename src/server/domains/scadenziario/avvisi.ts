@@ -126,7 +126,7 @@ async function invia(trx: Trx, riga: Riga, modello: Modello, how: { regola?: Reg
   const { oggetto, corpo } = compila(modello, riga);
   const outbox = await enqueueEmail(trx, { to: riga.email!, subject: oggetto, body: corpo, resource: risorsa, recordId: riga.record_id, event: `avviso:${modello.nome}` });
   await sql`UPDATE scadenziario_avviso SET email_outbox_id = ${outbox} WHERE id = ${id}`.execute(trx);
-  await registraEvento(trx, risorsa, riga.record_id, `Avviso inviato: ${titolo}`, { avviso: [null, `${titolo} a ${riga.email!}: ${oggetto}`] });
+  await registraEvento(trx, risorsa, riga.record_id, `Avviso inviato: ${titolo}`, { avviso: [null, `${titolo} a ${riga.email!}: ${oggetto}`] }, 'transizione');
   return outbox;
 }
 
