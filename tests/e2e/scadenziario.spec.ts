@@ -63,7 +63,8 @@ test("a collaborator's expiry calendar: their policy, its days left, and 'Prepar
   await expect(riga.locator('[col-id="giorni"]')).toHaveText('30');
   await expect(riga.locator('[col-id="stato_rinnovo"]')).toContainText('Nessuno');
   await page.getByRole('searchbox').fill(`SCA-VERDI-${surname}`);
-  await expect(page.getByText('nessuna scadenza nel periodo')).toBeVisible();
+  // The grid's overlay (AG Grid also repeats it in an aria-live region for screen readers).
+  await expect(page.locator('.ag-overlay-no-rows-center', { hasText: 'nessuna scadenza nel periodo' })).toBeVisible();
   await expect(grid(page)).toHaveCount(0);
 
   // 'Prepara rinnovo' opens the draft of the next period, linked to the old policy.
