@@ -76,11 +76,14 @@ export async function deliverDueWithin(trx: Transaction<any>, transport: MailTra
 }
 
 /** The scheduler's job: with SMTP_URL set, delivers what is due; without it the e-mails wait, readable by super_admin. */
-export function deliveryJob(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): (context: { trx: Transaction<any> }) => Promise<string> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function deliveryJob(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+  makeTransport: (url: string) => MailTransport = (url) => nodemailer.createTransport(url),
+): (context: { trx: Transaction<any> }) => Promise<string> { // eslint-disable-line @typescript-eslint/no-explicit-any
   let transport: MailTransport | undefined;
   return async ({ trx }) => {
     if (!config.SMTP_URL) return 'SMTP_URL non impostato: le e-mail restano nella posta in uscita.';
-    transport ??= nodemailer.createTransport(config.SMTP_URL);
+    transport ??= makeTransport(config.SMTP_URL);
     const [sent, failed] = await deliverDueWithin(trx, transport, config.MAIL_FROM);
     return `${sent} ${sent === 1 ? 'e-mail inviata' : 'e-mail inviate'}, ${failed} da ritentare.`;
   };
