@@ -107,10 +107,15 @@ test("a collaborator's expiry calendar: their policy, its days left, and 'Prepar
   const mail = adminPage.locator('.ag-row').filter({ hasText: `La sua polizza ${numeri[0]} scade il ${scadenza}` });
   await expect(mail).toHaveCount(1);
   await expect(mail.locator('[col-id="destinatario"]')).toHaveText(email);
-  await adminPage.goto(appUrl(`/modifica/polizza/${polizze[0]}`));
-  await adminPage.getByRole('tab', { name: 'Storico', exact: true }).click();
-  const voce = adminPage.getByTestId('storico').locator(':scope > li').first();
-  await expect(voce).toContainText('Avviso inviato: Avviso di scadenza (inviato a mano)');
+  // The policy's history, on the Storico desk narrowed to it: the notice, by Rossi.
+  await adminPage.goto(appUrl('/storico'));
+  await adminPage.getByRole('button', { name: 'Filtri', exact: true }).click();
+  await adminPage.getByLabel('Archivio').selectOption({ label: 'Polizze' });
+  await adminPage.getByLabel('Record').fill(String(polizze[0]));
+  await adminPage.getByLabel('Record').press('Enter');
+  const voce = adminPage.locator('.ag-row').filter({ hasText: 'Avviso di scadenza (inviato a mano)' });
+  await expect(voce).toHaveCount(1);
   await expect(voce).toContainText(`a ${email}: La sua polizza ${numeri[0]} scade il ${scadenza}`);
+  await expect(voce.locator('[col-id="utente_nome"]')).toContainText(/ROSSI|Rossi/);
   await adminPage.context().close();
 });
