@@ -7,6 +7,7 @@ import { ProdottoPolizzaWidget } from './pages/polizza/lazyWidgets.tsx';
 import { QuietanzaPdfCell } from './pages/finanza/QuietanzaPdfCell.tsx';
 import { ModificheCell } from './pages/storico/ModificheCell.tsx';
 import { RinnovoCell } from './pages/scadenziario/RinnovoCell.tsx';
+import { AvvisiCell } from './pages/scadenziario/AvvisiCell.tsx';
 import { registerWidget } from './widgets/registry.ts';
 import { registerWorkflowGuards } from './lib/workflowGuards.ts';
 import { QUOTAZIONE_GUARDS, QUOTAZIONE_MACHINE } from '../shared/domains/quotazione/guards.ts';
@@ -25,5 +26,7 @@ export function registerFeatures(): void {
   registerWidget('storico_modifiche', { cell: ModificheCell, sample: { schema: { type: 'array' }, value: [{ campo: 'iban', da: 'IT60X', a: 'IT02A' }] } });
   // SCADENZIARIO: the renewal's state with 'Prepara rinnovo' (list.json format "rinnovo_scadenza").
   registerWidget('rinnovo_scadenza', { cell: RinnovoCell, sample: { schema: { type: 'string' }, value: 'PREPARATO' } });
+  // SCADENZIARIO: the notices sent, with the templates' preview and 'Invia avviso' (list.json format "avvisi_scadenza").
+  registerWidget('avvisi_scadenza', { cell: AvvisiCell, sample: { schema: { type: 'string' }, value: 'Avviso a 30 giorni dalla scadenza 28/11/2026' } });
   registerWidget('prodotto_polizza', { widget: ProdottoPolizzaWidget, sample: { schema: { type: 'integer' } } });
 }

@@ -10,6 +10,7 @@ export type Polizza = {
   fornitore_id: number;
   mandato_prodotto_id: number;
   polizza_numero?: string;
+  rinnovo_perso_motivo?: string;
   polizza_numero_sostituita?: string;
   data_entrata_in_effetto: string;
   data_scadenza: string;

@@ -15,6 +15,9 @@ export interface Scadenziario {
   data_scadenza?: string;
   giorni?: number;
   tacito_rinnovo?: boolean;
-  stato_rinnovo?: ('NESSUNO' | 'PREPARATO' | 'RINNOVATO' | 'NON_APPLICABILE') & string;
+  stato_rinnovo?: ('NESSUNO' | 'PREPARATO' | 'INVIATO' | 'RINNOVATO' | 'PERSO' | 'NON_APPLICABILE') & string;
+  motivo_perso?: string;
+  email?: string;
+  avvisi?: string;
   version?: number;
 }

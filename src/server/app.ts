@@ -82,7 +82,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const workflows = extensions.workflows({ APP_URL: config.APP_URL });
   const placeCodes = await extensions.loadPlaceCodes(options.db);
   const cache = await instanceCache(options.db, app);
-  const jobs = engineJobs(config);
+  const jobs = new Map([...engineJobs(config), ...extensions.jobs()]);
   const scheduler = new Scheduler(options.db, checkSchedules(options.definitions.schedules ?? [], jobs), jobs, { log: (line) => app.log.info(line) });
   const ctx: AppContext = { db: options.db, definitions: options.definitions, ajv: createAjv({ placeCodes }), config, workflows, cache, placeCodes, extensions,
     media: createMediaStore(mediaSettings(config)), firma: options.firmaProvider ?? createFirmaProvider(config), scheduler,

@@ -14,6 +14,7 @@ import { guardsWith, type GuardSet } from '../shared/workflow/guards.ts';
 import type { SignatureOwner } from './firma/service.ts';
 import type { Transaction } from 'kysely';
 import type { MediaStore } from './media/store.ts';
+import type { Job } from './scheduler/scheduler.ts';
 
 export type MigrationStatement = string | { requires: 'pg_trgm'; sql: string };
 
@@ -37,6 +38,7 @@ export class Extensions {
   private readonly steps = new Map<string, PrepareStep>();
   private readonly guards = new Map<string, GuardSet>();
   private readonly services = new Map<string, unknown>();
+  private readonly domainJobs = new Map<string, Job>();
   private placeCodeLoader?: (db: Database) => Promise<ReadonlySet<string>>;
 
   constructor(readonly definitions: Definitions) {}
@@ -121,6 +123,17 @@ export class Extensions {
   publicRoutes(name: string, plugin: FastifyPluginAsync): void {
     this.unique('public routes', name, this.openRoutes);
     this.openRoutes.set(name, plugin);
+  }
+
+  /** A job the scheduler may run (schemas/_shared/pianificazioni.json names it in "lavoro"), beside the engine's. */
+  job(name: string, run: Job): void {
+    this.unique('job', name, this.domainJobs);
+    this.domainJobs.set(name, run);
+  }
+
+  /** The domains' jobs, by name. */
+  jobs(): ReadonlyMap<string, Job> {
+    return this.domainJobs;
   }
 
   /** A step of the database preparation, after the migration and the roles. */

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import { startEmbedded, type EmbeddedServer } from './db/embedded.ts';
 import { buildApp } from './app.ts';
 import { mediaSettings } from './media/store.ts';
-import { startDelivery } from './mail/outbox.ts';
 import { ensureAdmin, loadAllFiles, prepareDefinitions, type PreparedDefinitions } from './bootstrap.ts';
 import { readDefinitionFiles, type DefinitionFiles } from './definitions.ts';
 import { DefinitionsHost } from './definizioni/host.ts';
@@ -155,7 +154,7 @@ export async function startServer(domains: readonly Domain[], config: Config, ti
   timer.lap('app build');
   const port = config.PORT;
   const hostName = config.HOST;
-  const stopDelivery = startDelivery(db, host.app.ctx.config, (line) => host.app.log.info(line));
+  if (!host.app.ctx.config.SMTP_URL) host.app.log.info('SMTP_URL not set: e-mails are kept in the outbox (Email in uscita)');
   // Every instance ticks: a due time is run by one of them (SCHEDULER_TICK_MS=0: this one runs none). The tick follows
   // the app of the definitions served, whose schedules it runs.
   let stopScheduler = config.SCHEDULER_TICK_MS > 0 ? host.app.ctx.scheduler.start(config.SCHEDULER_TICK_MS) : () => {};
@@ -181,7 +180,6 @@ export async function startServer(domains: readonly Domain[], config: Config, ti
     database,
     close: async () => {
       stopScheduler();
-      stopDelivery();
       await host.close();
       await database.stop();
     },

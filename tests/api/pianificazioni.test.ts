@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { connect, type Connection } from '../../src/server/db/connection.ts';
 import { checkSchedules, nextDue, Scheduler, type Job, type Schedule } from '../../src/server/scheduler/scheduler.ts';
 import { engineJobs } from '../../src/server/scheduler/jobs.ts';
+import { deliveryJob, enqueueEmail, type MailTransport } from '../../src/server/mail/outbox.ts';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -126,6 +127,28 @@ describe('the scheduler', () => {
   }, 60_000);
 });
 
+describe('the outbox on the scheduler (consegna_posta, no polling loop)', () => {
+  it('delivers what waits within the run, once across two instances; without SMTP_URL the e-mails wait', async () => {
+    const db = t.connection.db;
+    await db.transaction().execute(async (trx) => {
+      for (const to of ['uno@consegna.it', 'due@consegna.it']) await enqueueEmail(trx, { to, subject: 'Prova', body: 'Testo' });
+    });
+    const sent: string[] = [];
+    const transport: MailTransport = { sendMail: async (m) => { sent.push(m.to); return {}; } };
+    const jobs = new Map([...t.app.ctx.scheduler.jobs, ['consegna_posta', deliveryJob({ SMTP_URL: 'smtp://localhost:2525', MAIL_FROM: 'noreply@test.it' }, () => transport)]]);
+    const clock = new Date(Date.now() + 3_600_000);
+    const [a, b] = [0, 1].map((i) => new Scheduler(db, checkSchedules(t.app.ctx.definitions.schedules, jobs), jobs, { now: () => new Date(clock.getTime() + i * 60_000), instance: `posta-${i}` }));
+    const runs = await Promise.all([a!.runNow('consegna_posta'), b!.runNow('consegna_posta')]);
+    expect(runs.map((r) => r.esito).sort()).toEqual(['0 e-mail inviate, 0 da ritentare.', '2 e-mail inviate, 0 da ritentare.']);
+    expect(sent.sort()).toEqual(['due@consegna.it', 'uno@consegna.it']);
+    const stati = await sql<{ stato: string }>`SELECT stato FROM email_outbox WHERE destinatario LIKE '%@consegna.it'`.execute(db);
+    expect(stati.rows.map((r) => r.stato)).toEqual(['inviata', 'inviata']);
+    // The app's own job, without SMTP_URL (the tests' configuration), leaves the outbox as it is.
+    const run = await t.call('POST', '/api/pianificazioni/consegna_posta/esegui', { token: admin });
+    expect(run.body.message).toBe('Eseguita: SMTP_URL non impostato: le e-mail restano nella posta in uscita.');
+  });
+});
+
 describe('the schedules for super_admin', () => {
   it('lists them with the next run, runs one now, turns it off and on; others are refused', async () => {
     const list = await t.call('GET', '/api/pianificazioni', { token: admin });
@@ -159,7 +182,7 @@ describe('the schedules for super_admin', () => {
     expect(before.ok).toBe(true);
     // Forty days on, with 30 days kept: everything written so far is older.
     const clock = { now: new Date(Date.now() + 40 * 86_400_000) };
-    const jobs = engineJobs({ HISTORY_RETENTION_DAYS: 30 });
+    const jobs = new Map([...t.app.ctx.scheduler.jobs, ...engineJobs({ HISTORY_RETENTION_DAYS: 30 })]);
     const pruning = new Scheduler(t.connection.db, checkSchedules(t.app.ctx.definitions.schedules, jobs), jobs, { now: () => clock.now, instance: 'prova' });
     const run = await pruning.runNow('potatura_storico');
     expect(run.stato).toBe('riuscita');

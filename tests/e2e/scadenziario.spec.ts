@@ -1,8 +1,10 @@
 // The expiry calendar (issue 36) as a collaborator sees it: their own policy expiring in 30 days with its days left, not
-// another collaborator's; 'Prepara rinnovo' opens the next period's draft, and the row then says the renewal is prepared.
+// another collaborator's; 'Prepara rinnovo' opens the next period's draft, and the row then says the renewal is prepared;
+// 'Avvisi…' previews a notice on the row and sends it by hand: the row lists it (renewal 'Inviato'), the outbox holds
+// it, and the policy's history records it.
 import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
+import { admin, appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -32,8 +34,10 @@ test("a collaborator's expiry calendar: their policy, its days left, and 'Prepar
   const surname = uniqueSurname('SCADENZA');
   const prodotto = (await call('GET', '/api/mandato_prodotto_in_polizza/search')).body.data[0];
   const numeri: string[] = [];
+  const polizze: number[] = [];
+  const email = `carla.${surname.toLowerCase()}@example.it`;
   for (const collaboratore of [suo, altro]) {
-    const cliente = await call('POST', '/api/cliente', { tipo: 'RETAIL', sesso: 'F', nome: 'Carla', cognome: surname, collaboratore_id: collaboratore.id });
+    const cliente = await call('POST', '/api/cliente', { tipo: 'RETAIL', sesso: 'F', nome: 'Carla', cognome: surname, collaboratore_id: collaboratore.id, email });
     expect(cliente.status).toBe(201);
     const numero = `SCA-${collaboratore.cognome}-${surname}`;
     numeri.push(numero);
@@ -44,6 +48,7 @@ test("a collaborator's expiry calendar: their policy, its days left, and 'Prepar
       totale_premio_imponibile: 1000, totale_premio_imposte: 222.5, diritti: 10, spese: 5, competenze: 20,
     });
     expect(polizza.status, JSON.stringify(polizza.body)).toBe(201);
+    polizze.push(polizza.body.data.model.id as number);
   }
 
   await login(page, rossi.email, rossi.password);
@@ -58,7 +63,8 @@ test("a collaborator's expiry calendar: their policy, its days left, and 'Prepar
   await expect(riga.locator('[col-id="giorni"]')).toHaveText('30');
   await expect(riga.locator('[col-id="stato_rinnovo"]')).toContainText('Nessuno');
   await page.getByRole('searchbox').fill(`SCA-VERDI-${surname}`);
-  await expect(page.getByText('nessuna scadenza nel periodo')).toBeVisible();
+  // The grid's overlay (AG Grid also repeats it in an aria-live region for screen readers).
+  await expect(page.locator('.ag-overlay-no-rows-center', { hasText: 'nessuna scadenza nel periodo' })).toBeVisible();
   await expect(grid(page)).toHaveCount(0);
 
   // 'Prepara rinnovo' opens the draft of the next period, linked to the old policy.
@@ -69,5 +75,47 @@ test("a collaborator's expiry calendar: their policy, its days left, and 'Prepar
   await expect(page).toHaveURL(/\/modifica\/polizza\/\d+$/);
   await expect(page.getByLabel('Numero Polizza Sostituita')).toHaveValue(numeri[0]!);
   await page.goto(appUrl(`/scadenziario?search=SCA-ROSSI-${surname}`));
-  await expect(riga.locator('[col-id="stato_rinnovo"]')).toHaveText('Preparato');
+  await expect(riga.locator('[col-id="stato_rinnovo"]')).toContainText('Preparato');
+
+  // 'Avvisi…': the template previewed on this row, then sent by hand.
+  await riga.getByRole('button', { name: `Avvisi della scadenza ${numeri[0]}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Avvisi: ${numeri[0]}` });
+  await expect(dialog.getByLabel('Modello')).toHaveValue('preavviso_scadenza');
+  const anteprima = dialog.getByRole('region', { name: "Anteprima dell'avviso" });
+  const scadenza = giorno(30).split('-').reverse().join('/');
+  await expect(anteprima).toContainText(`Oggetto: La sua polizza ${numeri[0]} scade il ${scadenza}`);
+  await expect(anteprima).toContainText(`A: ${email}`);
+  await expect(anteprima).toContainText(`Gentile ${surname} CARLA,`);
+  await dialog.getByLabel('Modello').selectOption({ label: 'Sollecito di pagamento' });
+  await expect(anteprima).toContainText(`Oggetto: Sollecito: rata della polizza ${numeri[0]}`);
+  await dialog.getByLabel('Modello').selectOption({ label: 'Avviso di scadenza' });
+  await expect(anteprima).toContainText(`Oggetto: La sua polizza ${numeri[0]} scade il ${scadenza}`);
+  await dialog.getByRole('button', { name: 'Invia avviso' }).click();
+  await expect(page.getByText(`Avviso "Avviso di scadenza" messo in coda per ${email}.`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(riga.locator('[col-id="avvisi"]')).toContainText('Avviso di scadenza (inviato a mano)');
+  // Read again from the server: the notice is on the row, and the prepared renewal is now sent.
+  await page.goto(appUrl(`/scadenziario?search=SCA-ROSSI-${surname}`));
+  await expect(riga.locator('[col-id="avvisi"]')).toContainText('Avviso di scadenza (inviato a mano)');
+  await expect(riga.locator('[col-id="stato_rinnovo"]')).toContainText('Inviato');
+
+  // The outbox (super_admin) holds it, and the policy's history records it, by Rossi.
+  const { email: adminEmail, password: adminPassword } = admin();
+  const adminPage = await (await page.context().browser()!.newContext()).newPage();
+  await login(adminPage, adminEmail, adminPassword);
+  await adminPage.goto(appUrl(`/email_outbox?search=${encodeURIComponent(email)}`));
+  const mail = adminPage.locator('.ag-row').filter({ hasText: `La sua polizza ${numeri[0]} scade il ${scadenza}` });
+  await expect(mail).toHaveCount(1);
+  await expect(mail.locator('[col-id="destinatario"]')).toHaveText(email);
+  // The policy's history, on the Storico desk narrowed to it: the notice, by Rossi.
+  await adminPage.goto(appUrl('/storico'));
+  await adminPage.getByRole('button', { name: 'Filtri', exact: true }).click();
+  await adminPage.getByLabel('Archivio').selectOption({ label: 'Polizze' });
+  await adminPage.getByLabel('Record').fill(String(polizze[0]));
+  await adminPage.getByLabel('Record').press('Enter');
+  const voce = adminPage.locator('.ag-row').filter({ hasText: 'Avviso di scadenza (inviato a mano)' });
+  await expect(voce).toHaveCount(1);
+  await expect(voce).toContainText(`a ${email}: La sua polizza ${numeri[0]} scade il ${scadenza}`);
+  await expect(voce.locator('[col-id="utente_nome"]')).toContainText(/ROSSI|Rossi/);
+  await adminPage.context().close();
 });

@@ -17,9 +17,10 @@ export interface OutgoingEmail {
   event?: string;
 }
 
+/** Queues an e-mail in the caller's transaction; answers its outbox id. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function enqueueEmail(trx: Transaction<any> | Database, email: OutgoingEmail): Promise<void> {
-  await trx.insertInto(OUTBOX).values({
+export async function enqueueEmail(trx: Transaction<any> | Database, email: OutgoingEmail): Promise<number> {
+  const row = await trx.insertInto(OUTBOX).values({
     destinatario: email.to,
     oggetto: email.subject,
     corpo: email.body,
@@ -29,7 +30,8 @@ export async function enqueueEmail(trx: Transaction<any> | Database, email: Outg
     risorsa: email.resource ?? null,
     record_id: email.recordId ?? null,
     evento: email.event ?? null,
-  }).execute();
+  }).returning('id').executeTakeFirstOrThrow();
+  return Number((row as { id: number | string }).id);
 }
 
 export interface MailTransport {
@@ -38,57 +40,51 @@ export interface MailTransport {
 
 /** Sends what is due; a failure is recorded and retried later with a growing pause. Returns [sent, failed]. */
 export async function deliverDue(db: Database, transport: MailTransport, from: string): Promise<[number, number]> {
+  return db.transaction().execute((trx) => deliverDueWithin(trx, transport, from));
+}
+
+/**
+ * The same in the caller's transaction (the scheduler's run, schedule consegna_posta): SKIP LOCKED lets several
+ * instances share the outbox without sending twice; the rows' new state commits with the run.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function deliverDueWithin(trx: Transaction<any>, transport: MailTransport, from: string): Promise<[number, number]> {
   let sent = 0;
   let failed = 0;
-  await db.transaction().execute(async (trx) => {
-    // SKIP LOCKED lets several app processes share the outbox without sending twice.
-    const due = await sql<{ id: number; destinatario: string; oggetto: string; corpo: string; tentativi: number }>`
-      SELECT id, destinatario, oggetto, corpo, tentativi FROM ${sql.table(OUTBOX)}
-      WHERE stato = 'in_attesa' AND prossimo_tentativo <= now()
-      ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`.execute(trx);
-    for (const row of due.rows) {
-      try {
-        await transport.sendMail({ from, to: row.destinatario, subject: row.oggetto, text: row.corpo });
-        await trx.updateTable(OUTBOX).set({ stato: 'inviata', inviata_il: sql`now()`, tentativi: row.tentativi + 1, ultimo_errore: null, updated_at: sql`now()` })
-          .where('id', '=', row.id).execute();
-        sent++;
-      } catch (error) {
-        const minutes = Math.min(2 ** row.tentativi, MAX_BACKOFF_MINUTES);
-        await trx.updateTable(OUTBOX).set({
-          tentativi: row.tentativi + 1,
-          ultimo_errore: String((error as Error).message ?? error).slice(0, 500),
-          prossimo_tentativo: sql`now() + make_interval(mins => ${minutes})`,
-          updated_at: sql`now()`,
-        }).where('id', '=', row.id).execute();
-        failed++;
-      }
+  const due = await sql<{ id: number; destinatario: string; oggetto: string; corpo: string; tentativi: number }>`
+    SELECT id, destinatario, oggetto, corpo, tentativi FROM ${sql.table(OUTBOX)}
+    WHERE stato = 'in_attesa' AND prossimo_tentativo <= now()
+    ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`.execute(trx);
+  for (const row of due.rows) {
+    try {
+      await transport.sendMail({ from, to: row.destinatario, subject: row.oggetto, text: row.corpo });
+      await trx.updateTable(OUTBOX).set({ stato: 'inviata', inviata_il: sql`now()`, tentativi: row.tentativi + 1, ultimo_errore: null, updated_at: sql`now()` })
+        .where('id', '=', row.id).execute();
+      sent++;
+    } catch (error) {
+      const minutes = Math.min(2 ** row.tentativi, MAX_BACKOFF_MINUTES);
+      await trx.updateTable(OUTBOX).set({
+        tentativi: row.tentativi + 1,
+        ultimo_errore: String((error as Error).message ?? error).slice(0, 500),
+        prossimo_tentativo: sql`now() + make_interval(mins => ${minutes})`,
+        updated_at: sql`now()`,
+      }).where('id', '=', row.id).execute();
+      failed++;
     }
-  });
+  }
   return [sent, failed];
 }
 
-/** With SMTP_URL set, delivers the outbox every few seconds; without it the e-mails wait, readable by super_admin. */
-export function startDelivery(db: Database, config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'MAIL_INTERVAL_MS'>, log: (line: string) => void): () => void {
-  const url = config.SMTP_URL;
-  if (!url) {
-    log('SMTP_URL not set: e-mails are kept in the outbox (Email in uscita)');
-    return () => {};
-  }
-  const transport = nodemailer.createTransport(url);
-  const from = config.MAIL_FROM;
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      const [sent, failed] = await deliverDue(db, transport, from);
-      if (sent || failed) log(`outbox: ${sent} sent, ${failed} to retry`);
-    } catch (error) {
-      log(`outbox delivery failed: ${(error as Error).message}`);
-    } finally {
-      running = false;
-    }
-  }, config.MAIL_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+/** The scheduler's job: with SMTP_URL set, delivers what is due; without it the e-mails wait, readable by super_admin. */
+export function deliveryJob(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+  makeTransport: (url: string) => MailTransport = (url) => nodemailer.createTransport(url),
+): (context: { trx: Transaction<any> }) => Promise<string> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let transport: MailTransport | undefined;
+  return async ({ trx }) => {
+    if (!config.SMTP_URL) return 'SMTP_URL non impostato: le e-mail restano nella posta in uscita.';
+    transport ??= makeTransport(config.SMTP_URL);
+    const [sent, failed] = await deliverDueWithin(trx, transport, config.MAIL_FROM);
+    return `${sent} ${sent === 1 ? 'e-mail inviata' : 'e-mail inviate'}, ${failed} da ritentare.`;
+  };
 }

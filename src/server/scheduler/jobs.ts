@@ -2,10 +2,13 @@
 // when a domain needs one.
 import type { AppConfig } from '../context.ts';
 import { pruneHistory, sealHistory } from '../storico/servizio.ts';
+import { deliveryJob } from '../mail/outbox.ts';
 import type { Job } from './scheduler.ts';
 
-export function engineJobs(config: Pick<AppConfig, 'HISTORY_RETENTION_DAYS'>): Map<string, Job> {
+export function engineJobs(config: Pick<AppConfig, 'HISTORY_RETENTION_DAYS'> & Partial<Pick<AppConfig, 'SMTP_URL' | 'MAIL_FROM'>>): Map<string, Job> {
   return new Map<string, Job>([
+    // The outbox delivered by SMTP (it was a polling loop of each instance: now one run a minute, its outcome visible).
+    ['consegna_posta', deliveryJob({ SMTP_URL: config.SMTP_URL ?? '', MAIL_FROM: config.MAIL_FROM ?? '' })],
     // The change history's new entries sealed into its chain, off the writes' path.
     ['sigillo_storico', async ({ trx }) => {
       const sealed = await sealHistory(trx);

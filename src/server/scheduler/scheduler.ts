@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { sql, type Transaction } from 'kysely';
 import { CronExpressionParser } from 'cron-parser';
 import type { Database } from '../db/connection.ts';
-import { comeSistema } from '../storico/contesto.ts';
+import { comeSistema, registraEvento } from '../storico/contesto.ts';
 
 export const TIME_ZONE = 'Europe/Rome';
 
@@ -91,7 +91,7 @@ export class Scheduler {
   readonly #byName: Map<string, Schedule>;
   #synced: Promise<void> | undefined;
 
-  constructor(private readonly db: Database, readonly schedules: Schedule[], private readonly jobs: ReadonlyMap<string, Job>, options: SchedulerOptions = {}) {
+  constructor(private readonly db: Database, readonly schedules: Schedule[], readonly jobs: ReadonlyMap<string, Job>, options: SchedulerOptions = {}) {
     this.#now = options.now ?? (() => new Date());
     this.#leaseMs = options.leaseMs ?? 10 * 60_000;
     this.#maxAttempts = options.maxAttempts ?? BACKOFF_MS.length + 1;
@@ -148,12 +148,20 @@ export class Scheduler {
     return { ...row.rows[0]!, id };
   }
 
-  /** Turns a schedule on or off (over what the file says); a schedule turned on is next due from now. */
+  /**
+   * Turns a schedule on or off (over what the file says); a schedule turned on is next due from now. The switch is an
+   * entry of the history (who turned the daily notices off, and when), in the same transaction.
+   */
   async setActive(nome: string, attiva: boolean): Promise<void> {
     await this.ready();
     const s = this.#byName.get(nome)!;
-    await sql`UPDATE pianificazione SET attiva = ${attiva}, prossima = CASE WHEN ${attiva} THEN ${nextDue(s.cron, this.#now())}::timestamptz ELSE prossima END,
-      updated_at = now() WHERE nome = ${nome}`.execute(this.db);
+    await this.db.transaction().execute(async (trx) => {
+      const before = (await sql<{ attiva: boolean | null }>`SELECT attiva FROM pianificazione WHERE nome = ${nome} FOR UPDATE`.execute(trx)).rows[0];
+      const was = before?.attiva ?? s.attiva;
+      await sql`UPDATE pianificazione SET attiva = ${attiva}, prossima = CASE WHEN ${attiva} THEN ${nextDue(s.cron, this.#now())}::timestamptz ELSE prossima END,
+        updated_at = now() WHERE nome = ${nome}`.execute(trx);
+      if (was !== attiva) await registraEvento(trx, 'pianificazione', null, `Pianificazione ${attiva ? 'attivata' : 'disattivata'}: ${s.titolo} (${nome})`, { attiva: [was, attiva] });
+    });
   }
 
   /** Every schedule with its state, for the screen. */

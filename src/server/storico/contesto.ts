@@ -166,3 +166,18 @@ export async function registraAccesso(db: Database, risorsa: string, evento: str
     VALUES (${risorsa}, ${utente.id}, ${actor.id}, ${actor.name?.slice(0, 255) ?? null}, 'utente', ${a?.indirizzo ?? null}, ${a?.richiesta ?? null},
       'accesso', ${evento}, '{}'::jsonb)`.execute(db);
 }
+
+/**
+ * An event of a record that is no change of its row (a notice sent to the customer, a schedule switched off): one entry
+ * in the caller's transaction, by the actor of the context (the user of a request, 'sistema' in a scheduled job).
+ */
+export async function registraEvento(
+  db: Database, risorsa: string, recordId: number | null, evento: string, modifiche: Record<string, [unknown, unknown]>,
+  // 'transizione' for an event that changed no field of the record (nothing to restore), 'modifica' for a setting changed.
+  azione: 'modifica' | 'transizione' = 'modifica',
+): Promise<void> {
+  const a = store.getStore()?.attore() ?? { utente_id: null, utente_nome: null, origine: 'sistema' as const, indirizzo: null, richiesta: null };
+  await sql`INSERT INTO storico (risorsa, record_id, utente_id, utente_nome, origine, indirizzo, richiesta, azione, evento, modifiche)
+    VALUES (${risorsa}, ${recordId}, ${a.utente_id}, ${a.utente_nome?.slice(0, 255) ?? null}, ${a.origine}, ${a.indirizzo}, ${a.richiesta},
+      ${azione}, ${evento}, ${JSON.stringify(modifiche)}::jsonb)`.execute(db);
+}

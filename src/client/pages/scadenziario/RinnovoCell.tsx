@@ -1,9 +1,12 @@
 // SCADENZIARIO: the renewal's state of a row, with 'Prepara rinnovo' on a policy that has none yet (POST
-// /api/polizza/{id}/prepara-rinnovo); the new draft opens in the policy's form.
+// /api/polizza/{id}/prepara-rinnovo); the new draft opens in the policy's form. 'Rinnovo perso' asks the reason (POST
+// /api/scadenziario/{id}/rinnovo-perso, with the row's version: the policy's edit checks).
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
 import { useNavigate } from 'react-router-dom';
-import { dataProvider } from '../../api/dataProvider.ts';
+import { dataProvider, request } from '../../api/dataProvider.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import type { CellProps } from '../../widgets/cells.tsx';
@@ -13,9 +16,30 @@ export function RinnovoCell({ value, data, titles }: CellProps) {
   const notify = useNotify();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
+  const [perso, setPerso] = useState<string | undefined>();
+  const [asking, setAsking] = useState(false);
+  const [motivo, setMotivo] = useState('');
   const polizza = findResource(definitions, 'polizza');
-  const label = titles?.get(value) ?? (value === null || value === undefined ? '' : String(value));
-  const canPrepare = value === 'NESSUNO' && data?.tipo === 'POLIZZA' && !!polizza?.can?.create;
+  const scadenziario = findResource(definitions, 'scadenziario');
+  const state = perso !== undefined ? 'PERSO' : value;
+  const label = titles?.get(state) ?? (state === null || state === undefined ? '' : String(state));
+  const canPrepare = state === 'NESSUNO' && data?.tipo === 'POLIZZA' && !!polizza?.can?.create;
+  const canLose = ['NESSUNO', 'PREPARATO', 'INVIATO'].includes(String(state)) && data?.tipo === 'POLIZZA' && !!polizza?.can?.update;
+  const reason = perso ?? (typeof data?.motivo_perso === 'string' ? data.motivo_perso : undefined);
+  const lose = async () => {
+    setBusy(true);
+    try {
+      const answer = await request<{ message: string }>('POST', `${scadenziario?.resource.api.path ?? '/api/scadenziario'}/${String(data!.id)}/rinnovo-perso`,
+        { body: { motivo, ...(typeof data?.version === 'number' ? { version: data.version } : {}) } });
+      notify('success', answer.message);
+      setPerso(motivo.trim());
+      setAsking(false);
+    } catch (err) {
+      notify('danger', err instanceof Error ? err.message : 'Errore');
+    } finally {
+      setBusy(false);
+    }
+  };
   const prepare = async () => {
     setBusy(true);
     try {
@@ -32,12 +56,32 @@ export function RinnovoCell({ value, data, titles }: CellProps) {
   };
   return (
     <span className="d-inline-flex align-items-center gap-2">
-      <span>{label}</span>
+      <span title={state === 'PERSO' && reason ? `Motivo: ${reason}` : undefined}>{label}</span>
       {canPrepare && (
         <Button size="sm" variant="outline-primary" className="py-0" disabled={busy} onClick={() => void prepare()} aria-label={`Prepara il rinnovo della polizza ${String(data?.riferimento ?? '')}`}>
           Prepara rinnovo
         </Button>
       )}
+      {canLose && (
+        <Button size="sm" variant="outline-danger" className="py-0" disabled={busy} onClick={() => setAsking(true)} aria-label={`Rinnovo perso della polizza ${String(data?.riferimento ?? '')}`}>
+          Perso…
+        </Button>
+      )}
+      <Modal show={asking} onHide={() => setAsking(false)} aria-labelledby={`perso-${String(data?.id)}`}>
+        <Modal.Header closeButton closeLabel="Chiudi">
+          <Modal.Title id={`perso-${String(data?.id)}`}>Rinnovo perso: {String(data?.riferimento ?? '')}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Form.Group controlId={`perso-motivo-${String(data?.id)}`}>
+            <Form.Label>Motivo</Form.Label>
+            <Form.Control as="textarea" rows={3} maxLength={500} value={motivo} onChange={(e) => setMotivo(e.target.value)} />
+          </Form.Group>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={() => setAsking(false)}>Annulla</Button>
+          <Button variant="danger" disabled={busy || motivo.trim().length < 3} onClick={() => void lose()}>Segna come perso</Button>
+        </Modal.Footer>
+      </Modal>
     </span>
   );
 }
