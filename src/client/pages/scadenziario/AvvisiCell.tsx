@@ -5,7 +5,8 @@ import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { request } from '../../api/dataProvider.ts';
+import { callRoute } from '../../api/dataProvider.ts';
+import { SCADENZIARIO_ROUTES } from './routes.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import type { CellProps } from '../../widgets/cells.tsx';
@@ -14,8 +15,8 @@ interface Modello { nome: string; titolo: string }
 interface Anteprima { destinatario: string | null; oggetto: string; corpo: string }
 
 let modelliCache: Promise<Modello[]> | undefined;
-const modelli = (path: string) => {
-  modelliCache ??= request<{ data: { modelli: Modello[] } }>('GET', `${path}/avvisi/modelli`).then((r) => r.data.modelli).catch((error: unknown) => {
+const modelli = () => {
+  modelliCache ??= callRoute<{ data: { modelli: Modello[] } }>('GET', SCADENZIARIO_ROUTES.modelli).then((r) => r.data.modelli).catch((error: unknown) => {
     modelliCache = undefined;
     throw error;
   });
@@ -32,29 +33,28 @@ export function AvvisiCell({ value, data }: CellProps) {
   const [scelto, setScelto] = useState('');
   const [anteprima, setAnteprima] = useState<Anteprima | undefined>();
   const [busy, setBusy] = useState(false);
-  const path = def?.resource.api.path ?? '/api/scadenziario';
   const id = data?.id;
 
   useEffect(() => {
     if (!open) return;
-    modelli(path).then((m) => {
+    modelli().then((m) => {
       setList(m);
       setScelto((s) => s || m[0]?.nome || '');
     }).catch((err: unknown) => notify('danger', err instanceof Error ? err.message : 'Errore'));
-  }, [open, path, notify]);
+  }, [open, notify]);
 
   useEffect(() => {
     if (!open || !scelto || id === undefined) return;
     setAnteprima(undefined);
-    request<{ data: Anteprima }>('GET', `${path}/${String(id)}/avvisi/${scelto}`)
+    callRoute<{ data: Anteprima }>('GET', SCADENZIARIO_ROUTES.anteprima, { id, modello: scelto })
       .then((r) => setAnteprima(r.data))
       .catch((err: unknown) => notify('danger', err instanceof Error ? err.message : 'Errore'));
-  }, [open, scelto, id, path, notify]);
+  }, [open, scelto, id, notify]);
 
   const invia = async () => {
     setBusy(true);
     try {
-      const answer = await request<{ message: string }>('POST', `${path}/${String(id)}/avvisi`, { body: { modello: scelto } });
+      const answer = await callRoute<{ message: string }>('POST', SCADENZIARIO_ROUTES.avvisi, { id }, { body: { modello: scelto } });
       notify('success', answer.message);
       const titolo = list.find((m) => m.nome === scelto)?.titolo ?? scelto;
       // Shown on the row at once; the list reads it from the server at its next load.

@@ -6,7 +6,8 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useNavigate } from 'react-router-dom';
-import { dataProvider, request } from '../../api/dataProvider.ts';
+import { callRoute, dataProvider } from '../../api/dataProvider.ts';
+import { SCADENZIARIO_ROUTES } from './routes.ts';
 import { findResource, useDefinitions } from '../../lib/definitions.ts';
 import { useNotify } from '../../lib/notify.tsx';
 import type { CellProps } from '../../widgets/cells.tsx';
@@ -20,7 +21,6 @@ export function RinnovoCell({ value, data, titles }: CellProps) {
   const [asking, setAsking] = useState(false);
   const [motivo, setMotivo] = useState('');
   const polizza = findResource(definitions, 'polizza');
-  const scadenziario = findResource(definitions, 'scadenziario');
   const state = perso !== undefined ? 'PERSO' : value;
   const label = titles?.get(state) ?? (state === null || state === undefined ? '' : String(state));
   const canPrepare = state === 'NESSUNO' && data?.tipo === 'POLIZZA' && !!polizza?.can?.create;
@@ -29,7 +29,7 @@ export function RinnovoCell({ value, data, titles }: CellProps) {
   const lose = async () => {
     setBusy(true);
     try {
-      const answer = await request<{ message: string }>('POST', `${scadenziario?.resource.api.path ?? '/api/scadenziario'}/${String(data!.id)}/rinnovo-perso`,
+      const answer = await callRoute<{ message: string }>('POST', SCADENZIARIO_ROUTES.rinnovoPerso, { id: data!.id },
         { body: { motivo, ...(typeof data?.version === 'number' ? { version: data.version } : {}) } });
       notify('success', answer.message);
       setPerso(motivo.trim());
