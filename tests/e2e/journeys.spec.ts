@@ -213,7 +213,7 @@ async function ruoli(browser: Browser): Promise<Ruoli> {
 }
 
 test('every demo quotation in progress is taken to the end by the roles that act on it', async ({ browser }) => {
-  // Eleven quotations to the end through the screens: 6 minutes on a loaded 2-core machine; room for a slower one.
+  // Twelve quotations to the end through the screens: 6 minutes on a loaded 2-core machine; room for a slower one.
   test.setTimeout(900_000);
   const r = await ruoli(browser);
   const piani: Array<[string, Parameters<typeof finoAllaFine>[2], string?]> = [
