@@ -1,5 +1,4 @@
 // The full list (per_page=-1) streamed from a server-side cursor: every row, constant memory, first byte before the last row is read.
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection.ts';
@@ -42,8 +41,19 @@ export async function streamedBody(reply: FastifyReply, fill: (body: StreamedBod
     ready();
     return true;
   };
+  // Waits for 'drain' or 'close', then takes both listeners off: racing two once() left one behind per wait, and an
+  // export waits thousands of times.
   const write = async (chunk: string | Buffer) => {
-    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+    if (out.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+    });
   };
   fill({ out, closed: () => closed, write, begin }).catch((error: unknown) => {
     if (!started) return failed(error);
