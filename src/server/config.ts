@@ -23,6 +23,8 @@ export const CONFIG_SCHEMA = {
     HOST: { type: 'string', default: '127.0.0.1' },
     ADMIN_EMAIL: { type: 'string', default: 'admin@localhost' },
     ADMIN_PASSWORD: text,
+    // Test and demo installs only: the first super_admin (created at that start) logs in without two-step verification.
+    ADMIN_MFA_ESENTE: flag,
     SEED_DEMO: flag,
     LOG_LEVEL: choice(['info', 'silent', 'fatal', 'error', 'warn', 'debug', 'trace']),
     PG_LOG: flag,

@@ -260,3 +260,92 @@ describe('two-step verification (TOTP)', () => {
     expect((await t.call('POST', '/api/login/mfa', { body: null })).status).toBe(422);
   });
 });
+
+describe('verification required by the role', () => {
+  const password = 'user-password-1234';
+  const code = (secret: string, step: number) => generateSync({ secret, epoch: step * 30 });
+  const nowStep = () => Math.floor(Date.now() / 30_000);
+  const REQUIRED = 'Attiva la verifica in due passaggi per continuare.';
+
+  async function createUser(email: string, roles: string[]): Promise<number> {
+    const res = await t.call('POST', '/api/utente', { token: admin, body: { email, name: 'Nuovo Utente', password, ruoli: roles } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.model.id as number;
+  }
+
+  it('a staff user without it gets a session that can only enrol; once enrolled the same session reaches everything', async () => {
+    const email = 'obbligo@accesso.test';
+    const id = await createUser(email, ['staff']);
+    const login = await t.call('POST', '/api/login', { body: { email, password } });
+    expect(login.status).toBe(200);
+    expect(login.body).toMatchObject({ token: expect.any(String), mfa_da_attivare: true });
+    const token = login.body.token as string;
+    for (const url of ['/api/cliente', '/api/account/sessioni', '/api/storico', '/api/dashboard']) {
+      const refused = await t.call('GET', url, { token });
+      expect(refused.status, url).toBe(403);
+      expect(refused.body).toMatchObject({ code: 'MFA_REQUIRED', message: REQUIRED });
+    }
+    expect((await t.call('PUT', '/api/account', { token, body: { name: 'Altro Nome' } })).body.code).toBe('MFA_REQUIRED');
+    expect((await t.call('GET', '/api/user', { token })).body.mfa_da_attivare).toBe(true);
+    // The same requirement on a second instance.
+    expect((await callB('GET', '/api/cliente', token)).body.code).toBe('MFA_REQUIRED');
+
+    const start = await t.call('POST', '/api/account/mfa/attiva', { token, body: { password } });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    const confirmed = await t.call('POST', '/api/account/mfa/conferma', { token, body: { codice: code(start.body.secret, nowStep()) } });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect((await t.call('GET', '/api/cliente', { token })).status).toBe(200);
+    expect((await t.call('GET', '/api/user', { token })).body.mfa_da_attivare).toBe(false);
+    // The other instance learns it from the notification.
+    let other = 0;
+    for (let i = 0; i < 40 && other !== 200; i++, await pause(50)) other = (await callB('GET', '/api/cliente', token)).status;
+    expect(other).toBe(200);
+    // Its role keeps it on: the user cannot turn it off.
+    const off = await t.call('DELETE', '/api/account/mfa', { token, body: { password, codice: code(start.body.secret, nowStep() + 1) } });
+    expect(off.status).toBe(422);
+    expect(off.body.errors.codice).toEqual(['Il tuo ruolo richiede la verifica in due passaggi: non può essere disattivata.']);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: admin })).body).toEqual({ attiva: true, richiesta: true, esenzione: null });
+  });
+
+  it('a role without the requirement (collaboratore) logs in as before', async () => {
+    const email = 'libero@accesso.test';
+    await createUser(email, ['collaboratore']);
+    const login = await t.call('POST', '/api/login', { body: { email, password } });
+    expect(login.body.mfa_da_attivare).toBe(false);
+    expect((await t.call('GET', '/api/account/sessioni', { token: login.body.token })).status).toBe(200);
+  });
+
+  it('a super_admin grants and revokes an exemption with its reason, shown to them and recorded; nobody else can', async () => {
+    const email = 'esente@accesso.test';
+    const id = await createUser(email, ['staff']);
+    const token = await t.login(email, password);
+    expect((await t.call('GET', '/api/cliente', { token })).status).toBe(403);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: admin })).body).toEqual({ attiva: false, richiesta: true, esenzione: null });
+    expect((await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: admin, body: { motivo: ' ' } })).status).toBe(422);
+    expect((await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: admin, body: null })).status).toBe(422);
+    expect((await t.call('PUT', '/api/utente/abc/mfa/esenzione', { token: admin, body: { motivo: 'Postazione condivisa' } })).status).toBe(422);
+    expect((await t.call('PUT', '/api/utente/999999/mfa/esenzione', { token: admin, body: { motivo: 'Postazione condivisa' } })).status).toBe(404);
+    const staff = await userWithRoles(t, admin, { email: 'altro-staff@accesso.test', roles: ['staff'] });
+    expect((await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: staff, body: { motivo: 'Postazione condivisa' } })).status).toBe(403);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: staff })).status).toBe(403);
+
+    const granted = await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: admin, body: { motivo: 'Postazione condivisa' } });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect((await t.call('GET', '/api/cliente', { token })).status).toBe(200);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: admin })).body).toEqual({
+      attiva: false, richiesta: true, esenzione: { motivo: 'Postazione condivisa', concessa_da: 'Amministratore', concessa_il: expect.any(String) },
+    });
+    const revoked = await t.call('DELETE', `/api/utente/${id}/mfa/esenzione`, { token: admin });
+    expect(revoked.status).toBe(200);
+    expect((await t.call('GET', '/api/cliente', { token })).body.code).toBe('MFA_REQUIRED');
+    expect((await t.call('DELETE', `/api/utente/${id}/mfa/esenzione`, { token: admin })).status).toBe(422);
+    const events = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${id}&azione=accesso`, { token: admin })).body.data.map((v: { evento: string }) => v.evento);
+    expect(events).toEqual(expect.arrayContaining(['mfa_esenzione_concessa', 'mfa_esenzione_revocata', 'login']));
+  });
+
+  it('the first admin of a test install is exempt, with the recorded reason', async () => {
+    const id = (await sql<{ id: number }>`SELECT id FROM utente WHERE email = ${ADMIN.email}`.execute(t.connection.db)).rows[0]!.id;
+    const state = await t.call('GET', `/api/utente/${id}/mfa`, { token: admin });
+    expect(state.body).toMatchObject({ richiesta: true, esenzione: { concessa_da: 'avvio', motivo: expect.stringContaining('ADMIN_MFA_ESENTE') } });
+  });
+});

@@ -13,7 +13,9 @@ import { initials, type AuthUser } from '../auth/user.ts';
 import { ResourceRepository } from '../resources/repository.ts';
 import { isMaintenance } from './maintenance.ts';
 import { registraAccesso } from '../storico/contesto.ts';
-import { acceptCode, confirmEnrolment, issueChallenge, mfaOf, startEnrolment, useRecoveryCode } from '../auth/mfa.ts';
+import {
+  MFA_REQUIRED_MESSAGE, acceptCode, confirmEnrolment, exemptFromMfa, issueChallenge, mfaExemptionOf, mfaOf, rolesRequireMfa, startEnrolment, useRecoveryCode,
+} from '../auth/mfa.ts';
 import { requirePermission } from '../auth/guards.ts';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
@@ -33,8 +35,13 @@ function sessionBody(app: FastifyInstance, user: AuthUser) {
     roles: user.roles,
     user: { id: user.id, name: user.name, initials: initials(user.name), email: user.email, collaboratore_id: user.collaboratore_id },
     environment: environmentFlags(app),
+    // The session may only enrol: the client takes the user to the enrolment.
+    mfa_da_attivare: user.mfaDaAttivare === true,
   };
 }
+
+// What a session whose role requires verification may reach before the user has turned it on.
+const ENROLMENT_ROUTES = new Set(['/api/user', '/api/api_logout', '/api/account/mfa/attiva', '/api/account/mfa/conferma']);
 
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -65,6 +72,9 @@ export default fp(async (app: FastifyInstance) => {
     // The last use is written at most once per touchIntervalMs; between writes the cached row carries it.
     const use = (row: SessionRow, user: AuthUser) => {
       request.user = user;
+      if (user.mfaDaAttivare && !ENROLMENT_ROUTES.has(request.routeOptions.url ?? '')) {
+        return done(new HttpError(403, MFA_REQUIRED_MESSAGE, undefined, undefined, 'MFA_REQUIRED'));
+      }
       if (now - row.usedAt < touchIntervalMs(idleMs)) return done();
       row.usedAt = now;
       touchSession(db, row.tokenId).then(() => done(), done);
@@ -200,6 +210,7 @@ export default fp(async (app: FastifyInstance) => {
     }
 
     const ALREADY_ON = 'La verifica in due passaggi è già attiva.';
+    const MFA_KEPT = 'Il tuo ruolo richiede la verifica in due passaggi: non può essere disattivata.';
 
     scoped.post('/api/account/mfa/attiva', {
       schema: {
@@ -233,6 +244,8 @@ export default fp(async (app: FastifyInstance) => {
         await registraAccesso(trx, USERS_RESOURCE, 'mfa_attivata', request.user);
         return made;
       });
+      // The notification frees the session on every instance at commit; this one need not wait for it.
+      app.ctx.cache.forgetUser(request.user.id);
       reply.header('cache-control', 'no-store');
       return { message: 'Verifica in due passaggi attivata. Conserva i codici di recupero: non saranno più mostrati.', codici_recupero: codes };
     });
@@ -243,6 +256,10 @@ export default fp(async (app: FastifyInstance) => {
       const { db } = app.ctx;
       const { password, codice } = (request.body ?? {}) as { password?: string; codice?: string };
       if (!(await mfaOf(db, request.user.id))?.attiva) throw invalid({ codice: ['La verifica in due passaggi non è attiva.'] });
+      // Off only where the role allows it (or a super_admin exempted the user).
+      if (await rolesRequireMfa(db, request.user.roles) && !(await mfaExemptionOf(db, request.user.id))) {
+        throw invalid({ codice: [MFA_KEPT] }, MFA_KEPT);
+      }
       const errors = await ownPasswordProblem(request, password, 'password');
       if (!Object.keys(errors).length) Object.assign(errors, await ownCodeProblem(request, codice, true));
       if (Object.keys(errors).length) throw invalid(errors);
@@ -271,6 +288,66 @@ export default fp(async (app: FastifyInstance) => {
       });
       if (!removed) throw invalid({ id: ['La verifica in due passaggi di questo utente non è attiva.'] });
       return { message: 'Verifica in due passaggi reimpostata.' };
+    });
+
+    const USER_ID = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } } as const;
+    const EXEMPTION = {
+      type: ['object', 'null'],
+      properties: { motivo: { type: 'string' }, concessa_da: { type: 'string' }, concessa_il: { type: 'string' } },
+    } as const;
+
+    async function targetUser(id: number): Promise<{ id: number; name: string; ruoli: string[] }> {
+      const rows = await sql<{ id: number; name: string; ruoli: string[] | null }>`SELECT id, name, ruoli FROM ${sql.table(USERS_RESOURCE)} WHERE id = ${id}`.execute(app.ctx.db);
+      if (!rows.rows[0]) throw notFound('Utente', false);
+      return { ...rows.rows[0], ruoli: rows.rows[0].ruoli ?? [] };
+    }
+
+    // What the super_admin sees of a user's verification: on or not, required by their roles, any exemption and why.
+    scoped.get('/api/utente/:id/mfa', {
+      preHandler: requirePermission('super_admin'),
+      schema: {
+        params: USER_ID,
+        response: { 200: { type: 'object', required: ['attiva', 'richiesta', 'esenzione'], properties: { attiva: { type: 'boolean' }, richiesta: { type: 'boolean' }, esenzione: EXEMPTION } } },
+      },
+    }, async (request) => {
+      const target = await targetUser((request.params as { id: number }).id);
+      const { db } = app.ctx;
+      return {
+        attiva: (await mfaOf(db, target.id))?.attiva === true,
+        richiesta: await rolesRequireMfa(db, target.ruoli),
+        esenzione: (await mfaExemptionOf(db, target.id)) ?? null,
+      };
+    });
+
+    // An exemption from the role's required verification is a decision of a super_admin, with its reason, recorded.
+    scoped.put('/api/utente/:id/mfa/esenzione', {
+      preHandler: requirePermission('super_admin'),
+      schema: { params: USER_ID, body: { type: ['object', 'null'], properties: { motivo: { type: 'string', maxLength: 500 } } } },
+    }, async (request) => {
+      const target = await targetUser((request.params as { id: number }).id);
+      const motivo = ((request.body ?? {}) as { motivo?: string }).motivo?.trim() ?? '';
+      if (motivo.length < 5) throw invalid({ motivo: ["Indica il motivo dell'esenzione (almeno 5 caratteri)."] });
+      await app.ctx.db.transaction().execute(async (trx) => {
+        await exemptFromMfa(trx, target.id, motivo, request.user.name);
+        await registraAccesso(trx, USERS_RESOURCE, 'mfa_esenzione_concessa', target);
+      });
+      app.ctx.cache.forgetUser(target.id);
+      return { message: 'Esenzione dalla verifica in due passaggi registrata.' };
+    });
+
+    scoped.delete('/api/utente/:id/mfa/esenzione', {
+      preHandler: requirePermission('super_admin'),
+      schema: { params: USER_ID },
+    }, async (request) => {
+      const target = await targetUser((request.params as { id: number }).id);
+      const removed = await app.ctx.db.transaction().execute(async (trx) => {
+        const gone = await trx.deleteFrom('auth_mfa_esenzione').where('user_id', '=', target.id).returning('user_id').execute();
+        if (gone.length) await registraAccesso(trx, USERS_RESOURCE, 'mfa_esenzione_revocata', target);
+        return gone.length > 0;
+      });
+      app.ctx.cache.forgetUser(target.id);
+      if (!removed) throw invalid({ id: ['Questo utente non ha un\'esenzione dalla verifica in due passaggi.'] });
+      return { message: 'Esenzione revocata: al prossimo accesso dovrà attivare la verifica in due passaggi.' };
     });
 
     const SESSION = {
