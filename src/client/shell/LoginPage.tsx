@@ -1,7 +1,7 @@
 // Login (spec 000 §2.4): e-mail, password, Accedi; maintenance banner instead of the form; errors under 'authentication'.
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
@@ -68,6 +68,7 @@ export default function LoginPage() {
         roles: result.roles ?? [],
         user: result.user,
         environment: result.environment ?? {},
+        mfa_da_attivare: result.mfa_da_attivare === true,
       });
       navigate(state.from ?? '/dashboard', { replace: true });
     } catch (err) {
@@ -153,6 +154,9 @@ export default function LoginPage() {
                   />
                 </Form.Group>
                 <ErroreEInvio error={error} busy={busy} label="Accedi" busyLabel="Accesso in corso…" />
+                <p className="mt-3 mb-0 text-center">
+                  <Link to="/reimposta-password">Password dimenticata?</Link>
+                </p>
               </Form>
             )}
           </Card.Body>

@@ -17,6 +17,8 @@ import {
   MFA_REQUIRED_MESSAGE, acceptCode, confirmEnrolment, exemptFromMfa, issueChallenge, mfaExemptionOf, mfaOf, rolesRequireMfa, startEnrolment, useRecoveryCode,
 } from '../auth/mfa.ts';
 import { requirePermission } from '../auth/guards.ts';
+import { enqueueEmail } from '../mail/outbox.ts';
+import { randomBytes } from 'node:crypto';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
 export const API_TOKEN_REFUSED = "Il token nell'indirizzo (api_token) non è accettato: invia il token nell'intestazione Authorization (Authorization: Bearer <token>).";
@@ -41,7 +43,7 @@ function sessionBody(app: FastifyInstance, user: AuthUser) {
 }
 
 // What a session whose role requires verification may reach before the user has turned it on.
-const ENROLMENT_ROUTES = new Set(['/api/user', '/api/api_logout', '/api/account/mfa/attiva', '/api/account/mfa/conferma']);
+const ENROLMENT_ROUTES = new Set(['/api/user', '/api/api_logout', '/api/account/mfa', '/api/account/mfa/attiva', '/api/account/mfa/conferma']);
 
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -169,6 +171,79 @@ export default fp(async (app: FastifyInstance) => {
     return openSession(request, found.id);
   });
 
+  const RESET_MINUTES = 30;
+  const RESET_SENT = "Se l'indirizzo appartiene a un utente attivo, riceverà un'e-mail con il link per reimpostare la password (valido 30 minuti).";
+  const RESET_INVALID = 'Il link per reimpostare la password non è valido o è scaduto: richiedine uno nuovo.';
+
+  // 'Password dimenticata?': the same answer whether the address exists or not; the link is single use, 30 minutes.
+  app.post('/api/password/dimenticata', {
+    schema: {
+      body: { type: ['object', 'null'], properties: { email: { type: 'string', maxLength: 255 } } },
+      response: { 200: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+    },
+  }, async (request) => {
+    const { db } = app.ctx;
+    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true }, 'MAINTENANCE');
+    const email = ((request.body ?? {}) as { email?: string }).email?.trim() ?? '';
+    if (!email) throw invalid({ email: ['Campo Obbligatorio.'] });
+    // An address or account already refused for guessing is refused here too (the public routes' per-address limit
+    // bounds the rest); one live link per user, so repeated requests void the earlier links.
+    await takeTurn(throttleKeys(email, request.ip), 'email');
+    const found = (await sql<{ id: number; name: string; email: string }>`
+      SELECT id, name, email FROM ${sql.table(USERS_RESOURCE)} WHERE lower(email) = lower(${email}) AND attivo`.execute(db)).rows[0];
+    if (found) {
+      const token = randomBytes(32).toString('base64url');
+      const link = `${app.ctx.config.APP_URL}/reimposta-password?token=${token}`;
+      await db.transaction().execute(async (trx) => {
+        // One live link at a time: a new request voids the earlier ones.
+        await sql`DELETE FROM auth_password_reset WHERE user_id = ${found.id} OR expires_at < now() - interval '1 day'`.execute(trx);
+        await sql`INSERT INTO auth_password_reset (token_hash, user_id, expires_at)
+          VALUES (${tokenHash(token)}, ${found.id}, now() + make_interval(mins => ${RESET_MINUTES}))`.execute(trx);
+        await enqueueEmail(trx, {
+          to: found.email,
+          subject: 'Reimpostazione della password',
+          body: `Buongiorno ${found.name},\n\nper scegliere una nuova password apri questo link entro ${RESET_MINUTES} minuti (vale una sola volta):\n${link}\n\n`
+            + 'Se non hai chiesto tu di reimpostare la password, ignora questo messaggio: la password attuale resta valida.\n',
+          resource: USERS_RESOURCE, recordId: found.id, event: 'reset_password',
+        });
+        await registraAccesso(trx, USERS_RESOURCE, 'reset_password_richiesto', found);
+      });
+    }
+    return { message: RESET_SENT };
+  });
+
+  app.post('/api/password/reimposta', {
+    schema: {
+      body: { type: ['object', 'null'], properties: { token: { type: 'string', maxLength: 100 }, password: { type: 'string', maxLength: 200 } } },
+      response: { 200: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+    },
+  }, async (request) => {
+    const { db } = app.ctx;
+    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true }, 'MAINTENANCE');
+    const { token = '', password = '' } = (request.body ?? {}) as { token?: string; password?: string };
+    const problem = password ? passwordProblem(password) : 'Campo Obbligatorio.';
+    if (problem) throw invalid({ password: [problem] });
+    const users = new ResourceRepository(app.ctx.definitions.resources.get(USERS_RESOURCE)!, app.ctx);
+    const done = await db.transaction().execute(async (trx) => {
+      // Spent in the statement that finds it: two requests with the same link, one wins.
+      const spent = await sql<{ user_id: number }>`UPDATE auth_password_reset SET used_at = now()
+        WHERE token_hash = ${tokenHash(token)} AND used_at IS NULL AND expires_at > now() RETURNING user_id`.execute(trx);
+      const userId = spent.rows[0]?.user_id;
+      if (userId === undefined) return false;
+      const row = await users.lockRow(trx, userId);
+      if (!row.attivo) return false;
+      const actor = { id: userId, name: String(row.name), email: String(row.email), collaboratore_id: null, tokenId: 0, roles: [], permissions: [] };
+      // Hashed by the repository, as the user resource declares it secret; the write is in the record's history.
+      await users.writeOnBehalf(trx, actor, row, { password });
+      // A reset ends every session of the user, everywhere.
+      await revokeUserTokens(trx, userId);
+      await registraAccesso(trx, USERS_RESOURCE, 'reset_password', actor);
+      return true;
+    });
+    if (!done) throw invalid({ token: [RESET_INVALID] }, RESET_INVALID);
+    return { message: 'Password reimpostata. Accedi con la nuova password.' };
+  });
+
   app.register(async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
 
@@ -211,6 +286,21 @@ export default fp(async (app: FastifyInstance) => {
 
     const ALREADY_ON = 'La verifica in due passaggi è già attiva.';
     const MFA_KEPT = 'Il tuo ruolo richiede la verifica in due passaggi: non può essere disattivata.';
+
+    // The own verification as the account dialog shows it: on or not, required by the role, exempted.
+    scoped.get('/api/account/mfa', {
+      schema: {
+        response: { 200: { type: 'object', required: ['attiva', 'richiesta', 'esente'], properties: { attiva: { type: 'boolean' }, richiesta: { type: 'boolean' }, esente: { type: 'boolean' } } } },
+      },
+    }, async (request, reply) => {
+      const { db } = app.ctx;
+      reply.header('cache-control', 'no-store');
+      return {
+        attiva: (await mfaOf(db, request.user.id))?.attiva === true,
+        richiesta: await rolesRequireMfa(db, request.user.roles),
+        esente: !!(await mfaExemptionOf(db, request.user.id)),
+      };
+    });
 
     scoped.post('/api/account/mfa/attiva', {
       schema: {
