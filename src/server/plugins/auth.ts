@@ -380,7 +380,8 @@ export default fp(async (app: FastifyInstance) => {
       return { message: 'Verifica in due passaggi reimpostata.' };
     });
 
-    const USER_ID = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } } as const;
+    // Text of digits, not a coerced integer: '01', '1e0' or ' 1' name no user and are refused.
+    const USER_ID = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$', description: 'id numerico' } } } as const;
     const EXEMPTION = {
       type: ['object', 'null'],
       properties: { motivo: { type: 'string' }, concessa_da: { type: 'string' }, concessa_il: { type: 'string' } },
@@ -400,7 +401,7 @@ export default fp(async (app: FastifyInstance) => {
         response: { 200: { type: 'object', required: ['attiva', 'richiesta', 'esenzione'], properties: { attiva: { type: 'boolean' }, richiesta: { type: 'boolean' }, esenzione: EXEMPTION } } },
       },
     }, async (request) => {
-      const target = await targetUser((request.params as { id: number }).id);
+      const target = await targetUser(Number((request.params as { id: string }).id));
       const { db } = app.ctx;
       return {
         attiva: (await mfaOf(db, target.id))?.attiva === true,
@@ -414,7 +415,7 @@ export default fp(async (app: FastifyInstance) => {
       preHandler: requirePermission('super_admin'),
       schema: { params: USER_ID, body: { type: ['object', 'null'], properties: { motivo: { type: 'string', maxLength: 500 } } } },
     }, async (request) => {
-      const target = await targetUser((request.params as { id: number }).id);
+      const target = await targetUser(Number((request.params as { id: string }).id));
       const motivo = ((request.body ?? {}) as { motivo?: string }).motivo?.trim() ?? '';
       if (motivo.length < 5) throw invalid({ motivo: ["Indica il motivo dell'esenzione (almeno 5 caratteri)."] });
       await app.ctx.db.transaction().execute(async (trx) => {
@@ -429,7 +430,7 @@ export default fp(async (app: FastifyInstance) => {
       preHandler: requirePermission('super_admin'),
       schema: { params: USER_ID },
     }, async (request) => {
-      const target = await targetUser((request.params as { id: number }).id);
+      const target = await targetUser(Number((request.params as { id: string }).id));
       const removed = await app.ctx.db.transaction().execute(async (trx) => {
         const gone = await trx.deleteFrom('auth_mfa_esenzione').where('user_id', '=', target.id).returning('user_id').execute();
         if (gone.length) await registraAccesso(trx, USERS_RESOURCE, 'mfa_esenzione_revocata', target);
