@@ -27,6 +27,8 @@ export function tokenHash(token: string): string {
 export interface SessionOrigin {
   userAgent?: string;
   address?: string;
+  /** Opened through the identity provider (single sign-on), whose verification counts as the second step. */
+  sso?: boolean;
 }
 
 /** A session lasting `ttlHours` (TOKEN_TTL_HOURS). */
@@ -38,6 +40,7 @@ export async function issueToken(db: Database, userId: number, ttlHours: number,
     expires_at: sql`now() + make_interval(hours => ${ttlHours})`,
     user_agent: origin.userAgent?.slice(0, 500) ?? null,
     address: origin.address?.slice(0, 100) ?? null,
+    sso: origin.sso === true,
   }).execute();
   return token;
 }
@@ -110,7 +113,7 @@ export async function sessionForHash(db: Database, hash: string, cache?: Instanc
   const result = await sql<SessionRow>`
     SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId", coalesce(u.ruoli, '[]'::jsonb) AS roles,
       (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAt", (extract(epoch FROM t.used_at) * 1000)::float8 AS "usedAt",
-      (EXISTS (SELECT 1 FROM auth_role r WHERE r.mfa_richiesta AND coalesce(u.ruoli, '[]'::jsonb) ? r.name)
+      (NOT t.sso AND EXISTS (SELECT 1 FROM auth_role r WHERE r.mfa_richiesta AND coalesce(u.ruoli, '[]'::jsonb) ? r.name)
         AND NOT EXISTS (SELECT 1 FROM auth_mfa m WHERE m.user_id = u.id AND m.attiva)
         AND NOT EXISTS (SELECT 1 FROM auth_mfa_esenzione e WHERE e.user_id = u.id)) AS "mfaDaAttivare"
     FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id

@@ -122,6 +122,15 @@ const USER_TABLES = (users: string) => [
      user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
      expires_at timestamptz NOT NULL,
      used_at timestamptz)`,
+  // Single sign-on: a login's state (PKCE verifier, nonce) while at the provider, then the browser's one-time ticket.
+  `CREATE TABLE IF NOT EXISTS auth_oidc (
+     token_hash text PRIMARY KEY,
+     verifier text,
+     nonce text,
+     user_id integer REFERENCES "${users}"(id) ON DELETE CASCADE,
+     expires_at timestamptz NOT NULL)`,
+  // A session opened through the identity provider: its verification counts as the second step.
+  `ALTER TABLE auth_token ADD COLUMN IF NOT EXISTS sso boolean NOT NULL DEFAULT false`,
   `CREATE TABLE IF NOT EXISTS user_preference (
      user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
      key text NOT NULL,

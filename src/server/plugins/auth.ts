@@ -18,6 +18,7 @@ import {
 } from '../auth/mfa.ts';
 import { requirePermission } from '../auth/guards.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
+import { OidcClient, issueTicket, oidcSettings, spendTicket } from '../auth/oidc.ts';
 import { randomBytes } from 'node:crypto';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
@@ -125,11 +126,11 @@ export default fp(async (app: FastifyInstance) => {
     return openSession(request, found.id);
   });
 
-  async function openSession(request: FastifyRequest, userId: number) {
+  async function openSession(request: FastifyRequest, userId: number, sso = false) {
     const { db } = app.ctx;
-    const token = await issueToken(db, userId, app.ctx.config.TOKEN_TTL_HOURS, { userAgent: request.headers['user-agent'], address: request.ip });
+    const token = await issueToken(db, userId, app.ctx.config.TOKEN_TTL_HOURS, { userAgent: request.headers['user-agent'], address: request.ip, sso });
     const user = (await userForToken(db, token, app.ctx.cache))!;
-    await registraAccesso(db, USERS_RESOURCE, 'login', user);
+    await registraAccesso(db, USERS_RESOURCE, sso ? 'login_sso' : 'login', user);
     return { token, ...sessionBody(app, user) };
   }
 
@@ -169,6 +170,56 @@ export default fp(async (app: FastifyInstance) => {
     if (byRecovery) await registraAccesso(db, USERS_RESOURCE, 'codice_recupero_usato', found);
     reply.header('cache-control', 'no-store');
     return openSession(request, found.id);
+  });
+
+  // Single sign-on: the login page's button starts here; the provider comes back to OIDC_REDIRECT_URL (/api/sso/ritorno),
+  // which sends the browser to /login#sso=<ticket> (or ?sso=<refusal>); the page exchanges the ticket for the session.
+  const sso = oidcSettings(app.ctx.config as unknown as Record<string, unknown>);
+  const oidc = sso && new OidcClient(sso);
+  const SSO_OFF = "L'accesso con un fornitore di identità non è configurato.";
+
+  app.get('/api/sso', {
+    schema: { response: { 200: { type: 'object', required: ['nome'], properties: { nome: { type: ['string', 'null'] } } } } },
+  }, async () => ({ nome: sso?.name ?? null }));
+
+  app.get('/api/sso/inizio', async (_request, reply) => {
+    if (!oidc) throw new HttpError(404, SSO_OFF);
+    const url = await oidc.start(app.ctx.db).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'OIDC provider unreachable');
+      throw new HttpError(502, 'Il fornitore di identità non risponde: riprova più tardi o accedi con e-mail e password.');
+    });
+    return reply.header('cache-control', 'no-store').redirect(url, 302);
+  });
+
+  app.get('/api/sso/ritorno', {
+    schema: { querystring: { type: 'object', additionalProperties: { type: 'string', maxLength: 2000 } } },
+  }, async (request, reply) => {
+    if (!oidc) throw new HttpError(404, SSO_OFF);
+    const { db } = app.ctx;
+    const back = (where: string) => reply.header('cache-control', 'no-store').redirect(where, 302);
+    const email = await oidc.finish(db, request.query as Record<string, string>).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'OIDC login failed');
+      return undefined;
+    });
+    if (!email) return back('/login?sso=errore');
+    const found = (await sql<{ id: number; name: string }>`
+      SELECT id, name FROM ${sql.table(USERS_RESOURCE)} WHERE lower(email) = lower(${email}) AND attivo`.execute(db)).rows[0];
+    // No account is created by a login: an e-mail no active user has is refused (and recorded).
+    if (!found) {
+      await registraAccesso(db, USERS_RESOURCE, 'login_sso_rifiutato', { id: null, name: email });
+      return back('/login?sso=sconosciuto');
+    }
+    return back(`/login#sso=${await issueTicket(db, found.id)}`);
+  });
+
+  app.post('/api/sso/sessione', {
+    schema: { body: { type: ['object', 'null'], properties: { biglietto: { type: 'string', maxLength: 100 } } } },
+  }, async (request, reply) => {
+    const biglietto = ((request.body ?? {}) as { biglietto?: string }).biglietto ?? '';
+    const userId = biglietto ? await spendTicket(app.ctx.db, biglietto) : undefined;
+    if (userId === undefined) throw new HttpError(401, 'Accesso con il fornitore di identità scaduto: riprova.');
+    reply.header('cache-control', 'no-store');
+    return openSession(request, userId, true);
   });
 
   const RESET_MINUTES = 30;
