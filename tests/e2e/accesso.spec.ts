@@ -1,8 +1,11 @@
-// Two-step verification in Chromium (issue 32): a user enrolled with a code computed in the test logs in with the
-// password, then the code on the login page's second step; a wrong code is refused there in Italian.
+// Staff sign-in in Chromium (issue 32): a user enrolled with a code computed in the test logs in with password and
+// code; a staff user without verification is taken to the enrolment; 'Password dimenticata?'; single sign-on
+// through a real OpenID provider (oidc-provider) on 127.0.0.1.
 import { generateSync } from 'otplib';
 import { expect, test } from './fixtures.ts';
-import { admin, appUrl } from './helpers.ts';
+import { admin, appUrl, demoUsers } from './helpers.ts';
+import { startServer } from './server.ts';
+import { listenProvider } from '../api/support/oidc-provider.ts';
 
 test('enrolled by code, the user logs in with password and code; a wrong code is refused', async ({ page, request }) => {
   const adminToken = ((await (await request.post(appUrl('/api/login'), { data: admin() })).json()) as { token: string }).token;
@@ -80,4 +83,33 @@ test("'Password dimenticata?' answers the same for any address", async ({ page }
   await page.getByLabel('E-mail').fill('nessuno@accesso.test');
   await page.getByRole('button', { name: 'Invia il link' }).click();
   await expect(page.getByRole('status')).toContainText("Se l'indirizzo appartiene a un utente attivo");
+});
+
+test("'Accedi con <nome>' goes through a real OpenID provider to the dashboard; an unknown e-mail is refused in Italian", async ({ page }) => {
+  test.setTimeout(180_000);
+  const provider = await listenProvider();
+  const server = await startServer('sso', {
+    ADMIN_EMAIL: process.env.ADMIN_EMAIL!, ADMIN_PASSWORD: process.env.ADMIN_PASSWORD!,
+    OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_NOME: 'Provider di prova',
+  });
+  try {
+    provider.attach([`${server.url}/api/sso/ritorno`]);
+    const staff = demoUsers().find((u) => u.roles.includes('staff'))!;
+    const viaProvider = async (login: string) => {
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('button', { name: 'Accedi con Provider di prova' }).click();
+      await page.locator('input[name="login"]').fill(login);
+      await page.locator('input[name="password"]').fill('qualsiasi');
+      await page.locator('button[type="submit"]').click();
+    };
+    await viaProvider('sconosciuto@accesso.test');
+    await expect(page.getByTestId('authentication-error')).toContainText('nessun utente attivo');
+    await page.context().clearCookies();
+    await viaProvider(staff.email);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await expect(page.getByText(staff.name).first()).toBeVisible();
+  } finally {
+    await server.stop();
+    await provider.close();
+  }
 });

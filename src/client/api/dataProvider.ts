@@ -541,6 +541,10 @@ export const api = {
   sessions: () => request<{ data: OwnSession[] }>('GET', '/api/account/sessioni').then((r) => r.data),
   endSession: (id: number) => request<{ message: string }>('DELETE', `/api/account/sessioni/${id}`),
   endOtherSessions: () => request<{ message: string }>('DELETE', '/api/account/sessioni'),
+  /** The single sign-on provider's name, or null when it is not configured. */
+  sso: () => request<{ nome: string | null }>('GET', '/api/sso', { noRedirect: true }),
+  /** The one-time ticket the provider's round trip left in the address, for the session. */
+  ssoSession: (biglietto: string) => request<LoginAnswer>('POST', '/api/sso/sessione', { body: { biglietto }, noRedirect: true }),
   /** 'Password dimenticata?': the same answer whether the address exists or not. */
   passwordForgotten: (email: string) => request<{ message: string }>('POST', '/api/password/dimenticata', { body: { email }, noRedirect: true }),
   passwordReset: (token: string, password: string) => request<{ message: string }>('POST', '/api/password/reimposta', { body: { token, password }, noRedirect: true }),

@@ -10,35 +10,46 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startProvider(redirectUris: string[]): Promise<TestProvider> {
+/** A provider listening already (its issuer known), whose client's redirect addresses are given later by `attach`. */
+export async function listenProvider(): Promise<TestProvider & { attach(redirectUris: string[]): void }> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const clientId = 'back-office';
   const clientSecret = 'segreto-del-client-di-prova';
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
-    pkce: { required: () => true },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    findAccount: (_ctx, id) => ({
-      accountId: id,
-      claims: () => ({ sub: id, email: id, email_verified: !id.startsWith('nonverificato'), name: id }),
-    }),
-    // First-party client: the grant exists already, so no consent screen.
-    loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
-      grant.addOIDCScope('openid email profile');
-      await grant.save();
-      return grant;
-    },
-    cookies: { keys: ['chiave-dei-cookie-di-prova'] },
-  });
-  provider.proxy = false;
-  server.on('request', provider.callback());
   return {
     issuer, clientId, clientSecret,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    attach(redirectUris) {
+      const provider = new Provider(issuer, {
+        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
+        pkce: { required: () => true },
+        claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+        findAccount: (_ctx, id) => ({
+          accountId: id,
+          claims: () => ({ sub: id, email: id, email_verified: !id.startsWith('nonverificato'), name: id }),
+        }),
+        // First-party client: the grant exists already, so no consent screen.
+        loadExistingGrant: async (ctx) => {
+          const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+          grant.addOIDCScope('openid email profile');
+          await grant.save();
+          return grant;
+        },
+        cookies: { keys: ['chiave-dei-cookie-di-prova'] },
+      });
+      server.on('request', provider.callback());
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   };
+}
+
+export async function startProvider(redirectUris: string[]): Promise<TestProvider> {
+  const provider = await listenProvider();
+  provider.attach(redirectUris);
+  return provider;
 }
 
 /**
