@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   const { database, raw, mode } = await openBenchDatabase({
-    prefix: 'bench_api', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' }, cleanups,
+    prefix: 'bench_api', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_MFA_ESENTE: '1', PG_LOG: '0' }, cleanups,
   });
 
   const def = database.definitions.resources.get('cliente');

@@ -42,7 +42,7 @@ function stats(samples: Sample[]): string {
 async function main(): Promise<void> {
   tuneRuntime();
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_definizioni', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' }, cleanups });
+  const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_definizioni', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_MFA_ESENTE: '1', PG_LOG: '0' }, cleanups });
   console.log(`database: ${mode}`);
   await raw.query('SELECT setseed(0.33)');
   await raw.query('SET session_replication_role = replica');

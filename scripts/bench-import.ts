@@ -160,7 +160,7 @@ async function main(): Promise<void> {
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
 
-      const server = await forkServer({ DATABASE_URL: url.toString(), ADMIN_EMAIL, ADMIN_PASSWORD });
+      const server = await forkServer({ DATABASE_URL: url.toString(), ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_MFA_ESENTE: '1' });
       cleanups.push(() => server.stop());
       const login = await fetch(`http://127.0.0.1:${server.port}/api/login`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),

@@ -50,7 +50,7 @@ async function startInstance(url: string): Promise<{ child: ChildProcess; port: 
 async function main(): Promise<void> {
   const cleanups = cleanupStack();
   try {
-    const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_instances', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' }, cleanups, log: () => {} });
+    const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_instances', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_MFA_ESENTE: '1', PG_LOG: '0' }, cleanups, log: () => {} });
     await raw.query(`INSERT INTO cliente (tipo, sesso, nome, cognome, email, attivo)
       SELECT 'RETAIL', 'M', 'MARIO', 'ROSSI ' || g, 'mario' || g || '@example.it', true FROM generate_series(1, $1::int) g`, [ROWS]);
     await raw.query('VACUUM ANALYZE cliente');

@@ -33,7 +33,7 @@ FROM generate_series($1::bigint, $2::bigint) g`;
 async function main(): Promise<void> {
   const t0 = Date.now();
   console.log(`machine: ${os.cpus().length} cores, load ${load()}`);
-  const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_liste', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' }, cleanups });
+  const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_liste', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_MFA_ESENTE: '1', PG_LOG: '0' }, cleanups });
   console.log(`database: ${mode}`);
   const trigram = (await raw.query(`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).rowCount === 1;
   console.log(`pg_trgm: ${trigram ? 'installed' : 'missing (search scans)'}`);

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     adminUrl.pathname = '/postgres';
     const url = await scratchDatabase(adminUrl, 'bench_polizze', cleanups);
 
-    const server = await forkServer({ DATABASE_URL: url.toString(), ADMIN_EMAIL, ADMIN_PASSWORD });
+    const server = await forkServer({ DATABASE_URL: url.toString(), ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_MFA_ESENTE: '1' });
     cleanups.push(() => server.stop());
     const login = await call(server.port, 'POST', '/api/login', undefined, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     if (login.status !== 200) throw new Error(`login failed: ${login.status}`);

@@ -61,7 +61,7 @@ let exitCode = 0;
 let running: ChildProcess | undefined;
 try {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-password-1234' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-password-1234', ADMIN_MFA_ESENTE: '1' };
   delete env.DATABASE_URL;
   // First start: creates the database, the tables and the reference data (and builds dist/ and dist-server/ if stale).
   const first = await start(env, port, 600_000);

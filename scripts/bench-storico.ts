@@ -43,7 +43,7 @@ function line(label: string, s: Summary): string {
 async function main(): Promise<void> {
   const t0 = Date.now();
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_storico', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, PG_LOG: '0' }, cleanups });
+  const { database, raw, mode } = await openBenchDatabase({ prefix: 'bench_storico', env: { ...process.env, ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_MFA_ESENTE: '1', PG_LOG: '0' }, cleanups });
   console.log(`database: ${mode}`);
   await raw.query('SELECT setseed(0.42)');
   await raw.query("SET session_replication_role = replica");

@@ -13,6 +13,8 @@ import { PageSpinner, RequireAuth, RouteError } from './shell/guards.tsx';
 const LoginPage = lazy(() => import('./shell/LoginPage.tsx'));
 const MaintenancePage = lazy(() => import('./shell/MaintenancePage.tsx'));
 const MainLayout = lazy(() => import('./shell/MainLayout.tsx'));
+const EnrolmentPage = lazy(() => import('./shell/EnrolmentPage.tsx'));
+const PasswordResetPage = lazy(() => import('./shell/PasswordResetPage.tsx'));
 const Dashboard = lazy(() => import('./shell/Dashboard.tsx'));
 const ResourceRoute = lazy(() => import('./shell/ResourceRoute.tsx'));
 // The customer's link: no login, its own light page.
@@ -48,10 +50,13 @@ export const router = createBrowserRouter([
     children: [
       { path: '/login', element: page(LoginPage) },
       { path: '/manutenzione', element: page(MaintenancePage) },
+      { path: '/reimposta-password', element: page(PasswordResetPage) },
       { path: '/quotazione/cliente/:uuid', element: page(QuotazioneCliente) },
       {
         element: <RequireAuth />,
         children: [
+          // Outside the main layout: a session that may only enrol cannot load definitions or menus.
+          { path: '/attiva-verifica', element: page(EnrolmentPage) },
           {
             element: page(MainLayout),
             children: [

@@ -52,6 +52,8 @@ export interface SessionData {
   roles: string[];
   user: SessionUser;
   environment: Record<string, unknown>;
+  /** The role requires two-step verification and the user has none: the session may only enrol. */
+  mfa_da_attivare?: boolean;
 }
 
 export type RecordData = Record<string, unknown> & { id?: number | string; version?: number };

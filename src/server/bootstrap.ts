@@ -10,6 +10,8 @@ import type { Definitions } from '../shared/definitions/types.ts';
 import { SUPER_ADMIN } from '../shared/permissions.ts';
 import { USERS_RESOURCE, syncRoles, type RolesFile } from './auth/service.ts';
 import { MIN_PASSWORD_LENGTH, hashPassword } from './auth/passwords.ts';
+import { exemptFromMfa } from './auth/mfa.ts';
+import { registraAccesso } from './storico/contesto.ts';
 import { lintWorkflow } from '../shared/workflow/lint.ts';
 import type { WorkflowDefinition } from '../shared/workflow/machine.ts';
 import { collectExtensions, type Domain } from './extensions.ts';
@@ -100,17 +102,28 @@ export async function prepareDatabase(
   return report;
 }
 
-/** The first start creates a super_admin; without ADMIN_PASSWORD a generated one is printed once. */
-export async function ensureAdmin(db: Database, email: string, password: string | undefined, print: (line: string) => void): Promise<void> {
+/** Why the first super_admin of a test or demo install may log in without two-step verification (ADMIN_MFA_ESENTE). */
+export const ADMIN_EXEMPTION = "ADMIN_MFA_ESENTE all'avvio: installazione di prova o dimostrativa, amministratore creato senza verifica in due passaggi";
+
+/**
+ * The first start creates a super_admin; without ADMIN_PASSWORD a generated one is printed once. `mfaExempt`
+ * (ADMIN_MFA_ESENTE, for test and demo installs) records that admin's exemption from the required verification.
+ */
+export async function ensureAdmin(db: Database, email: string, password: string | undefined, print: (line: string) => void, mfaExempt = false): Promise<void> {
   const existing = await sql`SELECT 1 FROM ${sql.table(USERS_RESOURCE)} WHERE ruoli ? ${SUPER_ADMIN} LIMIT 1`.execute(db);
   if (existing.rows.length) return;
   if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) {
     throw new Error(`ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters long`);
   }
   const chosen = password ?? randomBytes(12).toString('base64url');
-  await db.insertInto(USERS_RESOURCE).values({
+  const created = await db.insertInto(USERS_RESOURCE).values({
     email, name: 'Amministratore', password: await hashPassword(chosen), ruoli: JSON.stringify([SUPER_ADMIN]), attivo: true,
-  }).execute();
+  }).returning(['id', 'name']).executeTakeFirstOrThrow() as { id: number; name: string };
+  if (mfaExempt) {
+    await exemptFromMfa(db, created.id, ADMIN_EXEMPTION, 'avvio');
+    await registraAccesso(db, USERS_RESOURCE, 'mfa_esenzione_concessa', created);
+    print(`super_admin ${email} exempt from two-step verification (ADMIN_MFA_ESENTE): recorded, a super_admin can revoke it`);
+  }
   if (password === undefined) print(`Created super_admin ${email} with password: ${chosen} (shown only now)`);
   else print(`Created super_admin ${email} (password from ADMIN_PASSWORD)`);
 }

@@ -135,7 +135,7 @@ export class InstanceCache {
     this.roles = undefined;
   }
 
-  /** Applies one notification: 'token:<hash>', 'user:<id>', 'setting:<key>', 'roles'. */
+  /** Applies one notification: 'token:<hash>', 'user:<id>', 'setting:<key>', 'roles'; any other kind ('sessions') clears all. */
   invalidate(payload: string): void {
     const [kind, ...rest] = payload.split(':');
     const value = rest.join(':');

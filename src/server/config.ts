@@ -23,6 +23,14 @@ export const CONFIG_SCHEMA = {
     HOST: { type: 'string', default: '127.0.0.1' },
     ADMIN_EMAIL: { type: 'string', default: 'admin@localhost' },
     ADMIN_PASSWORD: text,
+    // Test and demo installs only: the first super_admin (created at that start) logs in without two-step verification.
+    ADMIN_MFA_ESENTE: flag,
+    // Single sign-on (OpenID Connect): all four set turn it on; OIDC_NOME is the provider's name on the login button.
+    OIDC_ISSUER: url,
+    OIDC_CLIENT_ID: text,
+    OIDC_CLIENT_SECRET: text,
+    OIDC_REDIRECT_URL: url,
+    OIDC_NOME: text,
     SEED_DEMO: flag,
     LOG_LEVEL: choice(['info', 'silent', 'fatal', 'error', 'warn', 'debug', 'trace']),
     PG_LOG: flag,

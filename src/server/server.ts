@@ -100,7 +100,7 @@ export async function openDatabase(domains: readonly Domain[], config: Config = 
       if (list.length) log(`${what}: ${list.join(', ')}`);
     }
     for (const warning of report.warnings) log(`warning: ${warning}`);
-    await ensureAdmin(connection.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log);
+    await ensureAdmin(connection.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log, config.ADMIN_MFA_ESENTE);
     timer.lap('first admin');
   } catch (error) {
     await connection.close();

@@ -7,6 +7,8 @@ export const ERROR_CODES = [
   'UNAUTHENTICATED',
   /** 403: the session lacks the permission or the row is outside its scope. */
   'FORBIDDEN',
+  /** 403: the user's role requires two-step verification and they have not turned it on: the session may only enrol. */
+  'MFA_REQUIRED',
   /** 404: no such record or route. */
   'NOT_FOUND',
   /** 409: another user saved the record first; the body carries `current`. */

@@ -260,3 +260,170 @@ describe('two-step verification (TOTP)', () => {
     expect((await t.call('POST', '/api/login/mfa', { body: null })).status).toBe(422);
   });
 });
+
+describe('verification required by the role', () => {
+  const password = 'user-password-1234';
+  const code = (secret: string, step: number) => generateSync({ secret, epoch: step * 30 });
+  const nowStep = () => Math.floor(Date.now() / 30_000);
+  const REQUIRED = 'Attiva la verifica in due passaggi per continuare.';
+
+  async function createUser(email: string, roles: string[]): Promise<number> {
+    const res = await t.call('POST', '/api/utente', { token: admin, body: { email, name: 'Nuovo Utente', password, ruoli: roles } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.model.id as number;
+  }
+
+  it('a staff user without it gets a session that can only enrol; once enrolled the same session reaches everything', async () => {
+    const email = 'obbligo@accesso.test';
+    const id = await createUser(email, ['staff']);
+    const login = await t.call('POST', '/api/login', { body: { email, password } });
+    expect(login.status).toBe(200);
+    expect(login.body).toMatchObject({ token: expect.any(String), mfa_da_attivare: true });
+    const token = login.body.token as string;
+    for (const url of ['/api/cliente', '/api/account/sessioni', '/api/storico', '/api/dashboard']) {
+      const refused = await t.call('GET', url, { token });
+      expect(refused.status, url).toBe(403);
+      expect(refused.body).toMatchObject({ code: 'MFA_REQUIRED', message: REQUIRED });
+    }
+    expect((await t.call('PUT', '/api/account', { token, body: { name: 'Altro Nome' } })).body.code).toBe('MFA_REQUIRED');
+    expect((await t.call('GET', '/api/user', { token })).body.mfa_da_attivare).toBe(true);
+    expect((await t.call('GET', '/api/account/mfa', { token })).body).toEqual({ attiva: false, richiesta: true, esente: false });
+    // The same requirement on a second instance.
+    expect((await callB('GET', '/api/cliente', token)).body.code).toBe('MFA_REQUIRED');
+
+    const start = await t.call('POST', '/api/account/mfa/attiva', { token, body: { password } });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    const confirmed = await t.call('POST', '/api/account/mfa/conferma', { token, body: { codice: code(start.body.secret, nowStep()) } });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect((await t.call('GET', '/api/cliente', { token })).status).toBe(200);
+    expect((await t.call('GET', '/api/user', { token })).body.mfa_da_attivare).toBe(false);
+    expect((await t.call('GET', '/api/account/mfa', { token })).body).toEqual({ attiva: true, richiesta: true, esente: false });
+    // The other instance learns it from the notification.
+    let other = 0;
+    for (let i = 0; i < 40 && other !== 200; i++, await pause(50)) other = (await callB('GET', '/api/cliente', token)).status;
+    expect(other).toBe(200);
+    // Its role keeps it on: the user cannot turn it off.
+    const off = await t.call('DELETE', '/api/account/mfa', { token, body: { password, codice: code(start.body.secret, nowStep() + 1) } });
+    expect(off.status).toBe(422);
+    expect(off.body.errors.codice).toEqual(['Il tuo ruolo richiede la verifica in due passaggi: non può essere disattivata.']);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: admin })).body).toEqual({ attiva: true, richiesta: true, esenzione: null });
+  });
+
+  it('a role without the requirement (collaboratore) logs in as before', async () => {
+    const email = 'libero@accesso.test';
+    await createUser(email, ['collaboratore']);
+    const login = await t.call('POST', '/api/login', { body: { email, password } });
+    expect(login.body.mfa_da_attivare).toBe(false);
+    expect((await t.call('GET', '/api/account/sessioni', { token: login.body.token })).status).toBe(200);
+  });
+
+  it('a super_admin grants and revokes an exemption with its reason, shown to them and recorded; nobody else can', async () => {
+    const email = 'esente@accesso.test';
+    const id = await createUser(email, ['staff']);
+    const token = await t.login(email, password);
+    expect((await t.call('GET', '/api/cliente', { token })).status).toBe(403);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: admin })).body).toEqual({ attiva: false, richiesta: true, esenzione: null });
+    expect((await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: admin, body: { motivo: ' ' } })).status).toBe(422);
+    expect((await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: admin, body: null })).status).toBe(422);
+    expect((await t.call('PUT', '/api/utente/abc/mfa/esenzione', { token: admin, body: { motivo: 'Postazione condivisa' } })).status).toBe(422);
+    expect((await t.call('PUT', '/api/utente/999999/mfa/esenzione', { token: admin, body: { motivo: 'Postazione condivisa' } })).status).toBe(404);
+    const staff = await userWithRoles(t, admin, { email: 'altro-staff@accesso.test', roles: ['staff'] });
+    expect((await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: staff, body: { motivo: 'Postazione condivisa' } })).status).toBe(403);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: staff })).status).toBe(403);
+
+    const granted = await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: admin, body: { motivo: 'Postazione condivisa' } });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect((await t.call('GET', '/api/cliente', { token })).status).toBe(200);
+    expect((await t.call('GET', `/api/utente/${id}/mfa`, { token: admin })).body).toEqual({
+      attiva: false, richiesta: true, esenzione: { motivo: 'Postazione condivisa', concessa_da: 'Amministratore', concessa_il: expect.any(String) },
+    });
+    const revoked = await t.call('DELETE', `/api/utente/${id}/mfa/esenzione`, { token: admin });
+    expect(revoked.status).toBe(200);
+    expect((await t.call('GET', '/api/cliente', { token })).body.code).toBe('MFA_REQUIRED');
+    expect((await t.call('DELETE', `/api/utente/${id}/mfa/esenzione`, { token: admin })).status).toBe(422);
+    const events = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${id}&azione=accesso`, { token: admin })).body.data.map((v: { evento: string }) => v.evento);
+    expect(events).toEqual(expect.arrayContaining(['mfa_esenzione_concessa', 'mfa_esenzione_revocata', 'login']));
+  });
+
+  it('the first admin of a test install is exempt, with the recorded reason', async () => {
+    const id = (await sql<{ id: number }>`SELECT id FROM utente WHERE email = ${ADMIN.email}`.execute(t.connection.db)).rows[0]!.id;
+    const state = await t.call('GET', `/api/utente/${id}/mfa`, { token: admin });
+    expect(state.body).toMatchObject({ richiesta: true, esenzione: { concessa_da: 'avvio', motivo: expect.stringContaining('ADMIN_MFA_ESENTE') } });
+  });
+});
+
+describe('password reset', () => {
+  const email = 'dimenticata@accesso.test';
+  const SENT = "Se l'indirizzo appartiene a un utente attivo, riceverà un'e-mail con il link per reimpostare la password (valido 30 minuti).";
+  const INVALID = 'Il link per reimpostare la password non è valido o è scaduto: richiedine uno nuovo.';
+
+  async function linkToken(): Promise<string> {
+    const mail = (await sql<{ corpo: string }>`SELECT corpo FROM email_outbox WHERE destinatario = ${email} ORDER BY id DESC LIMIT 1`.execute(t.connection.db)).rows[0]!;
+    return /reimposta-password\?token=([\w-]+)/.exec(mail.corpo)![1]!;
+  }
+
+  it('answers the same whether the address exists or not; the e-mailed link works once, ends every session and is recorded', async () => {
+    const session = await userWithRoles(t, admin, { email, roles: ['collaboratore'] });
+    const unknown = await t.call('POST', '/api/password/dimenticata', { body: { email: 'nessuno@accesso.test' } });
+    const known = await t.call('POST', '/api/password/dimenticata', { body: { email: email.toUpperCase() } });
+    expect(unknown.status).toBe(200);
+    expect(known.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+    expect(known.body).toEqual({ message: SENT });
+    expect((await sql`SELECT 1 FROM email_outbox WHERE destinatario = 'nessuno@accesso.test'`.execute(t.connection.db)).rows).toHaveLength(0);
+    const token = await linkToken();
+    // The token is stored hashed only.
+    expect(JSON.stringify((await sql`SELECT * FROM auth_password_reset`.execute(t.connection.db)).rows)).not.toContain(token);
+
+    const tooShort = await t.call('POST', '/api/password/reimposta', { body: { token, password: 'corta' } });
+    expect(tooShort.status).toBe(422);
+    expect(tooShort.body.errors.password).toEqual(['La password deve contenere almeno 12 caratteri.']);
+    const common = await t.call('POST', '/api/password/reimposta', { body: { token, password: 'Qwerty123456' } });
+    expect(common.status).toBe(422);
+    expect(common.body.errors.password).toEqual(["Questa password è tra le più diffuse e facili da indovinare: scegline un'altra."]);
+    const wrong = await t.call('POST', '/api/password/reimposta', { body: { token: 'x' + token.slice(1), password: 'Nuova-password-2026' } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.token).toEqual([INVALID]);
+
+    const reset = await t.call('POST', '/api/password/reimposta', { body: { token, password: 'Nuova-password-2026' } });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expect((await t.call('GET', '/api/user', { token: session })).status).toBe(401);
+    expect((await t.call('POST', '/api/login', { body: { email, password: 'user-password-1234' } })).status).toBe(422);
+    await t.login(email, 'Nuova-password-2026');
+    // Single use.
+    const again = await t.call('POST', '/api/password/reimposta', { body: { token, password: 'Altra-password-2026' } });
+    expect(again.status).toBe(422);
+    expect(again.body.errors.token).toEqual([INVALID]);
+
+    const id = (await sql<{ id: number }>`SELECT id FROM utente WHERE email = ${email}`.execute(t.connection.db)).rows[0]!.id;
+    const events = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${id}&azione=accesso`, { token: admin })).body.data.map((v: { evento: string }) => v.evento);
+    expect(events).toEqual(expect.arrayContaining(['reset_password_richiesto', 'reset_password']));
+  });
+
+  it('a link older than 30 minutes is refused; a newer request voids the earlier link; bad input is refused, not a 500', async () => {
+    await t.call('POST', '/api/password/dimenticata', { body: { email } });
+    const first = await linkToken();
+    await t.call('POST', '/api/password/dimenticata', { body: { email } });
+    const second = await linkToken();
+    expect(second).not.toBe(first);
+    expect((await t.call('POST', '/api/password/reimposta', { body: { token: first, password: 'Nuova-password-2027' } })).status).toBe(422);
+    await sql`UPDATE auth_password_reset SET expires_at = now() - interval '1 second'`.execute(t.connection.db);
+    expect((await t.call('POST', '/api/password/reimposta', { body: { token: second, password: 'Nuova-password-2027' } })).body.errors.token).toEqual([INVALID]);
+    for (const body of [null, {}, { email: '' }, { email: { a: { b: {} } } }]) {
+      expect((await t.call('POST', '/api/password/dimenticata', { body })).status, JSON.stringify(body)).toBe(422);
+    }
+    for (const body of [null, {}, { token: 'x' }, { token: ['a'], password: 'Nuova-password-2027' }]) {
+      expect((await t.call('POST', '/api/password/reimposta', { body })).status, JSON.stringify(body)).toBe(422);
+    }
+  });
+
+  it('a new password of the own account or of a new user is refused when among the most common', async () => {
+    const token = await userWithRoles(t, admin, { email: 'comune@accesso.test', roles: ['collaboratore'] });
+    const own = await t.call('PUT', '/api/account', { token, body: { password_attuale: 'user-password-1234', password: 'passwordpassword' } });
+    expect(own.status).toBe(422);
+    expect(own.body.errors.password).toEqual(["Questa password è tra le più diffuse e facili da indovinare: scegline un'altra."]);
+    const created = await t.call('POST', '/api/utente', { token: admin, body: { email: 'comune2@accesso.test', name: 'Comune Due', password: '1q2w3e4r5t6y', ruoli: ['collaboratore'] } });
+    expect(created.status).toBe(422);
+    expect(created.body.errors.password).toEqual(["Questa password è tra le più diffuse e facili da indovinare: scegline un'altra."]);
+  });
+});

@@ -100,7 +100,7 @@ beforeAll(async () => {
   disk = await readDefinitionFiles(path.join(ROOT, 'schemas'));
   const first = connect(database.url, 5);
   await prepareDefinitions(first.db, disk, domains);
-  await ensureAdmin(first.db, ADMIN.email, ADMIN.password, () => {});
+  await ensureAdmin(first.db, ADMIN.email, ADMIN.password, () => {}, true);
   await sql`INSERT INTO cliente (tipo, sesso, nome, cognome) VALUES ('RETAIL', 'M', 'Mario', 'Rossi'), ('CORPORATE', 'F', 'Anna', 'Bianchi'), ('RETAIL', 'F', 'Lucia', 'Verdi')`.execute(first.db);
   await first.close();
   [a, b] = [await instance(database.url), await instance(database.url)];

@@ -9,7 +9,7 @@ import { ROOT } from './helpers.ts';
 const ADMIN = { email: 'durable@test.it', password: 'durable-password-1' };
 
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_MFA_ESENTE: '1' };
   delete env.DATABASE_URL;
   // detached: its own process group, so one kill reaches the app and the postgres it started.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -74,7 +74,7 @@ export async function createTestApp(options: { schemasDir?: string; config?: Rec
   const { definitions, roles } = await loadAll(options.schemasDir ?? path.join(ROOT, 'schemas'));
   const connection = connect(database.url, 5);
   const migration = await prepareDatabase(connection.db, definitions, roles, domains);
-  await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
+  await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {}, true);
   const app = await buildApp({ domains, db: connection.db, definitions, config: options.config, firmaProvider: options.firmaProvider });
   const call: TestApp['call'] = async (method, url, { token, body, headers } = {}) => {
     const response = await app.inject({
@@ -118,5 +118,11 @@ export async function userWithRoles(t: TestApp, adminToken: string, user: { emai
     body: { email: user.email, name: user.email.split('@')[0]!.split(/[.-]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' '), password, ruoli: user.roles, ...(user.collaboratore_id ? { collaboratore_id: user.collaboratore_id } : {}) },
   });
   if (res.status !== 201) throw new Error(`create user failed: ${JSON.stringify(res.body)}`);
+  // A role that requires two-step verification (staff): the test user gets a recorded exemption, as the demo users do.
+  const id = Number(res.body.data.model.id);
+  if ((await t.call('GET', `/api/utente/${id}/mfa`, { token: adminToken })).body.richiesta) {
+    const exempt = await t.call('PUT', `/api/utente/${id}/mfa/esenzione`, { token: adminToken, body: { motivo: 'Utente di prova dei test API' } });
+    if (exempt.status !== 200) throw new Error(`exemption failed: ${JSON.stringify(exempt.body)}`);
+  }
   return t.login(user.email, password);
 }

@@ -163,7 +163,7 @@ describe('definitions that change on a database with rows', () => {
 
   it('accepts the old name of a renamed field as an alias in the API', async () => {
     const { definitions } = await loadAll(schemasDir);
-    await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
+    await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {}, true);
     const app = await buildApp({ domains, db: connection.db, definitions });
     try {
       const login = await app.inject({ method: 'POST', url: '/api/login', payload: ADMIN });

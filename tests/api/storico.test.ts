@@ -154,7 +154,8 @@ describe('the writes the server makes and the sign-in events', () => {
     expect((await t.call('GET', '/api/api_logout', { token })).status).toBe(200);
     const me = (await psql<{ id: number }>(`SELECT id FROM utente WHERE email = 'accessi@storico.test'`)).rows[0]!.id;
     const events = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${me}&azione=accesso`, { token: admin })).body.data.map((v: { evento: string }) => v.evento);
-    expect(events).toEqual(['logout', 'cambio_password', 'login_fallito', 'login']);
+    // The exemption from the staff role's required verification that the helper grants is recorded too.
+    expect(events).toEqual(['logout', 'cambio_password', 'login_fallito', 'login', 'mfa_esenzione_concessa']);
     // The password change is also a change of the record, with the secret as changed and no value.
     const change = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${me}&azione=modifica`, { token: admin })).body.data[0];
     expect(change.modifiche).toEqual([{ campo: 'password', nascosto: true }]);

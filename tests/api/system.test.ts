@@ -17,7 +17,7 @@ describe('logs', () => {
     const stream = new Writable({ write(chunk, _enc, done) { logged += chunk.toString(); done(); } });
     try {
       await prepareDatabase(connection.db, definitions, roles, domains);
-      await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {});
+      await ensureAdmin(connection.db, ADMIN.email, ADMIN.password, () => {}, true);
       const app = await buildApp({ domains, db: connection.db, definitions, logger: { level: 'trace', stream } });
       const login = await app.inject({ method: 'POST', url: '/api/login', payload: ADMIN });
       const token = JSON.parse(login.body).token as string;

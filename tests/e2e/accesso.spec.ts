@@ -1,8 +1,11 @@
-// Two-step verification in Chromium (issue 32): a user enrolled with a code computed in the test logs in with the
-// password, then the code on the login page's second step; a wrong code is refused there in Italian.
+// Staff sign-in in Chromium (issue 32): a user enrolled with a code computed in the test logs in with password and
+// code; a staff user without verification is taken to the enrolment; 'Password dimenticata?'; single sign-on
+// through a real OpenID provider (oidc-provider) on 127.0.0.1.
 import { generateSync } from 'otplib';
 import { expect, test } from './fixtures.ts';
-import { admin, appUrl } from './helpers.ts';
+import { admin, appUrl, demoUsers } from './helpers.ts';
+import { startServer } from './server.ts';
+import { listenProvider } from '../api/support/oidc-provider.ts';
 
 test('enrolled by code, the user logs in with password and code; a wrong code is refused', async ({ page, request }) => {
   const adminToken = ((await (await request.post(appUrl('/api/login'), { data: admin() })).json()) as { token: string }).token;
@@ -36,4 +39,77 @@ test('enrolled by code, the user logs in with password and code; a wrong code is
   await page.getByRole('button', { name: 'Verifica' }).click();
   await expect(page).not.toHaveURL(/\/login/);
   await expect(page.getByText('Verifica Due Passi').first()).toBeVisible();
+});
+
+test('a staff user without verification is taken to the enrolment; QR, key and a first code turn it on; the account dialog lists the sessions', async ({ page, request }) => {
+  const adminToken = ((await (await request.post(appUrl('/api/login'), { data: admin() })).json()) as { token: string }).token;
+  const email = `obbligo.${Date.now()}@accesso.test`;
+  const password = 'password-e2e-12345';
+  const created = await request.post(appUrl('/api/utente'), {
+    headers: { Authorization: `Bearer ${adminToken}` },
+    data: { email, name: 'Obbligo Verifica', password, ruoli: ['staff'] },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto(appUrl('/login'));
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Accedi' }).click();
+  await expect(page).toHaveURL(/\/attiva-verifica/);
+  await expect(page.getByRole('heading', { name: 'Attiva la verifica in due passaggi' })).toBeVisible();
+  await page.getByLabel('Password attuale').fill(password);
+  await page.getByRole('button', { name: 'Continua' }).click();
+  await expect(page.getByRole('img', { name: "Codice QR per l'app di autenticazione" })).toBeVisible();
+  const secret = (await page.getByTestId('mfa-chiave').textContent())!.trim();
+  await page.getByLabel("Codice di 6 cifre mostrato dall'app").fill(generateSync({ secret }));
+  await page.getByRole('button', { name: 'Conferma e attiva' }).click();
+  await expect(page.getByTestId('codici-recupero').locator('li')).toHaveCount(10);
+  await page.getByRole('button', { name: 'Ho conservato i codici' }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+
+  await page.getByRole('button', { name: /Menu utente/ }).click();
+  await page.getByRole('button', { name: 'Edit Account' }).click();
+  await page.getByRole('tab', { name: 'Verifica in due passaggi' }).click();
+  await expect(page.getByTestId('mfa-stato')).toHaveText('La verifica in due passaggi è attiva.');
+  await expect(page.getByText('Il tuo ruolo la richiede: non può essere disattivata.')).toBeVisible();
+  await page.getByRole('tab', { name: 'Sessioni attive' }).click();
+  await expect(page.getByTestId('sessioni-attive').getByText('Questa sessione')).toBeVisible();
+});
+
+test("'Password dimenticata?' answers the same for any address", async ({ page }) => {
+  await page.goto(appUrl('/login'));
+  await page.getByRole('link', { name: 'Password dimenticata?' }).click();
+  await expect(page).toHaveURL(/\/reimposta-password/);
+  await page.getByLabel('E-mail').fill('nessuno@accesso.test');
+  await page.getByRole('button', { name: 'Invia il link' }).click();
+  await expect(page.getByRole('status')).toContainText("Se l'indirizzo appartiene a un utente attivo");
+});
+
+test("'Accedi con <nome>' goes through a real OpenID provider to the dashboard; an unknown e-mail is refused in Italian", async ({ page }) => {
+  test.setTimeout(180_000);
+  const provider = await listenProvider();
+  const server = await startServer('sso', {
+    ADMIN_EMAIL: process.env.ADMIN_EMAIL!, ADMIN_PASSWORD: process.env.ADMIN_PASSWORD!,
+    OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_NOME: 'Provider di prova',
+  });
+  try {
+    provider.attach([`${server.url}/api/sso/ritorno`]);
+    const staff = demoUsers().find((u) => u.roles.includes('staff'))!;
+    const viaProvider = async (login: string) => {
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('button', { name: 'Accedi con Provider di prova' }).click();
+      await page.locator('input[name="login"]').fill(login);
+      await page.locator('input[name="password"]').fill('qualsiasi');
+      await page.locator('button[type="submit"]').click();
+    };
+    await viaProvider('sconosciuto@accesso.test');
+    await expect(page.getByTestId('authentication-error')).toContainText('nessun utente attivo');
+    await page.context().clearCookies();
+    await viaProvider(staff.email);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await expect(page.getByText(staff.name).first()).toBeVisible();
+  } finally {
+    await server.stop();
+    await provider.close();
+  }
 });

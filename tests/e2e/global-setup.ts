@@ -9,6 +9,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
   process.env.ADMIN_EMAIL ??= 'admin@e2e.test';
   process.env.ADMIN_PASSWORD ??= 'Admin-E2E-Password-2026';
+  // The test admin logs in without a phone: its exemption is recorded at the first start (ADMIN_MFA_ESENTE).
+  process.env.ADMIN_MFA_ESENTE ??= '1';
   const env = { ADMIN_EMAIL: process.env.ADMIN_EMAIL, ADMIN_PASSWORD: process.env.ADMIN_PASSWORD };
   const maintenance = await startServer('maintenance', { ...env, MAINTENANCE: '1' });
   // Workers inherit the environment of the runner, so the tests find it here.

@@ -1,7 +1,7 @@
 // The only way screens reach the server: bearer token, JSON, cache-busting GETs and the error catalogue (spec 000 §8).
 import { msg } from '../messages.ts';
 import type { MediaItem, MediaList, Page, RecordData, ResourceConfig } from '../types.ts';
-import { endSession, getToken } from './session.ts';
+import { endSession, getToken, markMfaRequired } from './session.ts';
 import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.ts';
 
 export type FieldErrors = Record<string, string[]>;
@@ -137,6 +137,10 @@ function failure(response: Response, body: Record<string, unknown>, options: Req
   if (!options.noRedirect && code === 'MAINTENANCE') {
     handlers.onMaintenance();
     return new ApiError(503, message || msg.maintenance, {}, body);
+  }
+  if (!options.noRedirect && code === 'MFA_REQUIRED') {
+    markMfaRequired();
+    return new ApiError(403, message || msg.forbidden, {}, body);
   }
   if (code === 'NOT_FOUND') return new ApiError(404, options.label ? `${options.label}: ${msg.notFound}` : msg.notFound, {}, body);
   if (code === 'FORBIDDEN') return new ApiError(403, message || msg.forbidden, errors, body);
@@ -499,6 +503,17 @@ export interface LoginAnswer {
   roles: string[];
   user: import('../types.ts').SessionUser;
   environment: Record<string, unknown>;
+  mfa_da_attivare?: boolean;
+}
+
+/** One of the own live sessions ('Sessioni attive'). */
+export interface OwnSession {
+  id: number;
+  creata: string;
+  ultimo_uso: string;
+  dispositivo: string | null;
+  indirizzo: string | null;
+  corrente: boolean;
 }
 
 export const api = {
@@ -518,6 +533,21 @@ export const api = {
   dashboard: () => request<{ data: DashboardData }>('GET', '/api/dashboard').then((r) => r.data),
   updateAccount: (body: { name?: string; password_attuale?: string; password?: string }) =>
     request<{ message: string; data: { user: import('../types.ts').SessionUser } }>('PUT', '/api/account', { body }),
+  /** Two-step verification of the own account. */
+  mfaState: () => request<{ attiva: boolean; richiesta: boolean; esente: boolean }>('GET', '/api/account/mfa'),
+  mfaStart: (password: string) => request<{ secret: string; otpauth_url: string; qr: string }>('POST', '/api/account/mfa/attiva', { body: { password } }),
+  mfaConfirm: (codice: string) => request<{ message: string; codici_recupero: string[] }>('POST', '/api/account/mfa/conferma', { body: { codice } }),
+  mfaOff: (password: string, codice: string) => request<{ message: string }>('DELETE', '/api/account/mfa', { body: { password, codice } }),
+  sessions: () => request<{ data: OwnSession[] }>('GET', '/api/account/sessioni').then((r) => r.data),
+  endSession: (id: number) => request<{ message: string }>('DELETE', `/api/account/sessioni/${id}`),
+  endOtherSessions: () => request<{ message: string }>('DELETE', '/api/account/sessioni'),
+  /** The single sign-on provider's name, or null when it is not configured. */
+  sso: () => request<{ nome: string | null }>('GET', '/api/sso', { noRedirect: true }),
+  /** The one-time ticket the provider's round trip left in the address, for the session. */
+  ssoSession: (biglietto: string) => request<LoginAnswer>('POST', '/api/sso/sessione', { body: { biglietto }, noRedirect: true }),
+  /** 'Password dimenticata?': the same answer whether the address exists or not. */
+  passwordForgotten: (email: string) => request<{ message: string }>('POST', '/api/password/dimenticata', { body: { email }, noRedirect: true }),
+  passwordReset: (token: string, password: string) => request<{ message: string }>('POST', '/api/password/reimposta', { body: { token, password }, noRedirect: true }),
   getPreference: async <T>(key: string): Promise<T | undefined> => {
     try {
       const body = await request<{ data?: { value?: T } }>('GET', `/api/preferences/${encodeURIComponent(key)}`);

@@ -66,6 +66,14 @@ export function updateUser(user: SessionUser): void {
   emit();
 }
 
+/** The server refused with MFA_REQUIRED (or the enrolment ended): the guard follows this flag. */
+export function markMfaRequired(required = true): void {
+  const data = getSessionData();
+  if (!data || Boolean(data.mfa_da_attivare) === required) return;
+  storage()?.setItem(DATA_KEY, JSON.stringify({ ...data, mfa_da_attivare: required }));
+  emit();
+}
+
 const EXPIRED_KEY = 'sessionExpired';
 
 /** Ends the session; `expired` leaves a note so the login page can say why the user is back there. */

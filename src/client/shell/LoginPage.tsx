@@ -1,7 +1,7 @@
 // Login (spec 000 §2.4): e-mail, password, Accedi; maintenance banner instead of the form; errors under 'authentication'.
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
@@ -12,6 +12,9 @@ import { Notice, Spinner } from '../lib/ui.tsx';
 import { APP_NAME, msg } from '../messages.ts';
 import { useSession } from './guards.tsx';
 import { Logo, PlainLayout } from './PlainLayout.tsx';
+
+const SSO_UNKNOWN = "Accesso rifiutato: nessun utente attivo ha l'e-mail con cui ti sei identificato. Chiedi all'amministratore.";
+const SSO_FAILED = 'Accesso con il fornitore di identità non riuscito: riprova, oppure accedi con e-mail e password.';
 
 interface LoginState {
   expired?: boolean;
@@ -38,6 +41,39 @@ export default function LoginPage() {
 
   useEffect(clearExpired, []);
 
+  // Single sign-on: the button's name, and the provider's round trip coming back with a ticket or a refusal.
+  const [sso, setSso] = useState<string | null>(null);
+  useEffect(() => {
+    api.sso().then((r) => setSso(r.nome), () => setSso(null));
+    const refusal = new URLSearchParams(location.search).get('sso');
+    if (refusal) setError(refusal === 'sconosciuto' ? SSO_UNKNOWN : SSO_FAILED);
+    const ticket = /^#sso=([\w-]+)$/.exec(window.location.hash)?.[1];
+    if (!ticket) return;
+    // The ticket is spent at once: out of the address and the history.
+    window.history.replaceState(null, '', window.location.pathname);
+    setBusy(true);
+    api
+      .ssoSession(ticket)
+      .then((result) => {
+        start(result);
+      })
+      .catch((err: unknown) => setError(err instanceof ApiError ? err.message : msg.genericError))
+      .finally(() => setBusy(false));
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const start = (result: LoginAnswer) => {
+    startSession(result.token, {
+      permissions: result.permissions ?? [],
+      roles: result.roles ?? [],
+      user: result.user,
+      environment: result.environment ?? {},
+      mfa_da_attivare: result.mfa_da_attivare === true,
+    });
+    navigate(state.from ?? '/dashboard', { replace: true });
+  };
+
   useEffect(() => {
     api
       .environment()
@@ -62,14 +98,7 @@ export default function LoginPage() {
         setPassword('');
         return;
       }
-      const result: LoginAnswer = answer;
-      startSession(result.token, {
-        permissions: result.permissions ?? [],
-        roles: result.roles ?? [],
-        user: result.user,
-        environment: result.environment ?? {},
-      });
-      navigate(state.from ?? '/dashboard', { replace: true });
+      start(answer);
     } catch (err) {
       if (isApiError(err, 'MAINTENANCE')) setMaintenance(true);
       else if (err instanceof ApiError && challenge && err.status === 401) {
@@ -153,6 +182,15 @@ export default function LoginPage() {
                   />
                 </Form.Group>
                 <ErroreEInvio error={error} busy={busy} label="Accedi" busyLabel="Accesso in corso…" />
+                {sso && (
+                  // A full navigation: the server sends the browser on to the provider.
+                  <Button as="a" href="/api/sso/inizio" variant="outline-primary" className="w-100 mt-2">
+                    Accedi con {sso}
+                  </Button>
+                )}
+                <p className="mt-3 mb-0 text-center">
+                  <Link to="/reimposta-password">Password dimenticata?</Link>
+                </p>
               </Form>
             )}
           </Card.Body>

@@ -11,10 +11,14 @@ export function useSession() {
   return useSyncExternalStore(subscribe, getSnapshot);
 }
 
+/** Where a session that may only enrol is taken (its role requires two-step verification). */
+export const ENROLMENT_PATH = '/attiva-verifica';
+
 export function RequireAuth() {
-  const { token } = useSession();
+  const { token, data } = useSession();
   const location = useLocation();
   if (!token) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+  if (data?.mfa_da_attivare && location.pathname !== ENROLMENT_PATH) return <Navigate to={ENROLMENT_PATH} replace />;
   return <Outlet />;
 }
 

@@ -83,3 +83,30 @@ export async function issueChallenge(db: Database, userId: number): Promise<stri
     VALUES (${tokenHash(token)}, ${userId}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`.execute(db);
   return token;
 }
+
+export const MFA_REQUIRED_MESSAGE = 'Attiva la verifica in due passaggi per continuare.';
+
+export interface MfaExemption {
+  motivo: string;
+  concessa_da: string;
+  concessa_il: string;
+}
+
+/** Lets a user off their role's required verification (replacing an earlier reason); the caller records it. */
+export async function exemptFromMfa(db: Database, userId: number, motivo: string, by: string): Promise<void> {
+  await sql`INSERT INTO auth_mfa_esenzione (user_id, motivo, concessa_da) VALUES (${userId}, ${motivo}, ${by})
+    ON CONFLICT (user_id) DO UPDATE SET motivo = excluded.motivo, concessa_da = excluded.concessa_da, concessa_il = now()`.execute(db);
+}
+
+export async function mfaExemptionOf(db: Database, userId: number): Promise<MfaExemption | undefined> {
+  const rows = await sql<MfaExemption>`SELECT motivo, concessa_da, to_json(concessa_il) #>> '{}' AS concessa_il
+    FROM auth_mfa_esenzione WHERE user_id = ${userId}`.execute(db);
+  return rows.rows[0];
+}
+
+/** Whether one of the roles requires two-step verification (ruoli.json mfa_richiesta). */
+export async function rolesRequireMfa(db: Database, roles: string[]): Promise<boolean> {
+  if (!roles.length) return false;
+  const rows = await sql`SELECT 1 FROM auth_role WHERE mfa_richiesta AND name = ANY(${roles}::text[])`.execute(db);
+  return rows.rows.length > 0;
+}

@@ -27,6 +27,8 @@ export function tokenHash(token: string): string {
 export interface SessionOrigin {
   userAgent?: string;
   address?: string;
+  /** Opened through the identity provider (single sign-on), whose verification counts as the second step. */
+  sso?: boolean;
 }
 
 /** A session lasting `ttlHours` (TOKEN_TTL_HOURS). */
@@ -38,6 +40,7 @@ export async function issueToken(db: Database, userId: number, ttlHours: number,
     expires_at: sql`now() + make_interval(hours => ${ttlHours})`,
     user_agent: origin.userAgent?.slice(0, 500) ?? null,
     address: origin.address?.slice(0, 100) ?? null,
+    sso: origin.sso === true,
   }).execute();
   return token;
 }
@@ -109,7 +112,10 @@ export async function sessionForHash(db: Database, hash: string, cache?: Instanc
   const generation = cache?.generation ?? 0;
   const result = await sql<SessionRow>`
     SELECT u.id, u.email, u.name, u.collaboratore_id, t.id::int AS "tokenId", coalesce(u.ruoli, '[]'::jsonb) AS roles,
-      (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAt", (extract(epoch FROM t.used_at) * 1000)::float8 AS "usedAt"
+      (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAt", (extract(epoch FROM t.used_at) * 1000)::float8 AS "usedAt",
+      (NOT t.sso AND EXISTS (SELECT 1 FROM auth_role r WHERE r.mfa_richiesta AND coalesce(u.ruoli, '[]'::jsonb) ? r.name)
+        AND NOT EXISTS (SELECT 1 FROM auth_mfa m WHERE m.user_id = u.id AND m.attiva)
+        AND NOT EXISTS (SELECT 1 FROM auth_mfa_esenzione e WHERE e.user_id = u.id)) AS "mfaDaAttivare"
     FROM auth_token t JOIN ${sql.table(USERS_RESOURCE)} u ON u.id = t.user_id
     WHERE t.token_hash = ${hash} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.attivo`.execute(db);
   const row = result.rows[0];
@@ -192,7 +198,7 @@ export async function clearFailures(db: Database, keys: ThrottleKeys): Promise<v
 
 export interface RolesFile {
   permissions: Array<{ name: string; description?: string }>;
-  roles: Array<{ name: string; title: string; permissions: string[] }>;
+  roles: Array<{ name: string; title: string; permissions: string[]; mfa_richiesta?: boolean }>;
 }
 
 /** The roles file is the truth: roles and grants are made to match it at every start. */
@@ -205,8 +211,9 @@ export async function syncRoles(db: Database, file: RolesFile): Promise<void> {
         .onConflict((oc) => oc.column('name').doUpdateSet({ description: p.description ?? '' })).execute();
     }
     for (const role of file.roles) {
-      await trx.insertInto('auth_role').values({ name: role.name, title: role.title })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ title: role.title })).execute();
+      const mfa = role.mfa_richiesta === true;
+      await trx.insertInto('auth_role').values({ name: role.name, title: role.title, mfa_richiesta: mfa })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ title: role.title, mfa_richiesta: mfa })).execute();
       await trx.deleteFrom('auth_role_permission').where('role', '=', role.name).execute();
       if (role.permissions.length) {
         await trx.insertInto('auth_role_permission').values(role.permissions.map((permission) => ({ role: role.name, permission }))).execute();

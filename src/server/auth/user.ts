@@ -7,6 +7,8 @@ export interface AuthUser extends Grants {
   name: string;
   collaboratore_id: number | null;
   tokenId: number;
+  /** A role requires two-step verification and the user has none (nor an exemption): the session may only enrol. */
+  mfaDaAttivare?: boolean;
 }
 
 /** Initials for the top bar: first letters of the first two words of the name. */

@@ -48,6 +48,8 @@ const INFORMATION_SCHEMA_TYPES: Record<FieldKind, string> = {
 // Engine tables: sessions, throttling, roles and per-user preferences. Users themselves are a resource.
 const ENGINE_TABLES = [
   `CREATE TABLE IF NOT EXISTS auth_role (name text PRIMARY KEY, title text NOT NULL)`,
+  // Whether the role's users must turn on two-step verification before anything else (ruoli.json mfa_richiesta).
+  `ALTER TABLE auth_role ADD COLUMN IF NOT EXISTS mfa_richiesta boolean NOT NULL DEFAULT false`,
   `CREATE TABLE IF NOT EXISTS auth_permission (name text PRIMARY KEY, description text NOT NULL DEFAULT '')`,
   `CREATE TABLE IF NOT EXISTS auth_role_permission (
      role text NOT NULL REFERENCES auth_role(name) ON DELETE CASCADE,
@@ -108,6 +110,27 @@ const USER_TABLES = (users: string) => [
      token_hash text PRIMARY KEY,
      user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
      expires_at timestamptz NOT NULL)`,
+  // A user let off their role's required verification: who decided, why and when (shown to the super_admin).
+  `CREATE TABLE IF NOT EXISTS auth_mfa_esenzione (
+     user_id integer PRIMARY KEY REFERENCES "${users}"(id) ON DELETE CASCADE,
+     motivo text NOT NULL,
+     concessa_da text NOT NULL,
+     concessa_il timestamptz NOT NULL DEFAULT now())`,
+  // A password reset link (its token hashed), single use, valid 30 minutes.
+  `CREATE TABLE IF NOT EXISTS auth_password_reset (
+     token_hash text PRIMARY KEY,
+     user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
+     expires_at timestamptz NOT NULL,
+     used_at timestamptz)`,
+  // Single sign-on: a login's state (PKCE verifier, nonce) while at the provider, then the browser's one-time ticket.
+  `CREATE TABLE IF NOT EXISTS auth_oidc (
+     token_hash text PRIMARY KEY,
+     verifier text,
+     nonce text,
+     user_id integer REFERENCES "${users}"(id) ON DELETE CASCADE,
+     expires_at timestamptz NOT NULL)`,
+  // A session opened through the identity provider: its verification counts as the second step.
+  `ALTER TABLE auth_token ADD COLUMN IF NOT EXISTS sso boolean NOT NULL DEFAULT false`,
   `CREATE TABLE IF NOT EXISTS user_preference (
      user_id integer NOT NULL REFERENCES "${users}"(id) ON DELETE CASCADE,
      key text NOT NULL,

@@ -13,8 +13,13 @@ import { initials, type AuthUser } from '../auth/user.ts';
 import { ResourceRepository } from '../resources/repository.ts';
 import { isMaintenance } from './maintenance.ts';
 import { registraAccesso } from '../storico/contesto.ts';
-import { acceptCode, confirmEnrolment, issueChallenge, mfaOf, startEnrolment, useRecoveryCode } from '../auth/mfa.ts';
+import {
+  MFA_REQUIRED_MESSAGE, acceptCode, confirmEnrolment, exemptFromMfa, issueChallenge, mfaExemptionOf, mfaOf, rolesRequireMfa, startEnrolment, useRecoveryCode,
+} from '../auth/mfa.ts';
 import { requirePermission } from '../auth/guards.ts';
+import { enqueueEmail } from '../mail/outbox.ts';
+import { OidcClient, issueTicket, oidcSettings, spendTicket } from '../auth/oidc.ts';
+import { randomBytes } from 'node:crypto';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
 export const API_TOKEN_REFUSED = "Il token nell'indirizzo (api_token) non è accettato: invia il token nell'intestazione Authorization (Authorization: Bearer <token>).";
@@ -33,8 +38,13 @@ function sessionBody(app: FastifyInstance, user: AuthUser) {
     roles: user.roles,
     user: { id: user.id, name: user.name, initials: initials(user.name), email: user.email, collaboratore_id: user.collaboratore_id },
     environment: environmentFlags(app),
+    // The session may only enrol: the client takes the user to the enrolment.
+    mfa_da_attivare: user.mfaDaAttivare === true,
   };
 }
+
+// What a session whose role requires verification may reach before the user has turned it on.
+const ENROLMENT_ROUTES = new Set(['/api/user', '/api/api_logout', '/api/account/mfa', '/api/account/mfa/attiva', '/api/account/mfa/conferma']);
 
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -65,6 +75,9 @@ export default fp(async (app: FastifyInstance) => {
     // The last use is written at most once per touchIntervalMs; between writes the cached row carries it.
     const use = (row: SessionRow, user: AuthUser) => {
       request.user = user;
+      if (user.mfaDaAttivare && !ENROLMENT_ROUTES.has(request.routeOptions.url ?? '')) {
+        return done(new HttpError(403, MFA_REQUIRED_MESSAGE, undefined, undefined, 'MFA_REQUIRED'));
+      }
       if (now - row.usedAt < touchIntervalMs(idleMs)) return done();
       row.usedAt = now;
       touchSession(db, row.tokenId).then(() => done(), done);
@@ -113,11 +126,11 @@ export default fp(async (app: FastifyInstance) => {
     return openSession(request, found.id);
   });
 
-  async function openSession(request: FastifyRequest, userId: number) {
+  async function openSession(request: FastifyRequest, userId: number, sso = false) {
     const { db } = app.ctx;
-    const token = await issueToken(db, userId, app.ctx.config.TOKEN_TTL_HOURS, { userAgent: request.headers['user-agent'], address: request.ip });
+    const token = await issueToken(db, userId, app.ctx.config.TOKEN_TTL_HOURS, { userAgent: request.headers['user-agent'], address: request.ip, sso });
     const user = (await userForToken(db, token, app.ctx.cache))!;
-    await registraAccesso(db, USERS_RESOURCE, 'login', user);
+    await registraAccesso(db, USERS_RESOURCE, sso ? 'login_sso' : 'login', user);
     return { token, ...sessionBody(app, user) };
   }
 
@@ -157,6 +170,129 @@ export default fp(async (app: FastifyInstance) => {
     if (byRecovery) await registraAccesso(db, USERS_RESOURCE, 'codice_recupero_usato', found);
     reply.header('cache-control', 'no-store');
     return openSession(request, found.id);
+  });
+
+  // Single sign-on: the login page's button starts here; the provider comes back to OIDC_REDIRECT_URL (/api/sso/ritorno),
+  // which sends the browser to /login#sso=<ticket> (or ?sso=<refusal>); the page exchanges the ticket for the session.
+  const sso = oidcSettings(app.ctx.config as unknown as Record<string, unknown>);
+  const oidc = sso && new OidcClient(sso);
+  const SSO_OFF = "L'accesso con un fornitore di identità non è configurato.";
+
+  app.get('/api/sso', {
+    schema: { response: { 200: { type: 'object', required: ['nome'], properties: { nome: { type: ['string', 'null'] } } } } },
+  }, async () => ({ nome: sso?.name ?? null }));
+
+  app.get('/api/sso/inizio', async (_request, reply) => {
+    if (!oidc) throw new HttpError(404, SSO_OFF);
+    const url = await oidc.start(app.ctx.db).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'OIDC provider unreachable');
+      throw new HttpError(502, 'Il fornitore di identità non risponde: riprova più tardi o accedi con e-mail e password.');
+    });
+    return reply.header('cache-control', 'no-store').redirect(url, 302);
+  });
+
+  app.get('/api/sso/ritorno', {
+    schema: { querystring: { type: 'object', additionalProperties: { type: 'string', maxLength: 2000 } } },
+  }, async (request, reply) => {
+    if (!oidc) throw new HttpError(404, SSO_OFF);
+    const { db } = app.ctx;
+    const back = (where: string) => reply.header('cache-control', 'no-store').redirect(where, 302);
+    const email = await oidc.finish(db, request.query as Record<string, string>).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'OIDC login failed');
+      return undefined;
+    });
+    if (!email) return back('/login?sso=errore');
+    const found = (await sql<{ id: number; name: string }>`
+      SELECT id, name FROM ${sql.table(USERS_RESOURCE)} WHERE lower(email) = lower(${email}) AND attivo`.execute(db)).rows[0];
+    // No account is created by a login: an e-mail no active user has is refused (and recorded).
+    if (!found) {
+      await registraAccesso(db, USERS_RESOURCE, 'login_sso_rifiutato', { id: null, name: email });
+      return back('/login?sso=sconosciuto');
+    }
+    return back(`/login#sso=${await issueTicket(db, found.id)}`);
+  });
+
+  app.post('/api/sso/sessione', {
+    schema: { body: { type: ['object', 'null'], properties: { biglietto: { type: 'string', maxLength: 100 } } } },
+  }, async (request, reply) => {
+    const biglietto = ((request.body ?? {}) as { biglietto?: string }).biglietto ?? '';
+    const userId = biglietto ? await spendTicket(app.ctx.db, biglietto) : undefined;
+    if (userId === undefined) throw new HttpError(401, 'Accesso con il fornitore di identità scaduto: riprova.');
+    reply.header('cache-control', 'no-store');
+    return openSession(request, userId, true);
+  });
+
+  const RESET_MINUTES = 30;
+  const RESET_SENT = "Se l'indirizzo appartiene a un utente attivo, riceverà un'e-mail con il link per reimpostare la password (valido 30 minuti).";
+  const RESET_INVALID = 'Il link per reimpostare la password non è valido o è scaduto: richiedine uno nuovo.';
+
+  // 'Password dimenticata?': the same answer whether the address exists or not; the link is single use, 30 minutes.
+  app.post('/api/password/dimenticata', {
+    schema: {
+      body: { type: ['object', 'null'], properties: { email: { type: 'string', maxLength: 255 } } },
+      response: { 200: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+    },
+  }, async (request) => {
+    const { db } = app.ctx;
+    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true }, 'MAINTENANCE');
+    const email = ((request.body ?? {}) as { email?: string }).email?.trim() ?? '';
+    if (!email) throw invalid({ email: ['Campo Obbligatorio.'] });
+    // An address or account already refused for guessing is refused here too (the public routes' per-address limit
+    // bounds the rest); one live link per user, so repeated requests void the earlier links.
+    await takeTurn(throttleKeys(email, request.ip), 'email');
+    const found = (await sql<{ id: number; name: string; email: string }>`
+      SELECT id, name, email FROM ${sql.table(USERS_RESOURCE)} WHERE lower(email) = lower(${email}) AND attivo`.execute(db)).rows[0];
+    if (found) {
+      const token = randomBytes(32).toString('base64url');
+      const link = `${app.ctx.config.APP_URL}/reimposta-password?token=${token}`;
+      await db.transaction().execute(async (trx) => {
+        // One live link at a time: a new request voids the earlier ones.
+        await sql`DELETE FROM auth_password_reset WHERE user_id = ${found.id} OR expires_at < now() - interval '1 day'`.execute(trx);
+        await sql`INSERT INTO auth_password_reset (token_hash, user_id, expires_at)
+          VALUES (${tokenHash(token)}, ${found.id}, now() + make_interval(mins => ${RESET_MINUTES}))`.execute(trx);
+        await enqueueEmail(trx, {
+          to: found.email,
+          subject: 'Reimpostazione della password',
+          body: `Buongiorno ${found.name},\n\nper scegliere una nuova password apri questo link entro ${RESET_MINUTES} minuti (vale una sola volta):\n${link}\n\n`
+            + 'Se non hai chiesto tu di reimpostare la password, ignora questo messaggio: la password attuale resta valida.\n',
+          resource: USERS_RESOURCE, recordId: found.id, event: 'reset_password',
+        });
+        await registraAccesso(trx, USERS_RESOURCE, 'reset_password_richiesto', found);
+      });
+    }
+    return { message: RESET_SENT };
+  });
+
+  app.post('/api/password/reimposta', {
+    schema: {
+      body: { type: ['object', 'null'], properties: { token: { type: 'string', maxLength: 100 }, password: { type: 'string', maxLength: 200 } } },
+      response: { 200: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+    },
+  }, async (request) => {
+    const { db } = app.ctx;
+    if (await isMaintenance(app)) throw new HttpError(503, 'Sito in aggiornamento', undefined, { maintenance: true }, 'MAINTENANCE');
+    const { token = '', password = '' } = (request.body ?? {}) as { token?: string; password?: string };
+    const problem = password ? passwordProblem(password) : 'Campo Obbligatorio.';
+    if (problem) throw invalid({ password: [problem] });
+    const users = new ResourceRepository(app.ctx.definitions.resources.get(USERS_RESOURCE)!, app.ctx);
+    const done = await db.transaction().execute(async (trx) => {
+      // Spent in the statement that finds it: two requests with the same link, one wins.
+      const spent = await sql<{ user_id: number }>`UPDATE auth_password_reset SET used_at = now()
+        WHERE token_hash = ${tokenHash(token)} AND used_at IS NULL AND expires_at > now() RETURNING user_id`.execute(trx);
+      const userId = spent.rows[0]?.user_id;
+      if (userId === undefined) return false;
+      const row = await users.lockRow(trx, userId);
+      if (!row.attivo) return false;
+      const actor = { id: userId, name: String(row.name), email: String(row.email), collaboratore_id: null, tokenId: 0, roles: [], permissions: [] };
+      // Hashed by the repository, as the user resource declares it secret; the write is in the record's history.
+      await users.writeOnBehalf(trx, actor, row, { password });
+      // A reset ends every session of the user, everywhere.
+      await revokeUserTokens(trx, userId);
+      await registraAccesso(trx, USERS_RESOURCE, 'reset_password', actor);
+      return true;
+    });
+    if (!done) throw invalid({ token: [RESET_INVALID] }, RESET_INVALID);
+    return { message: 'Password reimpostata. Accedi con la nuova password.' };
   });
 
   app.register(async (scoped) => {
@@ -200,6 +336,22 @@ export default fp(async (app: FastifyInstance) => {
     }
 
     const ALREADY_ON = 'La verifica in due passaggi è già attiva.';
+    const MFA_KEPT = 'Il tuo ruolo richiede la verifica in due passaggi: non può essere disattivata.';
+
+    // The own verification as the account dialog shows it: on or not, required by the role, exempted.
+    scoped.get('/api/account/mfa', {
+      schema: {
+        response: { 200: { type: 'object', required: ['attiva', 'richiesta', 'esente'], properties: { attiva: { type: 'boolean' }, richiesta: { type: 'boolean' }, esente: { type: 'boolean' } } } },
+      },
+    }, async (request, reply) => {
+      const { db } = app.ctx;
+      reply.header('cache-control', 'no-store');
+      return {
+        attiva: (await mfaOf(db, request.user.id))?.attiva === true,
+        richiesta: await rolesRequireMfa(db, request.user.roles),
+        esente: !!(await mfaExemptionOf(db, request.user.id)),
+      };
+    });
 
     scoped.post('/api/account/mfa/attiva', {
       schema: {
@@ -233,6 +385,8 @@ export default fp(async (app: FastifyInstance) => {
         await registraAccesso(trx, USERS_RESOURCE, 'mfa_attivata', request.user);
         return made;
       });
+      // The notification frees the session on every instance at commit; this one need not wait for it.
+      app.ctx.cache.forgetUser(request.user.id);
       reply.header('cache-control', 'no-store');
       return { message: 'Verifica in due passaggi attivata. Conserva i codici di recupero: non saranno più mostrati.', codici_recupero: codes };
     });
@@ -243,6 +397,10 @@ export default fp(async (app: FastifyInstance) => {
       const { db } = app.ctx;
       const { password, codice } = (request.body ?? {}) as { password?: string; codice?: string };
       if (!(await mfaOf(db, request.user.id))?.attiva) throw invalid({ codice: ['La verifica in due passaggi non è attiva.'] });
+      // Off only where the role allows it (or a super_admin exempted the user).
+      if (await rolesRequireMfa(db, request.user.roles) && !(await mfaExemptionOf(db, request.user.id))) {
+        throw invalid({ codice: [MFA_KEPT] }, MFA_KEPT);
+      }
       const errors = await ownPasswordProblem(request, password, 'password');
       if (!Object.keys(errors).length) Object.assign(errors, await ownCodeProblem(request, codice, true));
       if (Object.keys(errors).length) throw invalid(errors);
@@ -271,6 +429,67 @@ export default fp(async (app: FastifyInstance) => {
       });
       if (!removed) throw invalid({ id: ['La verifica in due passaggi di questo utente non è attiva.'] });
       return { message: 'Verifica in due passaggi reimpostata.' };
+    });
+
+    // Text of digits, not a coerced integer: '01', '1e0' or ' 1' name no user and are refused.
+    const USER_ID = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$', description: 'id numerico' } } } as const;
+    const EXEMPTION = {
+      type: ['object', 'null'],
+      properties: { motivo: { type: 'string' }, concessa_da: { type: 'string' }, concessa_il: { type: 'string' } },
+    } as const;
+
+    async function targetUser(id: number): Promise<{ id: number; name: string; ruoli: string[] }> {
+      const rows = await sql<{ id: number; name: string; ruoli: string[] | null }>`SELECT id, name, ruoli FROM ${sql.table(USERS_RESOURCE)} WHERE id = ${id}`.execute(app.ctx.db);
+      if (!rows.rows[0]) throw notFound('Utente', false);
+      return { ...rows.rows[0], ruoli: rows.rows[0].ruoli ?? [] };
+    }
+
+    // What the super_admin sees of a user's verification: on or not, required by their roles, any exemption and why.
+    scoped.get('/api/utente/:id/mfa', {
+      preHandler: requirePermission('super_admin'),
+      schema: {
+        params: USER_ID,
+        response: { 200: { type: 'object', required: ['attiva', 'richiesta', 'esenzione'], properties: { attiva: { type: 'boolean' }, richiesta: { type: 'boolean' }, esenzione: EXEMPTION } } },
+      },
+    }, async (request) => {
+      const target = await targetUser(Number((request.params as { id: string }).id));
+      const { db } = app.ctx;
+      return {
+        attiva: (await mfaOf(db, target.id))?.attiva === true,
+        richiesta: await rolesRequireMfa(db, target.ruoli),
+        esenzione: (await mfaExemptionOf(db, target.id)) ?? null,
+      };
+    });
+
+    // An exemption from the role's required verification is a decision of a super_admin, with its reason, recorded.
+    scoped.put('/api/utente/:id/mfa/esenzione', {
+      preHandler: requirePermission('super_admin'),
+      schema: { params: USER_ID, body: { type: ['object', 'null'], properties: { motivo: { type: 'string', maxLength: 500 } } } },
+    }, async (request) => {
+      const target = await targetUser(Number((request.params as { id: string }).id));
+      const motivo = ((request.body ?? {}) as { motivo?: string }).motivo?.trim() ?? '';
+      if (motivo.length < 5) throw invalid({ motivo: ["Indica il motivo dell'esenzione (almeno 5 caratteri)."] });
+      await app.ctx.db.transaction().execute(async (trx) => {
+        await exemptFromMfa(trx, target.id, motivo, request.user.name);
+        await registraAccesso(trx, USERS_RESOURCE, 'mfa_esenzione_concessa', target);
+      });
+      app.ctx.cache.forgetUser(target.id);
+      return { message: 'Esenzione dalla verifica in due passaggi registrata.' };
+    });
+
+    scoped.delete('/api/utente/:id/mfa/esenzione', {
+      preHandler: requirePermission('super_admin'),
+      schema: { params: USER_ID },
+    }, async (request) => {
+      const target = await targetUser(Number((request.params as { id: string }).id));
+      const removed = await app.ctx.db.transaction().execute(async (trx) => {
+        const gone = await trx.deleteFrom('auth_mfa_esenzione').where('user_id', '=', target.id).returning('user_id').execute();
+        if (gone.length) await registraAccesso(trx, USERS_RESOURCE, 'mfa_esenzione_revocata', target);
+        return gone.length > 0;
+      });
+      app.ctx.cache.forgetUser(target.id);
+      if (!removed) throw invalid({ id: ['Questo utente non ha un\'esenzione dalla verifica in due passaggi.'] });
+      return { message: 'Esenzione revocata: al prossimo accesso dovrà attivare la verifica in due passaggi.' };
     });
 
     const SESSION = {

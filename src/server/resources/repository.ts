@@ -8,7 +8,7 @@ import type { Extensions } from '../extensions.ts';
 import { hasPermission } from '../../shared/permissions.ts';
 import { compileValidator, normalizeInput, withoutNulls, type FieldErrors } from '../../shared/validation.ts';
 import { HttpError, fromDatabaseError, invalid, notFoundFor } from '../errors.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword, isCommonPassword, PASSWORD_COMMON } from '../auth/passwords.ts';
 import { runRecordChecks } from './checks.ts';
 import { canonicalInput } from '../../shared/canonical.ts';
 import { applyRecordRules, conditionalBlocks, hiddenProperties } from '../../shared/rules.ts';
@@ -833,8 +833,13 @@ export class ResourceRepository {
     const secretsLeftOut = this.def.fields.filter((f) => f.secret && record[f.name] === undefined).map((f) => f.name);
     const candidate = withoutNulls(record);
     for (const name of secretsLeftOut) delete candidate[name];
-    const errors = this.validate(candidate);
-    if (errors) throw invalid(errors);
+    const errors = this.validate(candidate) ?? {};
+    // A secret is a password (hashed below): one of the most common ones is refused at its field.
+    for (const f of this.def.fields) {
+      const value = record[f.name];
+      if (f.secret && typeof value === 'string' && !errors[f.name] && isCommonPassword(value)) errors[f.name] = [PASSWORD_COMMON];
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
   }
 
   /** Column values for INSERT/UPDATE: secrets hashed, JSON serialised, nothing the table lacks. */

@@ -9,6 +9,11 @@ import { ResourceRepository, type RepositoryDeps } from '../resources/repository
 import { collectExtensions } from '../extensions.ts';
 import { domains } from '../domains/index.ts';
 import type { AuthUser } from '../auth/user.ts';
+import { exemptFromMfa } from '../auth/mfa.ts';
+import { registraAccesso } from '../storico/contesto.ts';
+
+/** Why the demo users log in without the verification their role requires. */
+const DEMO_EXEMPTION = 'Utente dimostrativo (npm run seed:demo): password pubblicata, nessun dato reale';
 import { SUPER_ADMIN } from '../../shared/permissions.ts';
 import { computeCodiceFiscale } from '../../shared/validators/codiceFiscale.ts';
 import '../domains/index.ts';
@@ -130,14 +135,21 @@ export async function seedDemo(db: Database, log: (line: string) => void, media:
 
   const users: DemoUser[] = JSON.parse(await readFile(path.join(ROOT, 'scripts', 'demo', 'users.json'), 'utf8'));
   for (const u of users) {
-    if (await one('utente', 'email', u.email)) continue;
-    await repo('utente').create(db, SYSTEM_USER, {
+    const id = (await one('utente', 'email', u.email)) ?? Number((await repo('utente').create(db, SYSTEM_USER, {
       email: u.email, name: u.name, password: u.password, ruoli: u.roles, attivo: true,
       ...(u.collaboratore ? { collaboratore_id: collaboratori.get(u.collaboratore) } : {}),
-    });
+    })).model.id);
+    // Published passwords and no phone: the demo users are let off their role's required verification, recorded
+    // and shown to the super_admin (GET /api/utente/{id}/mfa), who can revoke it. A revoked exemption is not restored.
+    const known = await sql`SELECT 1 FROM storico WHERE risorsa = 'utente' AND record_id = ${id} AND evento LIKE 'mfa_esenzione_%' LIMIT 1`.execute(db);
+    if (!known.rows.length) {
+      await exemptFromMfa(db, id, DEMO_EXEMPTION, 'seed:demo');
+      await registraAccesso(db, 'utente', 'mfa_esenzione_concessa', { id, name: u.name });
+    }
   }
   log(`demo data ready: ${created} new customers, ${collaboratori.size} collaborators, ${fornitori.fornitori} suppliers, ${fornitori.prodotti} mandate products, ${models} historic-car models, ${quotazioni} quotations, ${polizze} policies, ${rca} RCA quotations, ${documenti} documents; users:`);
   for (const u of users) log(`  ${u.roles.join(',').padEnd(14)} ${u.email}  password: ${u.password}`);
+  log('  (demo users are exempt from the two-step verification their role requires: GET /api/utente/{id}/mfa)');
 }
 
 /** The historic-car models of scripts/demo/autostoriche.csv, when the catalogue is empty. */
