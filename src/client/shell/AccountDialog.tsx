@@ -9,6 +9,7 @@ import Tab from "react-bootstrap/Tab";
 import Tabs from "react-bootstrap/Tabs";
 import { api, isApiError, type OwnSession } from "../api/dataProvider.ts";
 import MfaEnrolment, { fieldError } from "./MfaEnrolment.tsx";
+import { Field } from "./Field.tsx";
 import { getSessionData, updateUser } from "../api/session.ts";
 import { useNotify } from "../lib/notify.tsx";
 import { msg } from "../messages.ts";
@@ -16,44 +17,6 @@ import { msg } from "../messages.ts";
 type Errors = Partial<
   Record<"name" | "password_attuale" | "password" | "conferma", string>
 >;
-
-function Field(props: {
-  id: string;
-  label: string;
-  type?: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  autoComplete: string;
-}) {
-  const {
-    id,
-    label,
-    type = "text",
-    value,
-    onChange,
-    error,
-    autoComplete,
-  } = props;
-  return (
-    <Form.Group className="mb-3" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control
-        type={type}
-        value={value}
-        autoComplete={autoComplete}
-        onChange={(e) => onChange(e.target.value)}
-        isInvalid={Boolean(error)}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error && (
-        <Form.Control.Feedback type="invalid" id={`${id}-error`}>
-          {error}
-        </Form.Control.Feedback>
-      )}
-    </Form.Group>
-  );
-}
 
 export default function AccountDialog({
   show,

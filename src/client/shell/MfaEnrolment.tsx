@@ -6,6 +6,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { api, ApiError } from '../api/dataProvider.ts';
 import { msg } from '../messages.ts';
+import { Field } from './Field.tsx';
 
 /** A field's first server error, else the message, else the generic one. */
 export function fieldError(err: unknown, field: string): string {
@@ -63,21 +64,8 @@ export default function MfaEnrolment({ onDone, onCancel }: { onDone: () => void;
         <p className="small">
           Oppure inserisci la chiave a mano: <code data-testid="mfa-chiave">{start.secret}</code>
         </p>
-        <Form.Group className="mb-3" controlId="mfa-primo-codice">
-          <Form.Label>Codice di 6 cifre mostrato dall'app</Form.Label>
-          <Form.Control
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            isInvalid={Boolean(error)}
-            aria-describedby={error ? 'mfa-primo-codice-error' : undefined}
-            autoFocus
-          />
-          <Form.Control.Feedback type="invalid" id="mfa-primo-codice-error">
-            {error}
-          </Form.Control.Feedback>
-        </Form.Group>
+        <Field id="mfa-primo-codice" label="Codice di 6 cifre mostrato dall'app" inputMode="numeric" autoComplete="one-time-code"
+          value={code} onChange={setCode} error={error} autoFocus />
         <Button type="submit" variant="primary" disabled={busy}>
           Conferma e attiva
         </Button>
@@ -88,20 +76,7 @@ export default function MfaEnrolment({ onDone, onCancel }: { onDone: () => void;
   return (
     <Form noValidate onSubmit={(e) => run(e, async () => setStart(await api.mfaStart(password)), 'password')}>
       <p>La verifica in due passaggi chiede, dopo la password, un codice generato dall'app di autenticazione del telefono.</p>
-      <Form.Group className="mb-3" controlId="mfa-password">
-        <Form.Label>Password attuale</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          isInvalid={Boolean(error)}
-          aria-describedby={error ? 'mfa-password-error' : undefined}
-        />
-        <Form.Control.Feedback type="invalid" id="mfa-password-error">
-          {error}
-        </Form.Control.Feedback>
-      </Form.Group>
+      <Field id="mfa-password" label="Password attuale" type="password" autoComplete="current-password" value={password} onChange={setPassword} error={error} />
       <div className="d-flex gap-2">
         {onCancel && (
           <Button variant="outline-secondary" onClick={onCancel} disabled={busy}>

@@ -11,6 +11,7 @@ import { usePageMeta } from '../lib/pageMeta.tsx';
 import { Notice } from '../lib/ui.tsx';
 import { msg } from '../messages.ts';
 import { PlainLayout } from './PlainLayout.tsx';
+import { Field } from './Field.tsx';
 
 export default function PasswordResetPage() {
   usePageMeta({ title: 'Reimposta la password' });
@@ -44,20 +45,7 @@ export default function PasswordResetPage() {
   };
 
   const field = (id: string, name: string, label: string, value: string, onChange: (v: string) => void, type: string, autoComplete: string) => (
-    <Form.Group className="mb-3" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control
-        type={type}
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        isInvalid={Boolean(errors[name])}
-        aria-describedby={errors[name] ? `${id}-error` : undefined}
-      />
-      <Form.Control.Feedback type="invalid" id={`${id}-error`}>
-        {errors[name]}
-      </Form.Control.Feedback>
-    </Form.Group>
+    <Field id={id} label={label} type={type} value={value} onChange={onChange} error={errors[name]} autoComplete={autoComplete} />
   );
 
   return (
