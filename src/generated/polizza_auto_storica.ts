@@ -22,6 +22,7 @@ export interface PolizzaAutoStorica {
   risposta_compagnia?: {};
   emessa_da?: string;
   stornata?: boolean;
+  rinnovo_perso_motivo?: string;
   stornata_da?: string;
   stornata_il?: string;
   koala_invii?: number;

@@ -167,6 +167,24 @@ describe('SCADENZIARIO: avvisi e solleciti', () => {
     expect(put.status).toBe(422);
   });
 
+  it("'Rinnovo perso' on a historic-car policy: written with that policy's own permission, in its history", async () => {
+    // Issued by the insurer's flow in the application; here inserted as desks.test.ts does, with its customer and scope.
+    const cliente = (await t.call('GET', `/api/cliente?filter[cognome]=BIANCHI`, { token: admin })).body.data[0].id as number;
+    const storica = (await sql<{ id: number }>`INSERT INTO polizza_auto_storica (numero_polizza, collaboratore_id, cliente_id, contraente, scadenza, premio)
+      VALUES ('AS-PERSA-1', ${ids.x}, ${cliente}, 'BIANCHI MARIO', ${giorno(40)}, 480) RETURNING id`.execute(t.connection.db)).rows[0]!.id;
+    const url = `/api/scadenziario/${storica * 4 + 2}/rinnovo-perso`;
+    expect(await riga(storica * 4 + 2)).toMatchObject({ tipo: 'POLIZZA_AUTO_STORICA', stato_rinnovo: 'NESSUNO' });
+    // The collaborator sees the row but may not edit a historic-car policy (emettere_polizza_auto_storica); nor may the approver.
+    expect((await t.call('POST', url, { token: collabX, body: { motivo: 'Auto venduta' } })).status).toBe(403);
+    expect((await t.call('POST', url, { token: approvatore, body: { motivo: 'Auto venduta' } })).status).toBe(403);
+    expect((await t.call('POST', url, { token: collabY, body: { motivo: 'Auto venduta' } })).status).toBe(404);
+    const res = await t.call('POST', url, { token: staff, body: { motivo: 'Auto venduta' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await riga(storica * 4 + 2)).toMatchObject({ stato_rinnovo: 'PERSO', motivo_perso: 'Auto venduta' });
+    const storia = (await t.call('GET', `/api/polizze_auto_storiche/${storica}/storico`, { token: admin })).body.data;
+    expect(storia[0]).toMatchObject({ azione: 'modifica', origine: 'utente', modifiche: [{ campo: 'rinnovo_perso_motivo', da: null, a: 'Auto venduta' }] });
+  });
+
   it('stops the expiry notices once the policy is renewed or lost', async () => {
     // A's renewal prepared and paid: renewed. E lost. C has no e-mail. The 7-day day sends nothing.
     const rinnovo = await t.call('POST', `/api/polizza/${ids.pa}/prepara-rinnovo`, { token: staff });

@@ -21,10 +21,13 @@ export function RinnovoCell({ value, data, titles }: CellProps) {
   const [asking, setAsking] = useState(false);
   const [motivo, setMotivo] = useState('');
   const polizza = findResource(definitions, 'polizza');
+  const storica = findResource(definitions, 'polizza_auto_storica');
   const state = perso !== undefined ? 'PERSO' : value;
   const label = titles?.get(state) ?? (state === null || state === undefined ? '' : String(state));
   const canPrepare = state === 'NESSUNO' && data?.tipo === 'POLIZZA' && !!polizza?.can?.create;
-  const canLose = ['NESSUNO', 'PREPARATO', 'INVIATO'].includes(String(state)) && data?.tipo === 'POLIZZA' && !!polizza?.can?.update;
+  // The policy of the row's kind is what 'Perso' writes: its own edit permission decides (the server checks it again).
+  const written = data?.tipo === 'POLIZZA' ? polizza : data?.tipo === 'POLIZZA_AUTO_STORICA' ? storica : undefined;
+  const canLose = ['NESSUNO', 'PREPARATO', 'INVIATO'].includes(String(state)) && !!written?.can?.update;
   const reason = perso ?? (typeof data?.motivo_perso === 'string' ? data.motivo_perso : undefined);
   const lose = async () => {
     setBusy(true);

@@ -8,11 +8,13 @@ import definizioni from '../../../../schemas/scadenziario/avvisi.json' with { ty
 import { requirePermission } from '../../auth/guards.ts';
 import type { AuthUser } from '../../auth/user.ts';
 import type { Database } from '../../db/connection.ts';
-import { HttpError, notFoundFor } from '../../errors.ts';
+import { HttpError, forbidden, notFoundFor } from '../../errors.ts';
+import { hasPermission } from '../../../shared/permissions.ts';
 import { ID_PARAMS, parsePathId } from '../../http/contract.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { enqueueEmail } from '../../mail/outbox.ts';
 import { ResourceRepository } from '../../resources/repository.ts';
+import type { ResourceDefinition } from '../../../shared/definitions/types.ts';
 import { registraEvento } from '../../storico/contesto.ts';
 import type { JobContext } from '../../scheduler/scheduler.ts';
 import { formatEuro } from '../../../shared/money.ts';
@@ -169,8 +171,13 @@ export function registerAvvisi(app: FastifyInstance): void {
   app.extensions.routes('scadenziario_avvisi', async (app: FastifyInstance) => {
     const def = app.ctx.definitions.resources.get('scadenziario')!;
     const righe = new ResourceRepository(def, app.ctx);
-    const polizzaDef = app.ctx.definitions.resources.get('polizza')!;
-    const polizze = new ResourceRepository(polizzaDef, app.ctx);
+    // 'Rinnovo perso' writes the policy of the row's kind, with that resource's own permission, scope and history.
+    const perso: Record<string, { def: ResourceDefinition; repo: ResourceRepository }> = Object.fromEntries(
+      [['POLIZZA', 'polizza'], ['POLIZZA_AUTO_STORICA', 'polizza_auto_storica']].map(([tipo, nome]) => {
+        const resource = app.ctx.definitions.resources.get(nome!)!;
+        return [tipo, { def: resource, repo: new ResourceRepository(resource, app.ctx) }];
+      }),
+    );
     const base = def.resource.api.path;
     const tags = ['scadenziario'];
     const modelloNames = AVVISI.modelli.map((m) => m.nome);
@@ -223,7 +230,6 @@ export function registerAvvisi(app: FastifyInstance): void {
     });
 
     app.post(`${base}/:id/rinnovo-perso`, {
-      preHandler: requirePermission(polizzaDef.resource.permissions.update),
       schema: {
         tags, summary: 'Rinnovo perso, con il motivo', params: ID_PARAMS,
         body: { type: 'object', required: ['motivo'], additionalProperties: false, properties: { motivo: { type: 'string', minLength: 3, maxLength: 500 }, version: { type: 'integer', minimum: 0, maximum: 2147483647 } } },
@@ -232,12 +238,14 @@ export function registerAvvisi(app: FastifyInstance): void {
     }, async (request) => {
       const riga = await rigaInScope(request.user, (request.params as { id: string }).id);
       const { motivo, version } = request.body as { motivo: string; version?: number };
-      if (riga.tipo !== 'POLIZZA') throw new HttpError(409, 'Il rinnovo perso si indica sulle polizze.');
+      const target = perso[riga.tipo];
+      if (!target) throw new HttpError(409, 'Il rinnovo perso si indica sulle polizze.');
+      if (!hasPermission(target.def.resource.permissions.update, request.user)) throw forbidden();
       if (riga.stato_rinnovo === 'RINNOVATO') throw new HttpError(409, 'La polizza è già rinnovata.');
       const testo = motivo.trim();
       if (testo.length < 3) throw new HttpError(422, 'Indica il motivo.', { motivo: ['Indica il motivo.'] });
       // The policy's own write path: scope, version check, validation and its history entry (the motivo's change).
-      const model = await polizze.updateOwned(app.ctx.db, request.user, riga.record_id, { rinnovo_perso_motivo: testo }, { version });
+      const model = await target.repo.updateOwned(app.ctx.db, request.user, riga.record_id, { rinnovo_perso_motivo: testo }, { version });
       return { message: `Rinnovo della polizza ${riga.riferimento ?? ''} segnato come perso.`.replace('  ', ' '), data: { model } };
     });
   });

@@ -38,9 +38,10 @@ function register(app: FastifyInstance): void {
            -- The renewal of a historic car is a quotation (Bozza rinnovo) naming this policy; it is renewed once that quotation has its policy.
            CASE WHEN EXISTS (SELECT 1 FROM quotazione q JOIN polizza_auto_storica n ON n.quotazione_id = q.id
                              WHERE q.rinnovo_della_polizza->>'numero_polizza' = s.numero_polizza) THEN 'RINNOVATO'
+                WHEN s.rinnovo_perso_motivo IS NOT NULL THEN 'PERSO'
                 WHEN EXISTS (SELECT 1 FROM quotazione q WHERE q.rinnovo_della_polizza->>'numero_polizza' = s.numero_polizza) THEN 'PREPARATO'
                 ELSE 'NESSUNO' END,
-           NULL, c.email, ${AVVISI_SQL('s.id * 4 + 2', 's.scadenza')}
+           s.rinnovo_perso_motivo, c.email, ${AVVISI_SQL('s.id * 4 + 2', 's.scadenza')}
     FROM polizza_auto_storica s
     CROSS JOIN (SELECT (now() AT TIME ZONE 'Europe/Rome')::date AS oggi) d
     LEFT JOIN cliente c ON c.id = s.cliente_id
