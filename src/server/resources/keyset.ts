@@ -64,17 +64,17 @@ export function decodeCursor(cursor: string, order: string[], kindOf: (name: str
  * The rows after `values` in `order`, with PostgreSQL's default nulls (last ascending, first descending), as the list's
  * ORDER BY has them. The first key's bound is repeated on its own so the planner seeks the (key, id) index there.
  */
-export function afterCondition(order: string[], values: KeyValue[]): Expression<SqlBool> {
+export function afterCondition(order: string[], values: KeyValue[], valuesOnly = false): Expression<SqlBool> {
   const ref = (key: string) => sql.ref(key.replace(/^-/, ''));
   const equal = (key: string, value: KeyValue) => (value === null ? sql<SqlBool>`${ref(key)} IS NULL` : sql<SqlBool>`${ref(key)} = ${value}`);
-  const beyond = (key: string, value: KeyValue): Expression<SqlBool> | undefined => {
+  const beyond = (key: string, value: KeyValue, first: boolean): Expression<SqlBool> | undefined => {
     if (key.startsWith('-')) return value === null ? sql<SqlBool>`${ref(key)} IS NOT NULL` : sql<SqlBool>`${ref(key)} < ${value}`;
     if (value === null) return undefined; // nothing sorts after null ascending but other nulls, by the next key
-    return key === 'id' ? sql<SqlBool>`${ref(key)} > ${value}` : sql<SqlBool>`(${ref(key)} > ${value} OR ${ref(key)} IS NULL)`;
+    return key === 'id' || (first && valuesOnly) ? sql<SqlBool>`${ref(key)} > ${value}` : sql<SqlBool>`(${ref(key)} > ${value} OR ${ref(key)} IS NULL)`;
   };
   const alternatives: Expression<SqlBool>[] = [];
   for (let i = 0; i < order.length; i++) {
-    const after = beyond(order[i]!, values[i]!);
+    const after = beyond(order[i]!, values[i]!, i === 0);
     if (!after) continue;
     alternatives.push(sql<SqlBool>`(${sql.join([...order.slice(0, i).map((key, j) => equal(key, values[j]!)), after], sql` AND `)})`);
   }
@@ -84,6 +84,17 @@ export function afterCondition(order: string[], values: KeyValue[]): Expression<
   if (first === undefined || value === null || value === undefined) return any;
   // The first key never goes back: a plain range the index serves (ascending the nulls stay after every value).
   const bound = first.startsWith('-') ? sql<SqlBool>`${ref(first)} <= ${value}`
-    : first === 'id' ? sql<SqlBool>`${ref(first)} >= ${value}` : sql<SqlBool>`(${ref(first)} >= ${value} OR ${ref(first)} IS NULL)`;
+    : first === 'id' || valuesOnly ? sql<SqlBool>`${ref(first)} >= ${value}` : sql<SqlBool>`(${ref(first)} >= ${value} OR ${ref(first)} IS NULL)`;
   return sql<SqlBool>`${bound} AND ${any}`;
+}
+
+/**
+ * Ascending on a column that may hold nulls (they sort after every value), from a value: the rows after the cursor
+ * are those after it among the values, then every null. Read as two seeks of the (column, id) index (`afterCondition`
+ * with `valuesOnly`, then `<column> IS NULL`): one condition with `OR <column> IS NULL` made the planner walk the
+ * index from its start (25-35 ms four tenths into 1 000 000 rows, against 2 ms descending). Undefined otherwise.
+ */
+export function nullsApart(order: string[], values: KeyValue[]): string | undefined {
+  const [first] = order;
+  return first && !first.startsWith('-') && first !== 'id' && values[0] !== null && values[0] !== undefined ? first : undefined;
 }

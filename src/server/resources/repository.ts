@@ -23,7 +23,7 @@ import { conAzione } from '../storico/contesto.ts';
 import { referenceSearchFields } from '../../shared/definitions/compile.ts';
 import { nestedEntry, nestedTextSql, prefixSql, searchableSql } from './search-sql.ts';
 import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
-import { afterCondition, decodeCursor, encodeCursor } from './keyset.ts';
+import { afterCondition, decodeCursor, encodeCursor, nullsApart } from './keyset.ts';
 
 export interface ListQuery {
   page: number;
@@ -678,6 +678,15 @@ export class ResourceRepository {
       if (compiled) return db.executeQuery(compiled) as Promise<{ rows: Record<string, unknown>[] }>;
       const { columns, orderBy } = selection!;
       if (plain) return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} ${where} ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db);
+      const nullable = keyset && nullsApart(parts.order, keyset);
+      if (nullable) {
+        const values = this.selectionOf({ ...parts, conditions: [...parts.conditions, afterCondition(parts.order, keyset, true)] }).where;
+        const nulls = this.selectionOf({ ...parts, conditions: [...parts.conditions, sql<SqlBool>`${sql.ref(nullable)} IS NULL`] }).where;
+        return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} WHERE id IN (
+            (SELECT id FROM ${table} ${values} ORDER BY ${orderBy} LIMIT ${perPage})
+            UNION ALL (SELECT id FROM ${table} ${nulls} ORDER BY ${orderBy} LIMIT ${perPage}))
+          ORDER BY ${orderBy} LIMIT ${perPage}`.execute(db);
+      }
       const seek = keyset ? this.selectionOf({ ...parts, conditions: [...parts.conditions, afterCondition(parts.order, keyset)] }).where : where;
       return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} WHERE id IN (
           SELECT id FROM ${table} ${seek} ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${keyset ? 0 : offset})
