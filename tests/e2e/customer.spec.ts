@@ -154,6 +154,8 @@ test('leaving a form with unsaved changes asks first', async ({ page }) => {
 test('a stale save (409) keeps what the user typed and offers to reload', async ({ page, browser }) => {
   await loginAsAdmin(page);
   await page.goto(appUrl('/cliente?sort=id'));
+  // Once the grid has replaced the first page's plain table: a click landing as they swap is lost (seen once in CI).
+  await expect(page.locator('.ag-row').first()).toBeVisible();
   await page
     .getByRole('button', { name: /^Modifica / })
     .first()
