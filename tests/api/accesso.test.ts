@@ -143,6 +143,16 @@ describe('changed roles end the sessions', () => {
     const events = (await t.call('GET', `/api/storico?risorsa=utente&record_id=${id}&azione=accesso`, { token: admin })).body.data.map((v: { evento: string }) => v.evento);
     expect(events[0]).toBe('sessioni_revocate');
   });
+
+  it('deactivating a user on one instance ends their session on the other within 1 s', async () => {
+    const token = await userWithRoles(t, admin, { email: 'disattiva@accesso.test', roles: ['collaboratore'] });
+    expect((await callB('GET', '/api/user', token)).status).toBe(200);
+    const id = (await sql<{ id: number }>`SELECT id FROM utente WHERE email = 'disattiva@accesso.test'`.execute(t.connection.db)).rows[0]!.id;
+    const version = (await t.call('GET', `/api/utente/${id}`, { token: admin })).body.data.version;
+    const off = await t.call('PUT', `/api/utente/${id}`, { token: admin, body: { attivo: false, version } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    await expect.poll(async () => (await callB('GET', '/api/user', token)).status, { timeout: 1000, interval: 10 }).toBe(401);
+  });
 });
 
 describe('two-step verification (TOTP)', () => {
