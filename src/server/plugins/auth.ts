@@ -19,6 +19,7 @@ import {
 import { requirePermission } from '../auth/guards.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
 import { OidcClient, issueTicket, oidcSettings, spendTicket } from '../auth/oidc.ts';
+import { errorResponses } from '../http/openapi.ts';
 import { randomBytes } from 'node:crypto';
 
 const LOGIN_FAILED = 'Credenziali non valide.';
@@ -182,7 +183,10 @@ export default fp(async (app: FastifyInstance) => {
     schema: { response: { 200: { type: 'object', required: ['nome'], properties: { nome: { type: ['string', 'null'] } } } } },
   }, async () => ({ nome: sso?.name ?? null }));
 
-  app.get('/api/sso/inizio', async (_request, reply) => {
+  app.get('/api/sso/inizio', {
+    // No input; the answer is the redirect to the provider (or the refusal when single sign-on is off or unreachable).
+    schema: { summary: "Avvia l'accesso con il fornitore di identità", response: { 302: { description: 'Verso il fornitore di identità', type: 'null' }, ...errorResponses(404, 502) } },
+  }, async (_request, reply) => {
     if (!oidc) throw new HttpError(404, SSO_OFF);
     const url = await oidc.start(app.ctx.db).catch((error: unknown) => {
       app.log.warn({ err: error }, 'OIDC provider unreachable');
