@@ -122,9 +122,8 @@ async function main(): Promise<void> {
   const readable = [...new Set(['id', 'version', ...def.fields.filter((f) => !f.writeOnly && f.name !== 'id').map((f) => f.name)])];
   const columns = readable.map(quote).join(', ');
   const searchable = def.resource.search ?? [];
-  // Upper-cased columns (x-uppercase: every write upper-cases them) compare with LIKE on the upper-cased term.
-  const upper = new Set(def.fields.filter((f) => f.uppercase).map((f) => f.name));
-  const searchWhere = `WHERE (${searchable.map((c, i) => `${quote(c)} ${upper.has(c) ? 'LIKE' : 'ILIKE'} $${i + 1}`).join(' OR ')})`;
+  // Case and accents ignored: each search column and the term through testo_cercabile, the trigram indexes' expression.
+  const searchWhere = `WHERE (${searchable.map((c, i) => `testo_cercabile(${quote(c)}) LIKE testo_cercabile($${i + 1})`).join(' OR ')})`;
   const listSql = `SELECT ${columns} FROM ${quote(def.name)} ORDER BY "id" DESC LIMIT $1 OFFSET $2`;
   // From offset 200 a page reads its ids first, then its rows (repository.ts, DEFER_FROM): the list scenario's pages are all there.
   const deepSql = `SELECT ${columns} FROM ${quote(def.name)} WHERE id IN ( SELECT id FROM ${quote(def.name)} ORDER BY "id" DESC LIMIT $1 OFFSET $2) ORDER BY "id" DESC`;
@@ -157,8 +156,8 @@ async function main(): Promise<void> {
     {
       key: 'search', label: 'list + search', expectRows: false, requests: REQUESTS, sql: searchSql,
       paths: terms.map((t) => `/api/${def.name}?search=${encodeURIComponent(t)}&per_page=${PER_PAGE}`),
-      params: terms.map((t) => [...searchable.map((c) => like(upper.has(c) ? t.toUpperCase() : t)), PER_PAGE, 0]),
-      countSql: searchCountSql, countParams: terms.map((t) => searchable.map((c) => like(upper.has(c) ? t.toUpperCase() : t))),
+      params: terms.map((t) => [...searchable.map(() => like(t)), PER_PAGE, 0]),
+      countSql: searchCountSql, countParams: terms.map((t) => searchable.map(() => like(t))),
     },
     {
       key: 'get', label: 'get by id', expectRows: true, requests: GET_REQUESTS, sql: getSql,

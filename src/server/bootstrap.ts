@@ -33,13 +33,13 @@ function checkPermissionNames(definitions: Definitions, roles: RolesFile): void 
     ];
     for (const [pointer, expression] of expressions) {
       for (const name of (expression ?? '').split(/[|&]/).map((s) => s.trim()).filter(Boolean)) {
-        if (!known.has(name)) throw new DefinitionError(`${def.name}/resource.json`, pointer, `unknown permission "${name}" (not in ${ROLES_FILE})`);
+        if (!known.has(name)) throw new DefinitionError(`${def.name}/resource.json`, pointer, `permesso sconosciuto "${name}" (non è in ${ROLES_FILE})`);
       }
     }
   }
   definitions.staticMenu.forEach((m, i) => {
     for (const name of m.permission.split(/[|&]/).map((s) => s.trim())) {
-      if (!known.has(name)) throw new DefinitionError('_shared/menu.json', `/${i}/permission`, `unknown permission "${name}"`);
+      if (!known.has(name)) throw new DefinitionError('_shared/menu.json', `/${i}/permission`, `permesso sconosciuto "${name}"`);
     }
   });
 }
@@ -50,17 +50,17 @@ function loadWorkflows(definitions: Definitions, files: DefinitionFiles): void {
     const json = files[file] as WorkflowDefinition;
     // The actions are the domains' (checked again when they register: Extensions.verify).
     const problems = lintWorkflow(json);
-    if (problems.length) throw new DefinitionError(errorName(file), '', problems.join('; '));
+    if (problems.length) throw new DefinitionError(errorName(file), '', problems.join(' '));
     definitions.workflows.set(file.slice('workflows/'.length).replace(/\.json$/, ''), json);
   }
   for (const def of definitions.resources.values()) {
     const name = def.resource.workflow?.machine;
     if (!name) continue;
     const machine = definitions.workflows.get(name) as WorkflowDefinition | undefined;
-    if (!machine) throw new DefinitionError(`${def.name}/resource.json`, '/workflow/machine', `no workflows/${name}.json`);
+    if (!machine) throw new DefinitionError(`${def.name}/resource.json`, '/workflow/machine', `il flusso non esiste: manca workflows/${name}.json`);
     const field = def.fields.find((f) => f.name === machine.meta.statusField);
     if (!field || field.kind !== 'integer' || !field.readOnly) {
-      throw new DefinitionError(`${def.name}/entity.schema.json`, `/properties/${machine.meta.statusField}`, 'the workflow status field must be a readOnly integer property');
+      throw new DefinitionError(`${def.name}/entity.schema.json`, `/properties/${machine.meta.statusField}`, 'il campo dello stato del flusso deve essere una proprietà intera in sola lettura (readOnly)');
     }
   }
 }
@@ -71,7 +71,7 @@ export function loadAllFiles(files: DefinitionFiles): { definitions: Definitions
   loadWorkflows(definitions, files);
   const roles = files[`schemas/${ROLES_FILE}`] as RolesFile | undefined;
   if (!roles || typeof roles !== 'object' || !Array.isArray(roles.permissions) || !Array.isArray(roles.roles)) {
-    throw new DefinitionError(ROLES_FILE, '', 'cannot read roles: "permissions" and "roles" must be arrays');
+    throw new DefinitionError(ROLES_FILE, '', 'i ruoli non si leggono: "permissions" e "roles" devono essere liste');
   }
   checkPermissionNames(definitions, roles);
   return { definitions, roles };

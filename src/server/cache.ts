@@ -3,6 +3,7 @@
 // migration 0002 send them at commit); while that listener is down, sessions are read from the database every time.
 import pg from 'pg';
 import type { AuthUser } from './auth/user.ts';
+import { AnchorCache } from './resources/anchors.ts';
 
 export const CACHE_CHANNEL = 'app_cache';
 /** An upper bound even with the listener up: a missed notification cannot keep a session alive longer than this. */
@@ -23,6 +24,8 @@ export class InstanceCache {
   private roles?: { at: number; value: Map<string, string[]> };
   private readonly settings = new Map<string, { at: number; value: unknown }>();
   private readonly estimates = new Map<string, { at: number; value: number }>();
+  /** Deep pages' anchors, per list, valid while their table's change generation holds. */
+  readonly anchors = new AnchorCache();
   private client?: pg.Client;
   private closed = false;
   private retry?: NodeJS.Timeout;
@@ -185,5 +188,6 @@ export class InstanceCache {
     this.client = undefined;
     this.clear();
     await client?.end().catch(() => {});
+    await this.anchors.settled();
   }
 }

@@ -37,6 +37,8 @@ export const CONFIG_SCHEMA = {
     EMBEDDED_PG_PORT: integer(1, 65535),
     DB_POOL_SIZE: integerOr(1, 1000, 20),
     EXACT_TOTAL_LIMIT: integerOr(1, 100_000_000, 10_000),
+    LIST_ANCHOR_EVERY: integerOr(1, 1_000_000, 50),
+    LIST_ANCHORED_FROM: integerOr(0, 100_000_000, 2_000),
     AMBIENTE: { type: 'string', default: 'development' },
     MAINTENANCE: flag,
     TRUST_PROXY: text,

@@ -15,7 +15,7 @@ async function readJson(file: string, named: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new DefinitionError(named, '', `invalid JSON: ${(error as Error).message}`);
+    throw new DefinitionError(named, '', `JSON non valido: ${(error as Error).message}`);
   }
 }
 
@@ -53,7 +53,7 @@ export function compileFiles(files: DefinitionFiles): Definitions {
   for (const dir of folders) {
     const [resource, entity, list, form] = RESOURCE_FILES.map((f) => {
       const value = files[`schemas/${dir}/${f}`];
-      if (value === undefined) throw new DefinitionError(`${dir}/${f}`, '', 'file missing');
+      if (value === undefined) throw new DefinitionError(`${dir}/${f}`, '', 'file mancante');
       return value;
     });
     raw.resources.push({ dir, resource, entity, list, form });

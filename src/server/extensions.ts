@@ -211,7 +211,7 @@ export class Extensions {
   verify(): void {
     for (const [name, json] of this.definitions.workflows) {
       const problems = lintWorkflow(json as WorkflowDefinition, { actions: this.actionNames(), guards: Object.keys(guardsWith(this.guardsFor(name))) });
-      if (problems.length) throw new DefinitionError(`../workflows/${name}.json`, '', problems.join('; '));
+      if (problems.length) throw new DefinitionError(`../workflows/${name}.json`, '', problems.join(' '));
     }
   }
 }

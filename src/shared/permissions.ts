@@ -7,6 +7,9 @@ export interface Grants {
 
 export const SUPER_ADMIN = 'super_admin';
 
+/** Who plans and applies live changes of the definitions (the studio). */
+export const GESTIONE_DEFINIZIONI = 'gestione_definizioni';
+
 /** True when the grants satisfy the expression; no grants or no expression means denied. */
 export function hasPermission(expression: string | undefined, granted: Grants | undefined): boolean {
   if (!granted || !expression) return false;

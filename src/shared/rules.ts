@@ -58,6 +58,7 @@ export function hiddenProperties(schema: JsonSchema, data: Data): Set<string> {
 
 type Node = { op: 'num'; value: number } | { op: 'field'; name: string } | { op: '+' | '-' | '*' | '/'; left: Node; right: Node };
 
+/** A malformed expression; its message, in Italian, reaches the analyst through the definitions lint. */
 export class ExpressionError extends Error {}
 
 /** Parses "a + b - (c * 1.22)": field names, numbers, + - * / and parentheses. */
@@ -67,15 +68,15 @@ export function parseExpression(text: string): Node {
   const peek = () => tokens[i];
   const primary = (): Node => {
     const t = tokens[i++];
-    if (t === undefined) throw new ExpressionError('unexpected end of expression');
+    if (t === undefined) throw new ExpressionError('l\'espressione è incompleta');
     if (t === '(') {
       const inner = sum();
-      if (tokens[i++] !== ')') throw new ExpressionError('missing ")"');
+      if (tokens[i++] !== ')') throw new ExpressionError('manca ")"');
       return inner;
     }
     if (/^\d/.test(t)) return { op: 'num', value: Number(t) };
     if (/^[A-Za-z_]/.test(t)) return { op: 'field', name: t };
-    throw new ExpressionError(`unexpected "${t}"`);
+    throw new ExpressionError(`"${t}" non è atteso qui`);
   };
   const product = (): Node => {
     let left = primary();
@@ -94,7 +95,7 @@ export function parseExpression(text: string): Node {
     return left;
   };
   const tree = sum();
-  if (i < tokens.length) throw new ExpressionError(`unexpected "${tokens[i]}"`);
+  if (i < tokens.length) throw new ExpressionError(`"${tokens[i]}" non è atteso qui`);
   return tree;
 }
 

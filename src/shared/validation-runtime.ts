@@ -7,7 +7,7 @@ import { annoCorrente, annoMessage, dataNascitaMessage, isDataNascitaValida, ita
 import { formatMessages, keywordMessages } from './validation-messages.ts';
 
 // ajv-i18n ships CommonJS; its default export differs between bundlers and Node.
-const localizeIt = ((localizeItModule as unknown as { default?: unknown }).default ?? localizeItModule) as (errors: ErrorObject[]) => void;
+export const localizeIt = ((localizeItModule as unknown as { default?: unknown }).default ?? localizeItModule) as (errors: ErrorObject[]) => void;
 
 /** A malformed date is the format's error; x-data-nascita only judges real dates. */
 export function dataNascita(value: string): boolean {

@@ -90,23 +90,23 @@ describe('the analyst promise', () => {
 
 describe('malformed definitions are refused at start-up with file and pointer', () => {
   const cases: Array<[string, string, (doc: any) => void, RegExp]> = [
-    ['cliente/list.json', 'a column naming a missing property', (d) => d.columns.push({ field: 'nonEsiste', headerName: 'X' }), /^cliente\/list\.json#\/columns\/\d+\/field: unknown property "nonEsiste"/],
-    ['cliente/entity.schema.json', 'an unsupported type', (d) => { d.properties.nome = { type: 'strnig' }; }, /^cliente\/entity\.schema\.json#\/properties\/nome\/type: /],
-    ['cliente/entity.schema.json', 'a broken shared reference', (d) => { d.properties.cf = { $ref: '_shared/defs.json#/$defs/nope' }; }, /^cliente\/entity\.schema\.json#\/properties\/cf\/\$ref: unresolved reference/],
-    ['cliente/resource.json', 'an unknown key', (d) => { d.colour = 'red'; }, /^cliente\/resource\.json#\/: must NOT have additional properties \(colour\)/],
-    ['cliente/resource.json', 'an unknown permission', (d) => { d.permissions.delete = 'elimina_tutto'; }, /^cliente\/resource\.json#\/permissions\/delete: unknown permission "elimina_tutto"/],
-    ['cliente/form.ui.json', 'a layout naming a missing field', (d) => { d['ui:layout'][0].fields.push('ghost'); }, /^cliente\/form\.ui\.json#\/ui:layout\/0\/fields\/\d+: unknown property "ghost"/],
-    ['cliente/entity.schema.json', 'a reference to an unknown resource', (d) => { d.properties.collaboratore_id['x-ref'] = 'agente'; }, /x-ref: unknown resource "agente"/],
-    ['cliente/resource.json', 'a row scope without the user attribute', (d) => { delete d.rowScope.user; }, /^cliente\/resource\.json#\/rowScope: must have required property 'user'/],
-    ['cliente/resource.json', 'a row scope on an unknown user attribute', (d) => { d.rowScope.user = 'agente_id'; }, /^cliente\/resource\.json#\/rowScope\/user: must be equal to one of the allowed values/],
-    ['cliente/resource.json', 'a row scope on a text field', (d) => { d.rowScope.field = 'nome'; }, /^cliente\/resource\.json#\/rowScope\/field: "nome" must be an integer property/],
-    ['quotazione/resource.json', 'a row scope network on a missing parent', (d) => { d.rowScope.network.parentField = 'superiore_id'; }, /^quotazione\/resource\.json#\/rowScope\/network\/parentField: "superiore_id" is not a property of collaboratore/],
-    ['titolo/list.json', 'a range filter on a missing property', (d) => { d.filters[0].property = 'scadenza'; }, /^titolo\/list\.json#\/filters\/0\/property: unknown property "scadenza"/],
-    ['titolo/list.json', 'a range filter without its bound', (d) => { delete d.filters[1].bound; }, /^titolo\/list\.json#\/filters\/1: must have property bound when property property is present/],
-    ['titolo/list.json', 'a range filter on a text property', (d) => { d.filters[0].property = 'stato'; }, /^titolo\/list\.json#\/filters\/0\/property: "stato" \(text\) has no order to bound/],
-    ['titolo/list.json', 'a range filter edited by the wrong input', (d) => { d.filters[0].filter = 'text'; }, /^titolo\/list\.json#\/filters\/0\/filter: a bound of "data_fine" \(date\) is filtered as "date"/],
-    ['titolo/list.json', 'a range filter named as a property', (d) => { d.filters[0].field = 'data_inizio'; }, /^titolo\/list\.json#\/filters\/0\/field: "data_inizio" is a property/],
-    ['quotazioni_rca/resource.json', 'an unknown generic operation', (d) => { d.api.operations.push('export'); }, /^quotazioni_rca\/resource\.json#\/api\/operations\/3: must be equal to one of the allowed values/],
+    ['cliente/list.json', 'a column naming a missing property', (d) => d.columns.push({ field: 'nonEsiste', headerName: 'X' }), /^cliente\/list\.json#\/columns\/\d+\/field: proprietà sconosciuta "nonEsiste"/],
+    ['cliente/entity.schema.json', 'an unsupported type', (d) => { d.properties.nome = { type: 'strnig' }; }, /^cliente\/entity\.schema\.json#\/properties\/nome\/type: tipo "strnig" mancante o non supportato/],
+    ['cliente/entity.schema.json', 'a broken shared reference', (d) => { d.properties.cf = { $ref: '_shared/defs.json#/$defs/nope' }; }, /^cliente\/entity\.schema\.json#\/properties\/cf\/\$ref: riferimento "_shared\/defs\.json#\/\$defs\/nope" non trovato/],
+    ['cliente/resource.json', 'an unknown key', (d) => { d.colour = 'red'; }, /^cliente\/resource\.json#\/: non deve avere attributi aggiuntivi \("colour"\)/],
+    ['cliente/resource.json', 'an unknown permission', (d) => { d.permissions.delete = 'elimina_tutto'; }, /^cliente\/resource\.json#\/permissions\/delete: permesso sconosciuto "elimina_tutto" \(non è in _reference\/ruoli\.json\)/],
+    ['cliente/form.ui.json', 'a layout naming a missing field', (d) => { d['ui:layout'][0].fields.push('ghost'); }, /^cliente\/form\.ui\.json#\/ui:layout\/0\/fields\/\d+: proprietà sconosciuta "ghost"/],
+    ['cliente/entity.schema.json', 'a reference to an unknown resource', (d) => { d.properties.collaboratore_id['x-ref'] = 'agente'; }, /x-ref: risorsa sconosciuta "agente"/],
+    ['cliente/resource.json', 'a row scope without the user attribute', (d) => { delete d.rowScope.user; }, /^cliente\/resource\.json#\/rowScope: deve avere l'attributo obbligatorio user/],
+    ['cliente/resource.json', 'a row scope on an unknown user attribute', (d) => { d.rowScope.user = 'agente_id'; }, /^cliente\/resource\.json#\/rowScope\/user: deve essere uguale ad uno dei valori consentiti/],
+    ['cliente/resource.json', 'a row scope on a text field', (d) => { d.rowScope.field = 'nome'; }, /^cliente\/resource\.json#\/rowScope\/field: "nome" deve essere una proprietà intera \(contiene il collaboratore_id dell'utente\)/],
+    ['quotazione/resource.json', 'a row scope network on a missing parent', (d) => { d.rowScope.network.parentField = 'superiore_id'; }, /^quotazione\/resource\.json#\/rowScope\/network\/parentField: "superiore_id" non è una proprietà di collaboratore che rimanda a collaboratore \(x-ref\)/],
+    ['titolo/list.json', 'a range filter on a missing property', (d) => { d.filters[0].property = 'scadenza'; }, /^titolo\/list\.json#\/filters\/0\/property: proprietà sconosciuta "scadenza"/],
+    ['titolo/list.json', 'a range filter without its bound', (d) => { delete d.filters[1].bound; }, /^titolo\/list\.json#\/filters\/1: dovrebbe avere l'attributo bound quando l'attributo property è presente/],
+    ['titolo/list.json', 'a range filter on a text property', (d) => { d.filters[0].property = 'stato'; }, /^titolo\/list\.json#\/filters\/0\/property: "stato" \(testo\) non ha un ordine: non si filtra per intervallo/],
+    ['titolo/list.json', 'a range filter edited by the wrong input', (d) => { d.filters[0].filter = 'text'; }, /^titolo\/list\.json#\/filters\/0\/filter: per un intervallo di "data_fine" \(data\) "filter" deve essere "date"/],
+    ['titolo/list.json', 'a range filter named as a property', (d) => { d.filters[0].field = 'data_inizio'; }, /^titolo\/list\.json#\/filters\/0\/field: "data_inizio" è una proprietà: un filtro per intervallo ha un nome suo/],
+    ['quotazioni_rca/resource.json', 'an unknown generic operation', (d) => { d.api.operations.push('export'); }, /^quotazioni_rca\/resource\.json#\/api\/operations\/3: deve essere uguale ad uno dei valori consentiti/],
   ];
   it.each(cases)('%s with %s', async (file, _what, edit, expected) => {
     const dir = await schemasCopy();
@@ -122,7 +122,7 @@ describe('malformed definitions are refused at start-up with file and pointer', 
     const dir = await schemasCopy();
     try {
       await writeFile(path.join(dir, 'cliente', 'list.json'), '{ "columns": [ }');
-      await expect(loadAll(dir)).rejects.toThrow(/^cliente\/list\.json#: invalid JSON/);
+      await expect(loadAll(dir)).rejects.toThrow(/^cliente\/list\.json#: JSON non valido/);
     } finally {
       await removeCopy(dir);
     }

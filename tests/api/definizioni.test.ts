@@ -124,6 +124,9 @@ describe('a start records the set it serves', () => {
     expect(res.status).toBe(200);
     expect(res.headers['x-definizioni-versione']).toBe('1');
     expect(Object.keys(res.body.files).sort()).toEqual(Object.keys(disk).sort());
+    // What the studio's guard choices and lint read: the generic guards with the machine's own, and the domains' actions.
+    expect(res.body.implementati.guardie.quotazione_auto_storica).toEqual(expect.arrayContaining(['hasPermission', 'lacksPermission', 'notaPresente', 'derogaNecessaria', 'calcolata']));
+    expect(res.body.implementati.azioni).toEqual(expect.arrayContaining(['inviaEmail']));
   });
 
   it('the routes need gestione_definizioni and sound bodies', async () => {
@@ -137,6 +140,22 @@ describe('a start records the set it serves', () => {
     const code = await a.call('POST', '/api/definizioni/piano', { files: { 'schemas/quotazione/public.view.json': {} } });
     expect(code.status).toBe(422);
     expect(code.body.errors['files.schemas/quotazione/public.view.json'][0]).toMatch(/letto dal codice/);
+    // What no generator here builds (the fuzz's app serves no live definitions): no body, a null or array body, JSON
+    // nested 10 000 levels, other content types; and hostile ids in the path.
+    const raw = async (url: string, payload: string | undefined, type = 'application/json') =>
+      (await a.host.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, ...(payload !== undefined ? { 'content-type': type } : {}) }, ...(payload !== undefined ? { payload } : {}) })).statusCode;
+    const deep = `${'{"files":'.repeat(10_000)}{}${'}'.repeat(10_000)}`;
+    for (const route of ['/api/definizioni/piano', '/api/definizioni/anteprima', '/api/definizioni/applica', '/api/definizioni/versioni/1/ripristina']) {
+      for (const [payload, type] of [[undefined], ['null'], ['[]'], [deep], ['{"files":{}', 'application/json'], ['files=1', 'text/plain']] as Array<[string | undefined, string?]>) {
+        const status = await raw(route, payload, type);
+        expect(status, `${route} ${String(payload).slice(0, 20)}`).toBeGreaterThanOrEqual(400);
+        expect(status, `${route} ${String(payload).slice(0, 20)}`).toBeLessThan(500);
+      }
+    }
+    for (const id of ['-1', '0', '1e400', '99999999999', '%00', '1;DROP', '..%2F1']) {
+      const status = (await a.call('POST', `/api/definizioni/versioni/${id}/ripristina`, { versione: 1 })).status;
+      expect([404, 422], id).toContain(status);
+    }
     expect((await a.call('POST', '/api/definizioni/versioni/abc/ripristina', { versione: 1 })).status).toBe(422);
     expect((await a.call('POST', '/api/definizioni/versioni/999/ripristina', { versione: 1 })).status).toBe(404);
   });
@@ -151,7 +170,7 @@ describe('no proposed set, however broken, gets an internal error', () => {
       'workflows/quotazione_auto_storica.json', 'schemas/_shared/defs.json', 'schemas/_reference/ruoli.json', 'schemas/nuova/resource.json'];
     for (const file of targets) {
       for (const value of junk) {
-        for (const route of ['/api/definizioni/piano', '/api/definizioni/applica']) {
+        for (const route of ['/api/definizioni/piano', '/api/definizioni/anteprima', '/api/definizioni/applica']) {
           const res = await a.call('POST', route, { files: { [file]: value }, ...(route.endsWith('applica') ? { versione: a.host.versione } : {}) });
           expect([200, 422], `${route} ${file} ${JSON.stringify(value)}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`).toContain(res.status);
           if (route.endsWith('piano')) expect(res.status === 422 || res.body.lint.ok === false || res.body.applicabile === false || res.body.rifiuti.length > 0 || res.body.istruzioni !== undefined).toBe(true);
@@ -161,6 +180,44 @@ describe('no proposed set, however broken, gets an internal error', () => {
     expect(await dump()).toBe(before);
     expect((await a.call('GET', '/api/definizioni/versioni')).body.total).toBe(1);
   }, 120_000);
+});
+
+describe('the live preview of a draft', () => {
+  it('serves the touched resources as GET /api/definitions will once applied: a conditional field with its rule, a new column; nothing written', async () => {
+    const before = await dump();
+    const entity = changed(clienteSchema, (d) => {
+      d.properties.hobby = { type: 'string', title: 'Hobby', maxLength: 50 };
+      d.allOf = [...(d.allOf ?? []), { if: { properties: { tipo: { const: 'RETAIL' } }, required: ['tipo'] }, else: { properties: { hobby: false } } }];
+    });
+    const list = changed('schemas/cliente/list.json', (d) => d.columns.push({ field: 'hobby', headerName: 'Hobby' }));
+    const res = await a.call('POST', '/api/definizioni/anteprima', { files: { ...entity, ...list, 'workflows/quotazione_auto_storica.json': a.host.app.ctx.definizioni!.files['workflows/quotazione_auto_storica.json'] } });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body.errori).toEqual([]);
+    expect(res.body.risorse.map((r: any) => r.name)).toEqual(['cliente']);
+    const [cliente] = res.body.risorse;
+    const served = (await a.call('GET', '/api/definitions')).body.resources.find((r: any) => r.name === 'cliente');
+    expect(Object.keys(cliente).sort()).toEqual(Object.keys(served).sort());
+    expect(cliente.schema.properties.hobby).toMatchObject({ type: 'string', title: 'Hobby' });
+    // The condition reaches the form as the rule the renderer applies (the served one has no such field).
+    expect(cliente.form.hobby['ui:showWhen']).toEqual({ tipo: 'RETAIL' });
+    expect(served.schema.properties.hobby).toBeUndefined();
+    expect(cliente.list.columns.at(-1)).toMatchObject({ field: 'hobby', headerName: 'Hobby' });
+    expect(cliente.can).toEqual(served.can);
+
+    // A draft the lint refuses: its error, no resources.
+    const broken = await a.call('POST', '/api/definizioni/anteprima', { files: changed(clienteSchema, (d) => (d.required = [...(d.required ?? []), 'nessuno'])) });
+    expect(broken.status).toBe(200);
+    expect(broken.body.risorse).toEqual([]);
+    expect(broken.body.errori[0]).toMatchObject({ file: clienteSchema });
+    expect(await dump()).toBe(before);
+  });
+
+  it('needs gestione_definizioni', async () => {
+    const saved = token;
+    token = '';
+    expect((await a.call('POST', '/api/definizioni/anteprima', { files: {} })).status).toBe(401);
+    token = saved;
+  });
 });
 
 describe('the plan of each analyst change names its statements and rows, and writes nothing', () => {
@@ -234,7 +291,7 @@ describe('the plan of each analyst change names its statements and rows, and wri
       d.properties.codice_interno.type = 'integer';
     }));
     expect(type.applicabile).toBe(false);
-    expect(type.rifiuti).toEqual([{ file: clienteSchema, pointer: '/properties/codice_interno/type', messaggio: expect.stringMatching(/cannot become integer/), righe: [{ id: anna!.id, valore: 'X9' }] }]);
+    expect(type.rifiuti).toEqual([{ file: clienteSchema, pointer: '/properties/codice_interno/type', messaggio: expect.stringMatching(/non può diventare integer/), righe: [{ id: anna!.id, valore: 'X9' }] }]);
 
     const required = await plan(changed(clienteSchema, (d) => {
       d.properties.codice_interno.default = 'N/D';
@@ -254,7 +311,7 @@ describe('the plan of each analyst change names its statements and rows, and wri
     const enumInUse = await plan(changed(clienteSchema, (d) => {
       d.properties.tipo.oneOf = d.properties.tipo.oneOf.filter((o: { const: string }) => o.const !== 'CORPORATE');
     }));
-    expect(enumInUse.rifiuti).toEqual([{ file: clienteSchema, pointer: '/properties/tipo', messaggio: expect.stringMatching(/"CORPORATE" \(1 row\)/), righe: [{ id: anna!.id, valore: 'CORPORATE' }] }]);
+    expect(enumInUse.rifiuti).toEqual([{ file: clienteSchema, pointer: '/properties/tipo', messaggio: expect.stringMatching(/"CORPORATE" \(1 record\)/), righe: [{ id: anna!.id, valore: 'CORPORATE' }] }]);
 
     // Lint errors name file and pointer; a domain's resource removed is refused by the plan.
     const lint = await plan(changed('schemas/cliente/list.json', (d) => {
@@ -294,6 +351,13 @@ describe('applied on A, served by B without a restart', () => {
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     await servedWithin(2000, async () => b.host.versione === renamed.body.versione);
     expect((await b.call('GET', `/api/cliente/${mario!.id}`)).body.data.annotazioni_studio).toBe('Cliente storico');
+    // Each table's history trigger is written for its columns: after the rename a change is recorded by the new name.
+    const current = (await b.call('GET', `/api/cliente/${mario!.id}`)).body.data;
+    const edited = await b.call('PUT', `/api/cliente/${mario!.id}`, { annotazioni_studio: 'Cliente fedele', version: current.version });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const [entry] = (await b.call('GET', `/api/cliente/${mario!.id}/storico`)).body.data;
+    expect(entry.azione).toBe('modifica');
+    expect(entry.modifiche).toEqual([expect.objectContaining({ campo: 'annotazioni_studio', da: 'Cliente storico', a: 'Cliente fedele' })]);
 
     const resource = await apply(newResource());
     expect(resource.status, JSON.stringify(resource.body)).toBe(200);

@@ -18,6 +18,22 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A request's answer and every statement any database client sent while it ran. */
+async function statementsOf(path: string) {
+  const sent: string[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    if (typeof args[0] === 'string') sent.push(args[0]);
+    return original.apply(this, args);
+  };
+  try {
+    return { sent, res: await t.call('GET', path, { token: admin }) };
+  } finally {
+    proto.query = original;
+  }
+}
+
 describe('list totals', () => {
   it('a table above the limit answers an estimate, marked, never above the rows there are nor below the limit', async () => {
     const res = await t.call('GET', '/api/cliente?per_page=15', { token: admin });
@@ -49,19 +65,7 @@ describe('list totals', () => {
 
   it('page 1 of a large table asked again reads the instance\'s estimate: the page statement alone, no count', async () => {
     await t.call('GET', '/api/cliente?per_page=15', { token: admin });
-    const sent: string[] = [];
-    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-    const original = proto.query;
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      if (typeof args[0] === 'string') sent.push(args[0]);
-      return original.apply(this, args);
-    };
-    let res;
-    try {
-      res = await t.call('GET', '/api/cliente?per_page=15', { token: admin });
-    } finally {
-      proto.query = original;
-    }
+    const { sent, res } = await statementsOf('/api/cliente?per_page=15');
     expect(res.body).toMatchObject({ total_is_estimate: true });
     expect(res.body.total).toBeGreaterThanOrEqual(10);
     const onTable = sent.filter((text) => /"cliente"|pg_class/.test(text));
@@ -85,5 +89,22 @@ describe('list totals', () => {
     } finally {
       await sql`DELETE FROM cliente WHERE id = ${added.rows[0]!.id}`.execute(t.connection.db);
     }
+  });
+});
+
+describe('a common search is not counted', () => {
+  it('a search the planner expects to match many times the limit sends no count; a page that is not full gives the exact total', async () => {
+    await sql`INSERT INTO cliente (tipo, sesso, nome, cognome, attivo)
+      SELECT 'RETAIL', 'F', 'ANNA', 'BIANCHI ' || g, true FROM generate_series(1, 300) g`.execute(t.connection.db);
+    await sql`ANALYZE cliente`.execute(t.connection.db);
+    const { sent, res: first } = await statementsOf('/api/cliente?search=bianchi&per_page=15');
+    expect(first.body.data).toHaveLength(15);
+    expect(first.body.total_is_estimate).toBe(true);
+    expect(first.body.total).toBeGreaterThanOrEqual(50);
+    expect(sent.filter((text) => /count\(\*\)/.test(text))).toEqual([]);
+    // 300 matches, 7 a page: page 43 holds the last 6, so the total is known.
+    const last = await t.call('GET', '/api/cliente?search=bianchi&per_page=7&page=43', { token: admin });
+    expect(last.body).toMatchObject({ total: 300, total_is_estimate: false, last_page: 43 });
+    expect(last.body.data).toHaveLength(6);
   });
 });

@@ -1,5 +1,6 @@
 // Lists at scale: the same rows in the same order whatever the paging route (page N, deep pages read through their
 // ids, the last page, the opaque cursor), with ties on the sort column, nulls, inserts between cursor pages and row scope.
+// Anchors every 7 rows (LIST_ANCHOR_EVERY) from offset 14 (LIST_ANCHORED_FROM): most pages by number seek after one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
@@ -10,6 +11,7 @@ let collab: string;
 let collabId: number;
 
 const ROWS = 300;
+const ANCHOR_EVERY = 7;
 // PostgreSQL's default nulls, as the list's ORDER BY has them; id breaks every tie, in the first key's direction.
 const ORDERS: Record<string, string> = {
   'cognome': 'cognome ASC, id ASC',
@@ -53,7 +55,7 @@ async function byPage(query: string, token = admin): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ config: { LIST_ANCHOR_EVERY: ANCHOR_EVERY, LIST_ANCHORED_FROM: 2 * ANCHOR_EVERY } });
   admin = await t.login(ADMIN.email, ADMIN.password);
   collabId = (await t.call('POST', '/api/collaboratore', { token: admin, body: { sesso: 'M', nome: 'Agente', cognome: 'SCALA', tipo: 'AGENTE', email: 'scala@example.it' } })).body.data.model.id as number;
   collab = await userWithRoles(t, admin, { email: 'collab.scala@test.it', roles: ['collaboratore'], collaboratore_id: collabId });
@@ -78,6 +80,43 @@ describe('lists at scale', () => {
       expect(await byPage(`sort=${sort}&per_page=50`), sort).toEqual(all);
       expect(await byCursor(`sort=${sort}&per_page=23`), sort).toEqual(all);
     }
+  });
+
+  it('deep pages by number seek from anchors that follow every write moving a row, with an exact total; other writes keep them', async () => {
+    const generation = async () => Number((await sql<{ n: string }>`SELECT sum(cambi) AS n FROM lista_generazione WHERE tabella = 'cliente'`.execute(t.connection.db)).rows[0]!.n);
+    const pages = async (sort: string, filter = '') => {
+      const first = await get(`/api/cliente?sort=${sort}&per_page=10${filter}`);
+      // The first deep page skips its offset and starts the walk; once it ends, the pages below seek from anchors.
+      await get(`/api/cliente?sort=${sort}&per_page=10&page=${first.last_page}${filter}`);
+      await t.app.ctx.cache.anchors.settled();
+      const ids = first.data.map((r) => r.id);
+      for (let page = 2; page <= first.last_page; page++) {
+        const body = await get(`/api/cliente?sort=${sort}&per_page=10&page=${page}${filter}`) as Awaited<ReturnType<typeof get>> & { total: number; total_is_estimate: boolean };
+        expect(body.total_is_estimate).toBe(false);
+        expect(body.total).toBe(first.data.length + (first.last_page - 1) * 10 - (10 - (await get(`/api/cliente?sort=${sort}&per_page=10&page=${first.last_page}${filter}`)).data.length));
+        ids.push(...body.data.map((r) => r.id));
+      }
+      return ids;
+    };
+    expect(await pages('-dataNascita')).toEqual(await expected(ORDERS['-dataNascita']!));
+    // A filter on the table's own column is anchored too, on its own rows.
+    expect(await pages('cognome', '&filter[nome]=NOME 2')).toEqual(await expected(ORDERS.cognome!, sql`nome = 'NOME 2'`));
+    // An insert before every anchor, an update moving a row from the start to the end, a delete: the next deep page is exact.
+    const before = await generation();
+    const [{ id: moved }] = (await sql<{ id: number }>`SELECT id FROM cliente ORDER BY cognome, id LIMIT 1`.execute(t.connection.db)).rows as [{ id: number }];
+    await sql`INSERT INTO cliente (tipo, sesso, nome, cognome, attivo) VALUES ('RETAIL', 'F', 'ANNA', 'A PRIMA DI TUTTI', true)`.execute(t.connection.db);
+    await sql`UPDATE cliente SET cognome = 'ZZ ULTIMO' WHERE id = ${moved}`.execute(t.connection.db);
+    await sql`DELETE FROM cliente WHERE id = (SELECT id FROM cliente WHERE cognome LIKE 'COGNOME%' ORDER BY cognome DESC, id DESC LIMIT 1 OFFSET 100)`.execute(t.connection.db);
+    expect(await generation()).toBe(before + 3);
+    const all = await expected(ORDERS.cognome!);
+    expect(await pages('cognome')).toEqual(all);
+    expect((await get(`/api/cliente?sort=cognome&per_page=10&page=${Math.ceil(all.length / 10)}`)).data.map((r) => r.id).at(-1)).toBe(moved);
+    // A write to a column no list sorts or filters on moves nothing, and keeps the anchors.
+    const kept = await generation();
+    await sql`UPDATE cliente SET note = 'letto' WHERE id = ${moved}`.execute(t.connection.db);
+    expect(await generation()).toBe(kept);
+    // A search is not anchored (it may read other tables), yet agrees all the same.
+    expect(await pages('-cognome', '&search=cognome')).toEqual(await expected(ORDERS['-cognome']!, sql`cognome LIKE '%COGNOME%'`));
   });
 
   it('the last page by number is the list\'s tail, and a cursor continues from any page asked by number', async () => {

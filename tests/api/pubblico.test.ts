@@ -480,6 +480,15 @@ describe('rate limiting', () => {
       const rows = (await sql<{ key: string }>`SELECT key FROM rate_limit`.execute(t.connection.db)).rows.map((r) => r.key);
       expect(rows).toContain(`pubblico:uuid:${uuid}`);
       expect(rows).toContain('pubblico:ip:127.0.0.1');
+      // A window boundary does not forget a flood: the previous window's hits still count, weighted by the part of it
+      // inside the last window; two windows back they no longer do.
+      const flooded = randomUUID();
+      const window = `to_timestamp(floor(extract(epoch FROM now()) / 60) * 60)`;
+      await sql`INSERT INTO rate_limit (key, window_start, hits) VALUES (${`pubblico:uuid:${flooded}`}, ${sql.raw(window)} - interval '60 seconds', 1000000)`.execute(t.connection.db);
+      expect((await send(first, 'GET', `/api/cliente/quotazione/${flooded}`)).status).toBe(429);
+      const forgotten = randomUUID();
+      await sql`INSERT INTO rate_limit (key, window_start, hits) VALUES (${`pubblico:uuid:${forgotten}`}, ${sql.raw(window)} - interval '120 seconds', 1000000)`.execute(t.connection.db);
+      expect((await send(first, 'GET', `/api/cliente/quotazione/${forgotten}`)).status).toBe(404);
     } finally {
       await Promise.all([first.close(), second.close(), strict.close()]);
     }

@@ -226,7 +226,7 @@ describe('definitions that change on a database with rows', () => {
       const error = await refusal(schemasDir, connection);
       expect(error.file).toBe('cliente/entity.schema.json');
       expect(error.pointer).toBe('/properties/numero_str/type');
-      expect(error.message).toContain(`rows id ${ids[1]} ("sette") do not convert`);
+      expect(error.message).toContain(`record id ${ids[1]} ("sette") non si convertono`);
       expect(await dump(database.url, connection)).toBe(before);
     });
 
@@ -237,7 +237,7 @@ describe('definitions that change on a database with rows', () => {
       });
       const error = await refusal(schemasDir, connection);
       expect(error.pointer).toBe('/properties/livello');
-      expect(error.message).toContain('"B" (2 rows)');
+      expect(error.message).toContain('"B" (2 record)');
       expect(await dump(database.url, connection)).toBe(before);
     });
 
@@ -247,7 +247,7 @@ describe('definitions that change on a database with rows', () => {
         doc.required.push('eta_testo');
       });
       const error = await refusal(schemasDir, connection);
-      expect(error.message).toContain('"eta_testo" is required but 1 row of cliente has no value');
+      expect(error.message).toContain('"eta_testo" è obbligatorio ma 1 record di cliente non ha un valore');
       expect(await dump(database.url, connection)).toBe(before);
     });
 
@@ -258,7 +258,7 @@ describe('definitions that change on a database with rows', () => {
         doc.required.push('segmento');
       });
       const error = await refusal(schemasDir, connection);
-      expect(error.message).toContain('"segmento" is new and required');
+      expect(error.message).toContain('"segmento" è nuovo e obbligatorio');
       expect(error.message).toContain('"default"');
       expect(await dump(database.url, connection)).toBe(before);
     });

@@ -1,7 +1,7 @@
 // The forms' validators compiled by the server (POST /api/validators, GET /api/validators/{key}.js): the browser
 // imports them, so the Content-Security-Policy needs no 'unsafe-eval'. No login (the public link has forms too).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let cliente: Record<string, unknown>;
@@ -44,6 +44,19 @@ describe('form validators', () => {
     }
     expect((await t.call('POST', '/api/validators', { body: {} })).status).toBe(422);
     expect((await t.call('POST', '/api/validators', { body: { schema: 'x' } })).status).toBe(422);
+  });
+
+  it('compiles a pattern the definitions do not declare yet for whoever manages them (the studio\'s preview), for no one else', async () => {
+    const draft = { schema: { type: 'object', properties: { codice_rete: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' } } } };
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    const staff = await userWithRoles(t, admin, { email: 'validatori.staff@example.it', roles: ['staff'] });
+    expect((await t.call('POST', '/api/validators', { body: draft })).status).toBe(422);
+    expect((await t.call('POST', '/api/validators', { body: draft, token: staff })).status).toBe(422);
+    expect((await t.call('POST', '/api/validators', { body: draft, token: 'not-a-token' })).status).toBe(422);
+    const analyst = await t.call('POST', '/api/validators', { body: draft, token: admin });
+    expect(analyst.status, JSON.stringify(analyst.body)).toBe(200);
+    // The other limits hold for them too.
+    expect((await t.call('POST', '/api/validators', { body: { schema: { type: 'object', properties: { a: { $ref: 'http://example.com/x.json' } } } }, token: admin })).status).toBe(422);
   });
 
   it('answers 404 for a module never compiled and for a malformed key', async () => {

@@ -2,7 +2,7 @@
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
-import { admin, appUrl, gridTo, keyboardCreateCustomer, keyboardLogin, loginAsAdmin, tabTo, uniqueSurname } from './helpers.ts';
+import { admin, appUrl, expectOnlyRow, gridTo, keyboardCreateCustomer, keyboardLogin, loginAsAdmin, tabTo, uniqueSurname } from './helpers.ts';
 
 /** Every visible input, select and textarea has an accessible name from a label (or aria-label/-labelledby). */
 async function expectLabelledControls(page: Page) {
@@ -75,7 +75,7 @@ test('the whole customer flow works from the keyboard alone', async ({ page }) =
   await page.keyboard.type(surname);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`search=${surname}`));
-  await expect(page.locator('.ag-row', { hasText: surname })).toHaveCount(1);
+  await expectOnlyRow(page, surname);
   await gridTo(page, page.getByRole('button', { name: `Modifica TECLA ${surname}` }));
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Referente')).toHaveValue('REFERENTE DA TASTIERA');
@@ -86,7 +86,7 @@ test('the whole customer flow works from the keyboard alone', async ({ page }) =
   await tabTo(page, page.getByRole('searchbox'));
   await page.keyboard.type(surname);
   await page.keyboard.press('Enter');
-  await expect(page.locator('.ag-row', { hasText: surname })).toHaveCount(1);
+  await expectOnlyRow(page, surname);
   await gridTo(page, page.getByRole('button', { name: `Elimina TECLA ${surname}` }));
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');

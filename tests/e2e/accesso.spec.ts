@@ -80,6 +80,8 @@ test("'Password dimenticata?' answers the same for any address", async ({ page }
   await page.goto(appUrl('/login'));
   await page.getByRole('link', { name: 'Password dimenticata?' }).click();
   await expect(page).toHaveURL(/\/reimposta-password/);
+  // The login page, with its own 'E-mail', stays on screen until the reset page's code has arrived.
+  await expect(page.getByRole('heading', { name: 'Password dimenticata' })).toBeVisible();
   await page.getByLabel('E-mail').fill('nessuno@accesso.test');
   await page.getByRole('button', { name: 'Invia il link' }).click();
   await expect(page.getByRole('status')).toContainText("Se l'indirizzo appartiene a un utente attivo");

@@ -47,7 +47,7 @@ async function expectAccessible(page: Page) {
 async function searchList(page: Page, label: RegExp, text: string) {
   await page.getByRole('searchbox', { name: label }).fill(text);
   // The search is debounced by 1000 ms; the URL follows once it runs.
-  await expect(page).toHaveURL(new RegExp(`search=${text}`), { timeout: 5000 });
+  await expect(page).toHaveURL(new RegExp(`search=${text}`));
 }
 
 test('a company collaborator (sesso A) shows the business name, hides the personal fields and gets its tabs once saved', async ({ page, request }) => {
@@ -174,9 +174,9 @@ test('the Clienti tab lists the collaborator’s customers and saves the passive
   await input.fill('12,5');
   await expect(page.locator(`#passiva-${cliente.id}__error`)).toHaveCount(0);
   // Saved after the pause, with the record's version.
-  await expect.poll(async () => (await call('GET', `/api/cliente/${cliente.id}`)).body.data.perc_provvigione_passiva, { timeout: 5000 }).toBe(12.5);
+  await expect.poll(async () => (await call('GET', `/api/cliente/${cliente.id}`)).body.data.perc_provvigione_passiva).toBe(12.5);
   await input.fill('20');
-  await expect.poll(async () => (await call('GET', `/api/cliente/${cliente.id}`)).body.data, { timeout: 5000 }).toMatchObject({ perc_provvigione_passiva: 20, version: 3 });
+  await expect.poll(async () => (await call('GET', `/api/cliente/${cliente.id}`)).body.data).toMatchObject({ perc_provvigione_passiva: 20, version: 3 });
 });
 
 test('the Prodotti Assegnati tab names the assigned mandate products and assigns one more', async ({ page, request }) => {
@@ -290,7 +290,7 @@ test('a mandate row edited and switched off survives a reload; a new category st
   await page.getByLabel('% Provvigione Incendio e Furto').fill('30');
   await page.getByRole('link', { name: 'Fornitori' }).click();
   await expect(page).toHaveURL(/\/compagnia$/);
-  await expect.poll(async () => (await call('GET', `/api/categoria_prodotto/${riga.id}`)).body.data, { timeout: 5000 }).toMatchObject({
+  await expect.poll(async () => (await call('GET', `/api/categoria_prodotto/${riga.id}`)).body.data).toMatchObject({
     percentuale_provvigione_attiva: 30,
     mandato_attivo: true,
   });

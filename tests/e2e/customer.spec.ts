@@ -6,7 +6,7 @@ import { appUrl, invalidCodiceFiscale, loginAsAdmin, uniqueSurname, validCodiceF
 async function searchFor(page: Page, text: string) {
   await page.getByRole('searchbox', { name: /Cerca in Clienti/ }).fill(text);
   // The search is debounced by 1000 ms; the URL follows once it runs.
-  await expect(page).toHaveURL(new RegExp(`search=${text}`), { timeout: 5000 });
+  await expect(page).toHaveURL(new RegExp(`search=${text}`));
 }
 
 function row(page: Page, surname: string) {

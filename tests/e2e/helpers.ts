@@ -80,6 +80,19 @@ export function menuTitles(page: Page) {
 
 /** Login with keys only: the e-mail field has focus on arrival, Tab to the password, Enter submits. */
 /**
+ * Waits until a list grid shows `text`'s row and no other, its loading done. A search's row may be on page 1 already,
+ * so that row alone does not say the search has answered: its rows, arriving while the arrows move, took the focus away.
+ */
+export async function expectOnlyRow(page: Page, text: string): Promise<Locator> {
+  // A second row (row-index 1, in any pinned part) is gone, and the first is the one.
+  await expect(page.locator('.ag-row[row-index="1"]')).toHaveCount(0);
+  const row = page.locator('.ag-row[row-index="0"]', { hasText: text });
+  await expect(row).toHaveCount(1);
+  await expect(page.locator('.ag-overlay-loading-wrapper:visible')).toHaveCount(0);
+  return row;
+}
+
+/**
  * Reaches a cell of a list grid, or a button in it, as a keyboard user: the grid is one Tab stop, the arrows move to
  * the row and the column, Tab to the cell's buttons. Fails when it cannot get there.
  */
@@ -266,4 +279,22 @@ export async function draftThroughApi(page: Page, modello: RegExp, surname: stri
   const id = (await created.json()).data.model.id as number;
   expect((await page.request.post(appUrl('/api/quotazioni/calcolo'), { headers, data: { id } })).status()).toBe(200);
   return id;
+}
+
+/** The studio open on a resource as the admin: the API's headers and the definitions' version the studio shows. */
+export async function openStudio(page: Page, resource = 'cliente'): Promise<{ headers: Record<string, string>; before: number }> {
+  await loginAsAdmin(page);
+  const headers = { Authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('token'))}` };
+  await page.goto(appUrl('/studio'));
+  await page.getByLabel('Risorsa').selectOption(resource);
+  const before = Number((await page.getByText(/Definizioni in uso: versione \d+/).textContent())!.match(/versione (\d+)/)![1]);
+  return { headers, before };
+}
+
+/** A studio test's clean-up: back to the version it started from, through the API, when anything was applied. */
+export async function restoreVersion(page: Page, headers: Record<string, string>, before: number): Promise<void> {
+  const now = (await (await page.request.get(appUrl('/api/definizioni'), { headers })).json()).versione;
+  if (now === before) return;
+  const back = await page.request.post(appUrl(`/api/definizioni/versioni/${before}/ripristina`), { headers, data: { versione: now } });
+  expect(back.status(), await back.text()).toBe(200);
 }

@@ -146,8 +146,15 @@ async function emetti(page: Page, id: number) {
   await dialog.getByRole('button', { name: 'Annulla' }).click();
   await emissione(page).getByRole('button', { name: 'Emetti' }).click();
   dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: 'Emetti' }).click();
-  await expect(page.getByTestId('notice').filter({ hasText: 'Polizza emessa correttamente' })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByLabel('Decorrenza')).toBeVisible();
+  // Once in CI the dialog stayed open and no request left after this click. Clicking again while the dialog is still
+  // open is safe: a click while one is in flight sends nothing (the dialog's guard) and the issue is idempotent.
+  const emessa = page.getByTestId('notice').filter({ hasText: 'Polizza emessa correttamente' });
+  await expect(async () => {
+    const conferma = dialog.getByRole('button', { name: 'Emetti' });
+    if (await conferma.isVisible()) await conferma.click({ timeout: 5_000 });
+    await expect(emessa).toBeVisible({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
   expect(await stato(page, id)).toBe(STATO.firma);
 }
 

@@ -1,7 +1,7 @@
 // Keyboard alone: a collaborator creates a customer, then takes a quotation from draft to 'In attesa compilazione
 // form' (list → record with Enter, workflow button, confirmation dialog) without the mouse; focus returns after dialogs.
 import { expect, test } from './fixtures.ts';
-import { appUrl, demoUsers, gridTo, keyboardCreateCustomer, keyboardLogin, tabTo, uniqueSurname } from './helpers.ts';
+import { appUrl, demoUsers, expectOnlyRow, gridTo, keyboardCreateCustomer, keyboardLogin, tabTo, uniqueSurname } from './helpers.ts';
 
 const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
 
@@ -35,8 +35,7 @@ test('keyboard only: create a customer, then a quotation from draft to "In attes
   await tabTo(page, page.getByRole('searchbox'));
   await page.keyboard.type(surname);
   await page.keyboard.press('Enter');
-  const row = page.locator('.ag-row', { hasText: surname });
-  await expect(row).toHaveCount(1);
+  const row = await expectOnlyRow(page, surname);
   await expect(row.locator('[col-id="stato_quotazione_id"]')).toHaveText('Bozza');
   await gridTo(page, row.locator('[col-id="cognome"]'));
   await page.keyboard.press('Enter');

@@ -8,8 +8,10 @@ export default defineConfig({
   // Two files at a time, each worker on its own server (fixtures.ts); E2E_WORKERS=1 runs them one after another.
   workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // A CI machine is shared and may run the suite at a third of a workstation's speed (two servers, two browsers, two
+  // cores): the same waits, given longer before they fail there.
+  timeout: process.env.CI ? 120_000 : 60_000,
+  expect: { timeout: process.env.CI ? 20_000 : 10_000 },
   retries: 0,
   reporter: [['list']],
   use: {

@@ -55,8 +55,12 @@ test("a collaborator's expiry calendar: their policy, its days left, and 'Prepar
   await page.getByRole('link', { name: 'Scadenziario' }).click();
   await expect(page).toHaveURL(/\/scadenziario$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Scadenziario');
-  // Only the policy of Rossi's customer (and its unpaid title), not Verdi's.
+  // Only the policy of Rossi's customer (and its unpaid title), not Verdi's. Typed once the list has loaded: typed
+  // earlier, the search was once undone in CI and the grid stayed unfiltered (12 policies) for 10 s.
+  await expect(grid(page).first()).toBeVisible();
+  await expect(page.locator('.ag-overlay-loading-wrapper:visible')).toHaveCount(0);
   await page.getByRole('searchbox').fill(`SCA-ROSSI-${surname}`);
+  await expect(page).toHaveURL(new RegExp(`search=SCA-ROSSI-${surname}`));
   const riga = grid(page).filter({ has: page.locator('[col-id="tipo"]', { hasText: /^Polizza$/ }) });
   await expect(riga).toHaveCount(1);
   await expect(riga.locator('[col-id="riferimento"]')).toHaveText(numeri[0]!);

@@ -62,8 +62,8 @@ describe('domain registrations', () => {
     // Without the quotation's domain and those that depend on it.
     const withoutQuotazione = domains.filter((d) => !['domain:quotazione', 'domain:quotazioni_rca', 'domain:polizza_auto_storica'].includes(nameOf(d)));
     expect(withoutQuotazione.length).toBe(domains.length - 3);
-    await expect(collectExtensions(definitions, withoutQuotazione)).rejects.toThrow(/action "documentiEmissione" is not implemented/);
-    await expect(collectExtensions(definitions, withoutQuotazione)).rejects.toThrow(/guard "derogaNecessaria" is not implemented/);
+    await expect(collectExtensions(definitions, withoutQuotazione)).rejects.toThrow(/l'azione «documentiEmissione» non è implementata/);
+    await expect(collectExtensions(definitions, withoutQuotazione)).rejects.toThrow(/la condizione «derogaNecessaria» non è implementata/);
   });
 
   it('the quotation machine\'s guards come from its domain, not from the generic guard map', async () => {

@@ -15,17 +15,17 @@ it('refuses related tabs naming an unknown resource, a field not pointing at the
       await writeFile(file, JSON.stringify({ ...cliente, related }));
       await expect(loadDefinitions(dir)).rejects.toThrow(`cliente/resource.json#${pointer}: ${detail}`);
     };
-    await attempt([{ title: 'X', resource: 'nessuna', field: 'cliente_id' }], '/related/0/resource', 'unknown resource "nessuna"');
+    await attempt([{ title: 'X', resource: 'nessuna', field: 'cliente_id' }], '/related/0/resource', 'risorsa sconosciuta "nessuna"');
     // collaboratore_id of a quotation points at the collaborator, not at the customer.
     await attempt([{ title: 'Q', resource: 'quotazione', field: 'cliente_id' }, { title: 'X', resource: 'quotazione', field: 'collaboratore_id' }],
-      '/related/1/field', '"quotazione.collaboratore_id" does not refer to "cliente" (x-ref)');
-    await attempt([{ title: 'X', resource: 'quotazione', field: 'nonesiste' }], '/related/0/field', 'unknown property "nonesiste" of "quotazione"');
-    await attempt([{ title: 'X', resource: 'quotazione' }], '/related/0', 'a list tab names either "field" or "match"');
-    await attempt([{ title: 'X', resource: 'email_outbox', match: { destinatario: 'nonesiste' } }], '/related/0/match/destinatario', '"nonesiste" is not a readable property of "cliente"');
-    await attempt([{ title: 'X', resource: 'titolo', field: 'cliente_id', sort: '-nonesiste' }], '/related/0/sort', 'unknown property in "-nonesiste"');
-    await attempt([{ title: 'X', kind: 'tabella', path: '/api/polizza/{id}/x', columns: [{ field: 'a', headerName: 'A' }] }], '/related/0/path', 'must be a route under "/api/cliente/{id}/"');
-    await attempt([{ title: 'X', kind: 'storico', resource: 'quotazione' }], '/related/0/resource', 'not used by a tab of kind "storico"');
-    await attempt([{ title: 'X', kind: 'altro' }], '/related/0/kind', 'must be equal to one of the allowed values');
+      '/related/1/field', '"quotazione.collaboratore_id" non rimanda a "cliente" (x-ref)');
+    await attempt([{ title: 'X', resource: 'quotazione', field: 'nonesiste' }], '/related/0/field', 'proprietà sconosciuta "nonesiste" di "quotazione"');
+    await attempt([{ title: 'X', resource: 'quotazione' }], '/related/0', 'una scheda di tipo "list" indica "field" oppure "match" (uno solo dei due)');
+    await attempt([{ title: 'X', resource: 'email_outbox', match: { destinatario: 'nonesiste' } }], '/related/0/match/destinatario', '"nonesiste" non è una proprietà di "cliente" leggibile da tutti gli utenti');
+    await attempt([{ title: 'X', resource: 'titolo', field: 'cliente_id', sort: '-nonesiste' }], '/related/0/sort', 'proprietà sconosciuta in "-nonesiste"');
+    await attempt([{ title: 'X', kind: 'tabella', path: '/api/polizza/{id}/x', columns: [{ field: 'a', headerName: 'A' }] }], '/related/0/path', 'deve essere un percorso sotto "/api/cliente/{id}/"');
+    await attempt([{ title: 'X', kind: 'storico', resource: 'quotazione' }], '/related/0/resource', 'non serve a una scheda di tipo "storico"');
+    await attempt([{ title: 'X', kind: 'altro' }], '/related/0/kind', 'deve essere uguale ad uno dei valori consentiti');
     // The project's own declaration passes.
     await writeFile(file, JSON.stringify(cliente));
     const defs = await loadDefinitions(dir);

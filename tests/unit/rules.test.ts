@@ -69,8 +69,10 @@ describe('computed fields', () => {
     expect(base).toBeDefined();
     expect(compile({ type: 'number', 'x-computed': 'a * 2' }).resources.get('prova')!.form.totale).toEqual({ 'ui:readonly': true });
     expect(() => compile({ type: 'number', 'x-computed': 'a +' })).toThrow(DefinitionError);
-    expect(() => compile({ type: 'number', 'x-computed': 'a + testo' })).toThrow(/"testo" is not a numeric property/);
-    expect(() => compile({ type: 'number', 'x-computed': 'a + manca' })).toThrow(/"manca" is not a numeric property/);
+    expect(() => compile({ type: 'number', 'x-computed': 'a +' })).toThrow(/x-computed: l'espressione è incompleta/);
+    expect(() => compile({ type: 'number', 'x-computed': 'a ) 2' })).toThrow(/x-computed: "\)" non è atteso qui/);
+    expect(() => compile({ type: 'number', 'x-computed': 'a + testo' })).toThrow(/"testo" non è una proprietà numerica dello stesso record/);
+    expect(() => compile({ type: 'number', 'x-computed': 'a + manca' })).toThrow(/"manca" non è una proprietà numerica dello stesso record/);
   });
 });
 
@@ -161,9 +163,9 @@ describe('schema evolution annotations', () => {
   });
 
   it('refuses annotations that cannot be right, naming the pointer', () => {
-    expect(() => compileWith({ a: { type: 'string', 'x-renamed-from': 'b' }, b: { type: 'string' } })).toThrow('prova/entity.schema.json#/properties/a/x-renamed-from: "b" is still a property');
-    expect(() => compileWith({ a: { type: 'string', 'x-renamed-from': 'a b' } })).toThrow(/x-renamed-from: must be the former property name/);
-    expect(() => compileWith({ a: { 'x-removed': 'yes' } })).toThrow(/#\/properties\/a\/x-removed: must be true/);
-    expect(() => compileWith({ id: { 'x-removed': true } })).toThrow(/a system column cannot be removed/);
+    expect(() => compileWith({ a: { type: 'string', 'x-renamed-from': 'b' }, b: { type: 'string' } })).toThrow('prova/entity.schema.json#/properties/a/x-renamed-from: "b" è ancora una proprietà');
+    expect(() => compileWith({ a: { type: 'string', 'x-renamed-from': 'a b' } })).toThrow(/x-renamed-from: deve essere il nome precedente della proprietà/);
+    expect(() => compileWith({ a: { 'x-removed': 'yes' } })).toThrow(/#\/properties\/a\/x-removed: deve essere true/);
+    expect(() => compileWith({ id: { 'x-removed': true } })).toThrow(/x-removed: una colonna di sistema non si può togliere/);
   });
 });

@@ -116,7 +116,7 @@ describe('workflows/quotazione_auto_storica.json', () => {
     const used = structuredClone(definition);
     used.meta.events.DATI_REGISTRI!.historyOnly = true;
     (used.states.bozza!.on ??= {}).DATI_REGISTRI = { target: 'bozza' };
-    expect(lintWorkflow(used, implemented())).toContain('event DATI_REGISTRI is history-only but a state uses it');
+    expect(lintWorkflow(used, implemented())).toContain('L\'evento DATI_REGISTRI è solo storico ma uno stato lo usa.');
   });
 
   it('has the 13 statuses of spec 001 §4 with their ids and codes', () => {
@@ -219,9 +219,9 @@ describe('workflows/quotazione_auto_storica.json', () => {
     (broken.states.bozza!.on as Record<string, unknown>).NUOVO = { guard: { type: 'inventato' }, target: 'nessuno' };
     const problems = lintWorkflow(broken, implemented());
     expect(problems).toEqual(expect.arrayContaining([
-      'bozza: event NUOVO has no meta (label)',
-      'bozza NUOVO: guard "inventato" is not implemented',
-      'bozza NUOVO: unknown target nessuno',
+      '«Bozza»: l\'evento NUOVO non ha un\'etichetta (meta.events).',
+      '«Bozza», evento NUOVO: la condizione «inventato» non è implementata.',
+      '«Bozza», evento NUOVO: lo stato di arrivo nessuno non esiste.',
     ]));
   });
 });

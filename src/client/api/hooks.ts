@@ -77,6 +77,15 @@ export function useRoute<T>(
   );
 }
 
+/** A read that posts its question (a draft to preview): cached by the body, the last answer kept while the next loads. */
+export function usePostedRoute<T>(template: string, body: unknown) {
+  return useSWR<T>(
+    body !== undefined ? ['route', 'POST', template, JSON.stringify(body)] : null,
+    () => callRoute<T>('POST', template, {}, { body }),
+    { ...READ_DEFAULTS, keepPreviousData: true },
+  );
+}
+
 /** Searches from this many characters, as the server does (shorter text finds nothing). */
 export const CERCA_MIN = 3;
 

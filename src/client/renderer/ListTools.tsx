@@ -9,7 +9,7 @@ import { dataProvider, type ExportProgress } from '../api/dataProvider.ts';
 import { Icon } from '../lib/Icon.tsx';
 import { useNotify } from '../lib/notify.tsx';
 import { msg } from '../messages.ts';
-import type { ResourceConfig } from '../types.ts';
+import type { ListConfig, ResourceConfig } from '../types.ts';
 import type { ListState } from './useResourceList.ts';
 import { useColumnPreferences } from './useResourceList.ts';
 
@@ -87,7 +87,14 @@ export interface SavedFilter {
 }
 
 /** Filtri salvati ▾: the user's named filters and sorts of this list, kept server-side with the preferences. */
-export function SavedFilters({ listKey, state, onApply }: { listKey: string; state: ListState; onApply: (saved: SavedFilter) => void }) {
+export function SavedFilters({ listKey, state, onApply, predefined = [], defaultSort = '' }: {
+  listKey: string;
+  state: ListState;
+  onApply: (saved: SavedFilter) => void;
+  /** The list's own (list.json savedFilters), offered to everyone before the user's. */
+  predefined?: NonNullable<ListConfig['savedFilters']>;
+  defaultSort?: string;
+}) {
   const prefs = useColumnPreferences<SavedFilter[]>(`filtri.${listKey}`);
   const [saved, setSaved] = useState<SavedFilter[] | undefined>();
   const list = saved ?? prefs.value ?? [];
@@ -115,6 +122,12 @@ export function SavedFilters({ listKey, state, onApply }: { listKey: string; sta
           <Icon name="filter" size={16} /> Filtri salvati
         </Dropdown.Toggle>
         <Dropdown.Menu>
+          {predefined.map((f) => (
+            <Dropdown.Item as="button" key={`p-${f.nome}`} onClick={() => onApply({ nome: f.nome, search: f.search ?? '', sort: f.sort ?? defaultSort, filters: f.filters ?? {} })}>
+              {f.nome}
+            </Dropdown.Item>
+          ))}
+          {predefined.length > 0 && <Dropdown.Divider />}
           {list.map((f) => (
             <Dropdown.Item as="button" key={f.nome} onClick={() => onApply(f)}>
               {f.nome}

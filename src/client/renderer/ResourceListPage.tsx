@@ -154,7 +154,7 @@ export default function ResourceListPage({ def, rowActions, actionsWidth }: Reso
             setHidden(next);
           }}
         />
-        <SavedFilters listKey={def.name} state={ctl.state} onApply={ctl.applyFilters} />
+        <SavedFilters listKey={def.name} state={ctl.state} onApply={ctl.applyFilters} predefined={def.list.savedFilters} defaultSort={def.list.defaultSort} />
         <ExportButton
           resource={resource}
           state={ctl.state}

@@ -82,6 +82,8 @@ export interface SchemaFormProps {
   /** Current number of errors (schema + server), recomputed shortly after each change. */
   onValidity?: (errorCount: number) => void;
   formRef?: Ref<Form>;
+  /** The fields' id prefix ('root'): another one for a second form on the same page, so labels name their own inputs. */
+  idPrefix?: string;
   /** Extra context for widgets, e.g. a look-up prefix for a form used without login. */
   context?: Record<string, unknown>;
 }
@@ -105,11 +107,19 @@ export function SchemaForm(props: SchemaFormProps) {
 
 function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
   const { id, schema, prepared, initialData, resources, recordId, labels, extraErrors, disabled, onChange, onSubmit, onInvalid, onValidity, formRef, context } = props;
-  const formContext = useMemo(() => ({ ...context, resources, recordId, labels }), [context, resources, recordId, labels]);
-  // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
-  const computed = useMemo(() => computedProperties(schema), [schema]);
   const latest = useRef<RecordData>(initialData);
   const form = useRef<TypingForm | null>(null);
+  // A row of an array dropped at another place (templates.tsx): the array rewritten as one change of the form.
+  const riordina = useCallback((path: ReadonlyArray<string | number>, from: number, to: number) => {
+    const list = path.reduce<unknown>((value, key) => (value as Record<string | number, unknown> | undefined)?.[key], latest.current);
+    if (!Array.isArray(list) || from >= list.length || to >= list.length) return;
+    const next = [...list];
+    next.splice(to, 0, ...next.splice(from, 1));
+    form.current?.setFieldValue([...path], next as never);
+  }, []);
+  const formContext = useMemo(() => ({ ...context, resources, recordId, labels, riordina }), [context, resources, recordId, labels, riordina]);
+  // "x-computed" fields: shown read-only, recomputed from the record's own fields on every change.
+  const computed = useMemo(() => computedProperties(schema), [schema]);
   const setForm = useCallback(
     (instance: TypingForm | null) => {
       form.current = instance;
@@ -148,6 +158,7 @@ function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
         <TypingForm
           ref={setForm}
           id={id}
+          idPrefix={props.idPrefix}
           className="schema-form"
           schema={prepared.schema}
           uiSchema={prepared.uiSchema}

@@ -2,7 +2,9 @@
 import { RequiredMark } from '../lib/RequiredMark.tsx';
 import { cloneElement, isValidElement } from 'react';
 import type { ReactElement } from 'react';
-import type { FieldErrorProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
+import { useState } from 'react';
+import type { ArrayFieldItemTemplateProps, FieldErrorProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
+import { Theme } from '@rjsf/react-bootstrap';
 import { registry } from '../widgets/registry.ts';
 import { descriptionIdOf, errorIdOf } from '../widgets/aria.ts';
 import { buildSections, conditionalTitle, isHiddenBy } from './layout.ts';
@@ -66,7 +68,12 @@ const wide = new Set(['textarea']);
 const narrow = new Set(['switch', 'boolean']);
 
 /** Bootstrap grid classes of a field's cell: plain class names, since a form redraws every cell on each change. */
+const WIDTHS: Record<string, string> = { full: 'col-12', half: 'col-12 col-md-6', third: 'col-12 col-md-6 col-xl-4', quarter: 'col-12 col-md-6 col-xl-3' };
+
 function columnFor(uiNode: Record<string, unknown> | undefined, type: unknown): string {
+  // The definition's own width (form.ui.json "ui:width") comes first.
+  const width = WIDTHS[uiNode?.['ui:width'] as string];
+  if (width) return width;
   const widget = uiNode?.['ui:widget'] as string | undefined;
   // Nested objects and lists need the whole row.
   if ((widget && wide.has(widget)) || ((type === 'object' || type === 'array') && widget !== 'checkboxes')) return 'col-12';
@@ -121,14 +128,16 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
     properties.map((p) => p.name),
     skip,
   );
+  // Another form on the page (the studio's preview beside its editor) has its own prefix: headings' ids stay unique.
+  const sectionId = (i: number) => (fieldPathId.$id === 'root' ? `section-${i}` : `${fieldPathId.$id}-section-${i}`);
   return (
     <>
       {sections.map((section, i) =>
         section.fields.some(visible) ? (
-          <section key={section.title || i} className="card mb-3" aria-labelledby={section.title ? `section-${i}` : undefined}>
+          <section key={section.title || i} className="card mb-3" aria-labelledby={section.title ? sectionId(i) : undefined}>
             <div className="card-body">
               {section.title && (
-                <h2 id={`section-${i}`} className="h6 card-title text-uppercase text-body-secondary mb-3">
+                <h2 id={sectionId(i)} className="h6 card-title text-uppercase text-body-secondary mb-3">
                   {section.title}
                 </h2>
               )}
@@ -141,8 +150,58 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   );
 }
 
+/** What SchemaForm puts in rjsf's formContext so an array's rows can be dropped at another place. */
+export interface ReorderContext {
+  riordina?: (path: ReadonlyArray<string | number>, from: number, to: number) => void;
+}
+
+const DRAG_TYPE = 'application/x-riga-modulo';
+const ThemeItem = Theme.templates!.ArrayFieldItemTemplate as React.ComponentType<ArrayFieldItemTemplateProps>;
+
+/**
+ * A row of an orderable array: dragged by its handle and dropped on another row of the same array. The handle is the
+ * only draggable part (a draggable row would turn selecting text in its inputs into a drag); from the keyboard the
+ * row's 'Sposta su' and 'Sposta giù' buttons do the same, so the handle is hidden from assistive technology.
+ */
+function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
+  const { buttonsProps, index, registry: formRegistry } = props;
+  const riordina = (formRegistry.formContext as ReorderContext | undefined)?.riordina;
+  const [over, setOver] = useState(false);
+  if (!riordina || props.readonly || props.disabled || !(buttonsProps.hasMoveUp || buttonsProps.hasMoveDown)) return <ThemeItem {...props} />;
+  const arrayPath = buttonsProps.fieldPathId.path.slice(0, -1);
+  const arrayKey = JSON.stringify(arrayPath);
+  const fromOf = (event: React.DragEvent) => {
+    const [key, from] = (event.dataTransfer.getData(DRAG_TYPE) || '|').split('|');
+    return key === arrayKey ? Number(from) : undefined;
+  };
+  return (
+    <div className={`d-flex align-items-start gap-2 riga-trascinabile${over ? ' riga-trascinabile-sopra' : ''}`}
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes(DRAG_TYPE)) return;
+        event.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(event) => {
+        setOver(false);
+        const from = fromOf(event);
+        if (from === undefined || from === index) return;
+        event.preventDefault();
+        riordina(arrayPath, from, index);
+      }}>
+      <span className="riga-maniglia" draggable aria-hidden="true" title="Trascina per spostare"
+        onDragStart={(event) => {
+          event.dataTransfer.setData(DRAG_TYPE, `${arrayKey}|${index}`);
+          event.dataTransfer.effectAllowed = 'move';
+        }}>⠿</span>
+      <div className="flex-grow-1"><ThemeItem {...props} /></div>
+    </div>
+  );
+}
+
 export const formTemplates: Partial<TemplatesType> = {
   FieldTemplate,
+  ArrayFieldItemTemplate,
   FieldErrorTemplate,
   ObjectFieldTemplate,
   // Errors show under their fields; the action bar's chip counts them.

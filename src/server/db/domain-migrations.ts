@@ -6,9 +6,10 @@ import type { MigrationStatement } from '../extensions.ts';
 import { MEDIA_TABLES } from '../media/store.ts';
 import { FIRMA_TABLES } from '../firma/service.ts';
 import { RATE_LIMIT_TABLES } from '../plugins/rateLimit.ts';
+import { LIST_GENERATION_TABLES } from './list-generation.ts';
 import { VALIDATOR_TABLES } from '../plugins/validators.ts';
 
-const ENGINE_MIGRATIONS: MigrationStatement[][] = [MEDIA_TABLES, FIRMA_TABLES, RATE_LIMIT_TABLES, VALIDATOR_TABLES];
+const ENGINE_MIGRATIONS: MigrationStatement[][] = [MEDIA_TABLES, FIRMA_TABLES, RATE_LIMIT_TABLES, VALIDATOR_TABLES, LIST_GENERATION_TABLES];
 
 /** Idempotent statements only (CREATE ... IF NOT EXISTS / OR REPLACE); those needing pg_trgm are skipped without it. */
 export async function runDomainMigrations(db: Database, trigram: boolean, domains: MigrationStatement[][]): Promise<void> {

@@ -14,9 +14,10 @@ import { SYSTEM_FIELDS, cercaEntry } from '../../shared/definitions/types.ts';
 import { runDomainMigrations } from './domain-migrations.ts';
 import type { MigrationStatement } from '../extensions.ts';
 import { createViews, dropViews } from './views.ts';
-import { STORICO_TABLES, ensureHistoryTrigger } from '../storico/schema.ts';
+import { MIGRATION_MARK, STORICO_TABLES, ensureHistoryTrigger } from '../storico/schema.ts';
 import { SCHEDULER_TABLES } from '../scheduler/schema.ts';
 import { listIndexes } from './list-indexes.ts';
+import { bumpAllGenerations, ensureListGeneration } from './list-generation.ts';
 import { TESTO_CERCABILE_FUNCTION, nestedEntry, nestedTextSql, prefixSql, searchableSql } from '../resources/search-sql.ts';
 
 /** Hand-written migrations (indexes, data fixes the definitions cannot express), run in file-name order. */
@@ -367,7 +368,7 @@ class Plan {
     } catch (error) {
       if (error instanceof DefinitionError && !this.collect) throw error;
       if (this.collect) await sql.raw('ROLLBACK TO SAVEPOINT migration_step').execute(this.db);
-      const message = error instanceof DefinitionError ? error.detail : `migration failed: ${(error as Error).message}`;
+      const message = error instanceof DefinitionError ? error.detail : `la migrazione non è riuscita: ${(error as Error).message}`;
       this.refuse(file, pointer, message);
     }
   }
@@ -411,7 +412,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
       columns.delete(from);
       report.renamed.push(`${table}.${from} -> ${field.name}`);
     } else if (field.renamedFrom && columns.has(field.name) && columns.has(field.renamedFrom)) {
-      plan.refuse(file, `${pointer}/x-renamed-from`, `both columns "${field.renamedFrom}" and "${field.name}" exist in table ${table}: move the data by a hand-written migration`);
+      plan.refuse(file, `${pointer}/x-renamed-from`, `le colonne "${field.renamedFrom}" e "${field.name}" esistono entrambe nella tabella ${table}: sposta i dati con una migrazione scritta a mano`);
       continue;
     }
 
@@ -422,7 +423,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
       // A new required field needs a value for the rows already there.
       if (requiredAt >= 0 && fallback === undefined && (await rowCount()) > 0) {
         const first = await sql<{ id: number }>`SELECT id FROM ${sql.table(table)} ORDER BY id LIMIT 5`.execute(db);
-        plan.refuse(file, `/required/${requiredAt}`, `"${field.name}" is new and required but ${table} already has rows: give the property a "default" for them`, first.rows);
+        plan.refuse(file, `/required/${requiredAt}`, `"${field.name}" è nuovo e obbligatorio ma ${table} ha già dei record: indica un valore predefinito ("default") per loro`, first.rows);
         continue;
       }
       await plan.step(file, pointer, () => plan.apply(`ALTER TABLE "${table}" ADD COLUMN "${field.name}" ${type}${columnDefault(def, field)}`));
@@ -445,7 +446,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
           ORDER BY id LIMIT 5`.execute(db);
         if (bad.rows.length) {
           const list = bad.rows.map((r) => `id ${r.id} (${JSON.stringify(r.value)})`).join(', ');
-          plan.refuse(file, `${pointer}/type`, `${column} is ${current} and cannot become ${type}: rows ${list} do not convert`, bad.rows.map((r) => ({ id: r.id, valore: r.value })));
+          plan.refuse(file, `${pointer}/type`, `${column} è di tipo ${current} e non può diventare ${type}: i valori dei record ${list} non si convertono`, bad.rows.map((r) => ({ id: r.id, valore: r.value })));
           return;
         }
         converted = true;
@@ -468,7 +469,7 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
         const count = Number(missing.rows[0]!.n);
         if (count > 0 && fallback === undefined) {
           const first = await sql<{ id: number }>`SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(field.name)} IS NULL ORDER BY id LIMIT 5`.execute(db);
-          plan.refuse(file, `/required/${requiredAt}`, `"${field.name}" is required but ${count} ${count === 1 ? 'row' : 'rows'} of ${table} ${count === 1 ? 'has' : 'have'} no value: give the property a "default" for them`, first.rows);
+          plan.refuse(file, `/required/${requiredAt}`, `"${field.name}" è obbligatorio ma ${count === 1 ? '1 record' : `${count} record`} di ${table} ${count === 1 ? 'non ha' : 'non hanno'} un valore: indica un valore predefinito ("default") per ${count === 1 ? 'lui' : 'loro'}`, first.rows);
         } else if (count > 0) {
           await plan.step(file, `${pointer}/default`, () => plan.apply(`UPDATE "${table}" SET "${field.name}" = ${literal(fallback, field.kind)} WHERE "${field.name}" IS NULL`));
           report.filled.push(`${table}.${field.name}`);
@@ -482,11 +483,11 @@ async function migrateResource(db: Trx, plan: Plan, def: ResourceDefinition, rep
           WHERE ${sql.ref(field.name)} IS NOT NULL AND NOT (${sql.ref(field.name)}::text = ANY(${allowed}))
           GROUP BY 1 ORDER BY 1`.execute(db);
         if (used.rows.length) {
-          const list = used.rows.map((r) => `${JSON.stringify(r.value)} (${r.n} ${Number(r.n) === 1 ? 'row' : 'rows'})`).join(', ');
+          const list = used.rows.map((r) => `${JSON.stringify(r.value)} (${r.n} record)`).join(', ');
           const first = await sql<{ id: number; value: string }>`
             SELECT id, ${sql.ref(field.name)}::text AS value FROM ${sql.table(table)}
             WHERE ${sql.ref(field.name)} IS NOT NULL AND NOT (${sql.ref(field.name)}::text = ANY(${allowed})) ORDER BY id LIMIT 5`.execute(db);
-          plan.refuse(file, pointer, `values removed from the definition are still used in ${table}: ${list}`, first.rows.map((r) => ({ id: r.id, valore: r.value })));
+          plan.refuse(file, pointer, `valori tolti dalla definizione ma ancora usati in ${table}: ${list}`, first.rows.map((r) => ({ id: r.id, valore: r.value })));
         }
       }
     }
@@ -545,7 +546,7 @@ async function runFileMigrations(db: Trx, dir: string, report: MigrationReport):
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed?.migrationName ?? '';
-    throw new DefinitionError(`../src/server/db/migrations/${name}.ts`, '', `migration failed: ${(error as Error | undefined)?.message ?? String(error)}`);
+    throw new DefinitionError(`../src/server/db/migrations/${name}.ts`, '', `la migrazione non è riuscita: ${(error as Error | undefined)?.message ?? String(error)}`);
   }
   for (const r of results ?? []) if (r.status === 'Success') report.migrations.push(r.migrationName);
 }
@@ -566,6 +567,7 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
   await db.transaction().execute(async (trx) => {
     // One migrator at a time when several API processes start together; released at commit or rollback.
     await sql`SELECT pg_advisory_xact_lock(727274)`.execute(trx);
+    await sql.raw(MIGRATION_MARK).execute(trx);
     const plan = new Plan(trx, options.dryRun);
     await options.before?.(trx);
     if (options.only) {
@@ -602,8 +604,6 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
           await ensureIndex(trx, plan, name, `CREATE INDEX "${name}" ON "${table}" ("${scopeField}", "${statusField}")`);
         }
         if (statusField && def.resource.workflow?.countsPath) await ensureStatusCounts(trx, plan, table, statusField, def.resource.rowScope?.field);
-        const trigger = await ensureHistoryTrigger(trx, def);
-        if (trigger) plan.note(trigger);
         for (const field of def.fields) {
           if (def.schema.properties?.[field.name]?.['x-unique'] === true) {
             const name = objectName('uq', table, field.name);
@@ -658,6 +658,16 @@ export async function migrate(db: Database, definitions: Definitions, usersResou
     // Views are recreated at every start (not recorded: they change nothing stored).
     await createViews(trx, definitions, (resource) => domains.viewOf(resource));
     if (!options.only) await runFileMigrations(trx, options.migrationsDir ?? MIGRATIONS_DIR, report);
+    // Last, so each history trigger function is written for its table's columns as every step above left them.
+    for (const def of definitions.resources.values()) {
+      if (def.resource.view || (options.only && !options.only.has(def.name))) continue;
+      const trigger = await ensureHistoryTrigger(trx, def);
+      if (trigger) plan.note(trigger);
+      for (const statement of await ensureListGeneration(trx, def)) plan.note(statement);
+    }
+    await bumpAllGenerations(trx);
+    // The whole-row trigger function every table used before each had its own.
+    if (!options.only) await sql`DROP FUNCTION IF EXISTS storico_registra()`.execute(trx);
     for (const name of report.migrations) plan.note(`-- migration ${name}`);
 
     // Not in a dry run: a sequence's step is not rolled back, and a plan must leave the database as it was.

@@ -20,18 +20,18 @@ export async function createViews(trx: Trx, definitions: Definitions, viewOf: (r
   for (const def of definitions.resources.values()) {
     if (!def.resource.view) continue;
     const select = viewOf(def.name);
-    if (!select) throw new DefinitionError(`${def.name}/resource.json`, '/view', `no view registered for "${def.name}" (app.extensions.view in its domain)`);
+    if (!select) throw new DefinitionError(`${def.name}/resource.json`, '/view', `nessuna vista registrata per "${def.name}" (app.extensions.view nel suo dominio)`);
     const statement = `CREATE VIEW "${def.name}" AS ${select}`;
     try {
       await sql.raw(statement).execute(trx);
     } catch (error) {
-      throw new DefinitionError(`${def.name}/resource.json`, '/view', `view failed: ${(error as Error).message}`);
+      throw new DefinitionError(`${def.name}/resource.json`, '/view', `la creazione della vista non è riuscita: ${(error as Error).message}`);
     }
     statements.push(statement);
     const columns = new Set((await sql<{ column_name: string }>`
       SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${def.name}`.execute(trx)).rows.map((r) => r.column_name));
     for (const name of ['id', 'version', ...def.fields.map((f) => f.name)]) {
-      if (!columns.has(name)) throw new DefinitionError(`${def.name}/entity.schema.json`, `/properties/${name}`, `the view "${def.name}" has no column "${name}"`);
+      if (!columns.has(name)) throw new DefinitionError(`${def.name}/entity.schema.json`, `/properties/${name}`, `la vista "${def.name}" non ha la colonna "${name}"`);
     }
   }
   return statements;

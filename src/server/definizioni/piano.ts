@@ -61,13 +61,14 @@ export async function lintFiles(files: DefinitionFiles, domains: readonly Domain
     try {
       compileValidator(ajv, def.schema);
     } catch (error) {
-      throw new DefinitionError(`${def.name}/entity.schema.json`, '', `ajv cannot compile it: ${(error as Error).message}`);
+      throw new DefinitionError(`${def.name}/entity.schema.json`, '', `lo schema non si compila (ajv): ${(error as Error).message}`);
     }
   }
   return { ...loaded, extensions };
 }
 
-async function lintOrErrors(files: DefinitionFiles, domains: readonly Domain[]) {
+/** The lint of a whole set: what it loads, or the first error (the plan's and the preview's). */
+export async function lintOrErrors(files: DefinitionFiles, domains: readonly Domain[]) {
   try {
     return { loaded: await lintFiles(files, domains), errori: [] as ErroreDefinizione[] };
   } catch (error) {

@@ -5,11 +5,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requirePermission } from '../auth/guards.ts';
 import { errorResponses } from '../http/openapi.ts';
 import { HttpError } from '../errors.ts';
-import { LIVE_FILE, VersioneSuperata, applyChange, planChange, type Piano } from './piano.ts';
+import { LIVE_FILE, VersioneSuperata, applyChange, lintOrErrors, planChange, type Piano } from './piano.ts';
+import { servedResource } from '../plugins/meta.ts';
+import { risorseToccate } from '../../shared/definitions/studio/anteprima.ts';
 import { listVersions, readVersion, withChanges, type Origine } from './store.ts';
 import type { DefinitionFiles } from '../definitions.ts';
-
-export const GESTIONE_DEFINIZIONI = 'gestione_definizioni';
+import { guardsWith } from '../../shared/workflow/guards.ts';
+import { GESTIONE_DEFINIZIONI } from '../../shared/permissions.ts';
 
 const FILES = {
   type: 'object',
@@ -43,6 +45,25 @@ const ESITO = { type: 'object', properties: { message: { type: 'string' }, versi
 // A refused change answers its plan beside the message.
 const REFUSED = { 422: { description: 'Modifica rifiutata: il piano dice perché', type: 'object', properties: { message: { type: 'string' }, code: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }, piano: PIANO } } };
 const NO_QUERY = { type: 'object', properties: { _t: { type: 'string', maxLength: 20 } }, additionalProperties: false };
+
+// A draft's resources as GET /api/definitions would serve them once applied, or what keeps the draft from loading.
+const ANTEPRIMA = {
+  type: 'object',
+  properties: {
+    risorse: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    errori: { type: 'array', items: ERRORE },
+  },
+};
+
+const NOMI = { type: 'array', items: { type: 'string' } };
+const IMPLEMENTATI = { type: 'object', properties: { azioni: NOMI, guardie: { type: 'object', additionalProperties: NOMI } } };
+
+/** What the code implements for each machine (generic guards and the domain's own, the actions): the studio's choices and its lint. */
+function implementati(app: FastifyInstance) {
+  const { extensions, definitions } = app.ctx;
+  const guardie = Object.fromEntries([...definitions.workflows.keys()].map((m) => [m, Object.keys(guardsWith(extensions.guardsFor(m)))]));
+  return { azioni: extensions.actionNames(), guardie };
+}
 
 /** Field errors of a body naming files a live change may not touch. */
 function checkPaths(files: Record<string, unknown>): void {
@@ -86,8 +107,8 @@ export default fp(async (app: FastifyInstance) => {
 
     scoped.get('/api/definizioni', {
       preHandler: guard,
-      schema: { tags, summary: 'Le definizioni servite: la versione e ogni file', querystring: NO_QUERY, response: { 200: { type: 'object', properties: { versione: { type: 'integer' }, files: { type: 'object', additionalProperties: true } } }, ...errorResponses(401, 403) } },
-    }, async () => ({ versione: definizioni.versione, files: definizioni.files }));
+      schema: { tags, summary: 'Le definizioni servite: la versione, ogni file e le guardie e azioni che i flussi possono nominare', querystring: NO_QUERY, response: { 200: { type: 'object', properties: { versione: { type: 'integer' }, files: { type: 'object', additionalProperties: true }, implementati: IMPLEMENTATI } }, ...errorResponses(401, 403) } },
+    }, async () => ({ versione: definizioni.versione, files: definizioni.files, implementati: implementati(app) }));
 
     scoped.post('/api/definizioni/piano', {
       preHandler: guard,
@@ -96,6 +117,18 @@ export default fp(async (app: FastifyInstance) => {
       const { files } = request.body as { files: Record<string, unknown> };
       checkPaths(files);
       return planChange(app.ctx.db, definizioni.domains, base, withChanges(base.files, files));
+    });
+
+    scoped.post('/api/definizioni/anteprima', {
+      preHandler: guard,
+      schema: { tags, summary: 'Le risorse toccate da una bozza come saranno servite dopo la modifica (per l\'anteprima dal vivo; nulla viene scritto)', body: { type: 'object', required: ['files'], additionalProperties: false, properties: { files: FILES } }, response: { 200: ANTEPRIMA, ...errorResponses(401, 403, 422) } },
+    }, async (request) => {
+      const { files } = request.body as { files: Record<string, unknown> };
+      checkPaths(files);
+      const { loaded, errori } = await lintOrErrors(withChanges(base.files, files), definizioni.domains);
+      if (!loaded) return { risorse: [], errori };
+      const toccate = risorseToccate(files).map((name) => loaded.definitions.resources.get(name)).filter((d) => d !== undefined);
+      return { risorse: toccate.map((d) => servedResource(loaded.definitions, d, request.user)), errori };
     });
 
     scoped.post('/api/definizioni/applica', {

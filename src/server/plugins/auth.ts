@@ -47,7 +47,7 @@ function sessionBody(app: FastifyInstance, user: AuthUser) {
 // What a session whose role requires verification may reach before the user has turned it on.
 const ENROLMENT_ROUTES = new Set(['/api/user', '/api/api_logout', '/api/account/mfa', '/api/account/mfa/attiva', '/api/account/mfa/conferma']);
 
-function bearer(request: FastifyRequest): string | undefined {
+export function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
   return undefined;

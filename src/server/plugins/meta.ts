@@ -2,8 +2,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { MenuEntry, PermissionAction } from '../../shared/definitions/types.ts';
-import { hasPermission } from '../../shared/permissions.ts';
+import type { Definitions, MenuEntry, PermissionAction, ResourceDefinition } from '../../shared/definitions/types.ts';
+import { hasPermission, type Grants } from '../../shared/permissions.ts';
 import { invalid, notFound } from '../errors.ts';
 import { isMaintenance } from './maintenance.ts';
 import { listFor } from '../../shared/definitions/read-masks.ts';
@@ -11,6 +11,21 @@ import { listFor } from '../../shared/definitions/read-masks.ts';
 const PREFERENCE_PARAMS = { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 100 } } };
 
 const ACTIONS: PermissionAction[] = ['list', 'read', 'create', 'update', 'delete'];
+
+/** A resource as GET /api/definitions serves it to `user` (the studio's preview serves a draft's the same way). */
+export function servedResource(definitions: Definitions, d: ResourceDefinition, user: Grants) {
+  return {
+    name: d.name,
+    resource: d.resource,
+    schema: d.schema,
+    // Columns of fields this user may not read are left out (the server answers null for them anyway).
+    list: listFor(d, user),
+    form: d.form,
+    can: Object.fromEntries(ACTIONS.map((a) => [a, hasPermission(d.resource.permissions[a], user)])),
+    // The client runs the same machine to show only the buttons the server would accept.
+    ...(d.resource.workflow ? { workflow: definitions.workflows.get(d.resource.workflow.machine) } : {}),
+  };
+}
 
 export default fp(async (app: FastifyInstance) => {
   const { definitions, config } = app.ctx;
@@ -46,17 +61,7 @@ export default fp(async (app: FastifyInstance) => {
       const user = request.user;
       const resources = [...definitions.resources.values()]
         .filter((d) => hasPermission(d.resource.permissions.list, user) || hasPermission(d.resource.permissions.read, user))
-        .map((d) => ({
-          name: d.name,
-          resource: d.resource,
-          schema: d.schema,
-          // Columns of fields this user may not read are left out (the server answers null for them anyway).
-          list: listFor(d, user),
-          form: d.form,
-          can: Object.fromEntries(ACTIONS.map((a) => [a, hasPermission(d.resource.permissions[a], user)])),
-          // The client runs the same machine to show only the buttons the server would accept.
-          ...(d.resource.workflow ? { workflow: definitions.workflows.get(d.resource.workflow.machine) } : {}),
-        }));
+        .map((d) => servedResource(definitions, d, user));
       const menu: MenuEntry[] = [
         ...definitions.staticMenu,
         ...[...definitions.resources.values()]

@@ -1,4 +1,6 @@
-// Fixed-window request limits kept in PostgreSQL, so every app instance behind a load balancer counts the same hits.
+// Request limits kept in PostgreSQL, so every app instance behind a load balancer counts the same hits.
+// Sliding window: this window's hits plus the previous window's weighted by the part of it still inside the last
+// windowSeconds, so crossing a window boundary neither forgets a flood nor lets through twice the limit.
 import { sql } from 'kysely';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Database } from '../db/connection.ts';
@@ -31,17 +33,23 @@ export async function enforceLimits(db: Database, reply: FastifyReply, limits: L
     if (seen.has(limit.key)) continue;
     seen.add(limit.key);
     const row = (await sql<{ hits: number; retry: number }>`
-      INSERT INTO rate_limit (key, window_start, hits)
-      VALUES (${limit.key}, to_timestamp(floor(extract(epoch FROM now()) / ${limit.windowSeconds}) * ${limit.windowSeconds}), 1)
-      ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit.hits + 1
-      RETURNING hits, ceil(extract(epoch FROM window_start + make_interval(secs => ${limit.windowSeconds}) - now()))::int AS retry`.execute(db)).rows[0]!;
-    if (row.hits > limit.max) {
+      WITH counted AS (
+        INSERT INTO rate_limit (key, window_start, hits)
+        VALUES (${limit.key}, to_timestamp(floor(extract(epoch FROM now()) / ${limit.windowSeconds}) * ${limit.windowSeconds}), 1)
+        ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit.hits + 1
+        RETURNING hits, window_start)
+      SELECT counted.hits + coalesce(previous.hits, 0)
+               * (1 - extract(epoch FROM now() - counted.window_start) / ${limit.windowSeconds}) AS hits,
+             ceil(extract(epoch FROM counted.window_start + make_interval(secs => ${limit.windowSeconds}) - now()))::int AS retry
+      FROM counted LEFT JOIN rate_limit previous
+        ON previous.key = ${limit.key} AND previous.window_start = counted.window_start - make_interval(secs => ${limit.windowSeconds})`.execute(db)).rows[0]!;
+    if (Number(row.hits) > limit.max) {
       reply.header('retry-after', String(Math.max(1, row.retry)));
       throw new HttpError(429, RATE_LIMIT_MESSAGE);
     }
   }
   // Old windows are of no use; a rare sweep keeps the table small without a scheduler.
-  if (Math.random() < 0.01) await sql`DELETE FROM rate_limit WHERE window_start < now() - interval '1 day'`.execute(db);
+  if (Math.random() < 0.01) await sql`DELETE FROM rate_limit WHERE window_start < now() - interval '2 days'`.execute(db);
 }
 
 /** What every public route (the customer's link, its autocomplete) allows one address: PUBLIC_RATE_LIMIT_IP per window. */

@@ -218,7 +218,7 @@ export default fp(async (app: FastifyInstance) => {
       for (const base of [def.resource.api.path, ...(def.resource.api.aliases ?? [])]) {
         if (serves('list')) scoped.get(base, { preHandler: allow('list'), schema: { tags, summary: `Elenco ${def.resource.title}`, querystring: listQuery(def), response: { 200: listResponse(def.name), ...errorResponses(401, 403, 422) } } }, async (request, reply) => {
           reply.header('cache-control', 'no-store');
-          const query = { ...parseListQuery(def, request.query as Record<string, unknown>), exactTotalLimit: app.ctx.config.EXACT_TOTAL_LIMIT };
+          const query = { ...parseListQuery(def, request.query as Record<string, unknown>), exactTotalLimit: app.ctx.config.EXACT_TOTAL_LIMIT, anchorEvery: app.ctx.config.LIST_ANCHOR_EVERY, anchoredFrom: app.ctx.config.LIST_ANCHORED_FROM };
           // per_page=-1 means every row: streamed from a cursor rather than capped and held in memory.
           if (query.perPage === -1) return streamAll(reply, app.ctx.db, repo, request.user, query);
           return repo.list(app.ctx.db, request.user, query, app.ctx.cache);

@@ -3,15 +3,19 @@
 // POST /api/validators {schema} compiles a form's schema and answers the module's address; the address is the hash of
 // the code, so every instance that compiles the same schema serves the same, immutable file. Modules are kept in
 // PostgreSQL, so an instance serves what another compiled. No login: the public quotation link has forms too, hence
-// the limits (size, patterns only from the definitions, compilations per address).
+// the limits (size, patterns only from the definitions, compilations per address). Whoever manages the definitions
+// may compile any pattern: the studio previews a draft's field before its pattern is served.
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { MigrationStatement } from '../extensions.ts';
 import { HttpError, invalid } from '../errors.ts';
 import { enforceLimits } from './rateLimit.ts';
 import { compileFormModule } from '../validation/standalone.ts';
+import { userForToken } from '../auth/service.ts';
+import { bearer } from './auth.ts';
+import { GESTIONE_DEFINIZIONI, hasPermission } from '../../shared/permissions.ts';
 import type { JsonSchema } from '../../shared/definitions/types.ts';
 
 export const VALIDATOR_TABLES: MigrationStatement[] = [
@@ -26,6 +30,7 @@ const MEMORY_MODULES = 200;
 // Keywords that reach outside the schema or change how ajv compiles it: the definitions inline their $refs.
 const REFUSED_KEYWORDS = new Set(['$ref', '$id', '$schema', '$async', '$data', '$dynamicRef', '$recursiveRef', '$anchor', '$dynamicAnchor']);
 const SCHEMA_MESSAGE = 'Schema del modulo non accettato.';
+const UNDECLARED_PATTERN = 'Espressione regolare non prevista dalle definizioni.';
 
 const KEY = { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^[0-9a-f]{32}\\.js$' } } };
 
@@ -43,14 +48,15 @@ function declaredPatterns(value: unknown, out = new Set<string>(), seen = new Se
 }
 
 /** The first reason a posted schema may not be compiled, as an Italian message; undefined when it may. */
-function refusal(node: unknown, patterns: Set<string>, depth = 0): string | undefined {
+function refusal(node: unknown, patterns: Set<string> | 'any', depth = 0): string | undefined {
   if (typeof node !== 'object' || node === null) return undefined;
   if (depth > MAX_DEPTH) return 'Schema troppo annidato.';
+  const declared = (p: string) => patterns === 'any' || patterns.has(p);
   for (const [key, child] of Object.entries(node)) {
     if (REFUSED_KEYWORDS.has(key)) return `La parola chiave ${key} non è ammessa.`;
-    if (key === 'pattern' && typeof child === 'string' && !patterns.has(child)) return 'Espressione regolare non prevista dalle definizioni.';
-    if (key === 'patternProperties' && typeof child === 'object' && child && Object.keys(child).some((p) => !patterns.has(p))) {
-      return 'Espressione regolare non prevista dalle definizioni.';
+    if (key === 'pattern' && typeof child === 'string' && !declared(child)) return UNDECLARED_PATTERN;
+    if (key === 'patternProperties' && typeof child === 'object' && child && Object.keys(child).some((p) => !declared(p))) {
+      return UNDECLARED_PATTERN;
     }
     const inner = refusal(child, patterns, depth + 1);
     if (inner) return inner;
@@ -70,6 +76,12 @@ export default fp(async (app: FastifyInstance) => {
     if (map.size > MEMORY_MODULES) map.delete(map.keys().next().value!);
   };
 
+  const analyst = async (request: FastifyRequest) => {
+    const token = bearer(request);
+    const user = token ? await userForToken(db, token, app.ctx.cache) : undefined;
+    return hasPermission(GESTIONE_DEFINIZIONI, user);
+  };
+
   app.post('/api/validators', {
     bodyLimit: MAX_BODY,
     schema: {
@@ -84,7 +96,9 @@ export default fp(async (app: FastifyInstance) => {
     const schemaKey = createHash('sha256').update(text).digest('hex');
     let key = compiled.get(schemaKey);
     if (!key) {
-      const problem = refusal(schema, patterns);
+      let problem = refusal(schema, patterns);
+      // Only a schema with a pattern not served yet asks who is calling (the studio's preview of a draft).
+      if (problem === UNDECLARED_PATTERN && (await analyst(request))) problem = refusal(schema, 'any');
       if (problem) throw invalid({ schema: [problem] }, SCHEMA_MESSAGE);
       // Compiling costs CPU: counted per address, like the other public routes.
       await enforceLimits(db, reply, [{ key: `validators:ip:${request.ip}`, max: app.ctx.config.VALIDATORS_RATE_LIMIT, windowSeconds: 600 }]);

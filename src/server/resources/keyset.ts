@@ -7,7 +7,7 @@ import { isCalendarDate } from '../../shared/dates.ts';
 import { INT4_MAX } from '../http/contract.ts';
 import { invalid } from '../errors.ts';
 
-type KeyValue = string | number | boolean | null;
+export type KeyValue = string | number | boolean | null;
 
 const BAD_CURSOR = 'Cursore non valido: ricarica l\'elenco';
 
@@ -66,6 +66,16 @@ export function decodeCursor(cursor: string, order: string[], kindOf: (name: str
  */
 export function afterCondition(order: string[], values: KeyValue[], valuesOnly = false): Expression<SqlBool> {
   const ref = (key: string) => sql.ref(key.replace(/^-/, ''));
+  // One key and id in one direction, from a value: a row comparison, which the (key, id) index seeks to exactly. The
+  // expanded form below seeks to the value and filters its ties, thousands of them on a date column. Null rows fail
+  // the comparison: descending they come before any value, ascending valuesOnly leaves them to the caller.
+  const [key, last] = order;
+  if (order.length === 2 && last === (key?.startsWith('-') ? '-id' : 'id') && values[0] !== null && values[1] !== null
+    && (key!.startsWith('-') || valuesOnly)) {
+    return key!.startsWith('-')
+      ? sql<SqlBool>`(${ref(key!)}, id) < (${values[0]}, ${values[1]})`
+      : sql<SqlBool>`(${ref(key!)}, id) > (${values[0]}, ${values[1]})`;
+  }
   const equal = (key: string, value: KeyValue) => (value === null ? sql<SqlBool>`${ref(key)} IS NULL` : sql<SqlBool>`${ref(key)} = ${value}`);
   const beyond = (key: string, value: KeyValue, first: boolean): Expression<SqlBool> | undefined => {
     if (key.startsWith('-')) return value === null ? sql<SqlBool>`${ref(key)} IS NOT NULL` : sql<SqlBool>`${ref(key)} < ${value}`;

@@ -23,7 +23,9 @@ import { conAzione } from '../storico/contesto.ts';
 import { referenceSearchFields } from '../../shared/definitions/compile.ts';
 import { nestedEntry, nestedTextSql, prefixSql, searchableSql } from './search-sql.ts';
 import { maskOf, type FieldMask } from '../../shared/definitions/read-masks.ts';
-import { afterCondition, decodeCursor, encodeCursor, nullsApart } from './keyset.ts';
+import { afterCondition, decodeCursor, encodeCursor, nullsApart, type KeyValue } from './keyset.ts';
+import { AnchorCache, type Anchors } from './anchors.ts';
+import { listGeneration } from '../db/list-generation.ts';
 
 export interface ListQuery {
   page: number;
@@ -35,6 +37,10 @@ export interface ListQuery {
   cursor?: string;
   /** The total is counted exactly up to this many rows (EXACT_TOTAL_LIMIT); default 10 000. */
   exactTotalLimit?: number;
+  /** The fewest rows between a deep page's anchors (LIST_ANCHOR_EVERY); default 25. */
+  anchorEvery?: number;
+  /** Pages by number from this offset on seek from anchors (LIST_ANCHORED_FROM); default 2 000. */
+  anchoredFrom?: number;
 }
 
 export interface ListResult {
@@ -148,6 +154,8 @@ export function labelSql(target: ResourceDefinition, alias: string): Expression<
 export interface SizeEstimates {
   estimate(table: string): number | undefined;
   rememberEstimate(table: string, rows: number): void;
+  /** Deep pages by number seek from these (anchors.ts); without them they skip their offset. */
+  anchors?: AnchorCache;
 }
 
 const MAX_ALL_ROWS = 10000;
@@ -161,6 +169,15 @@ const DEFER_FROM = 200;
  * the page answers the planner's estimate as a lower bound, so page 1 never waits for a count of the whole table.
  */
 const EXACT_TOTAL_LIMIT = 10_000;
+/** The fewest rows between a deep page's anchors (LIST_ANCHOR_EVERY); more where a list has more than MAX_ANCHORS of them. */
+const ANCHOR_EVERY = 25;
+const MAX_ANCHORS = 10_000;
+/** The column a page seeking from anchors carries its table's generation in (removed before the rows are answered). */
+const GENERATION_COLUMN = '__generazione';
+/** Shallower pages by number skip their offset: cheaper than a walk of the list after each write. */
+const ANCHORED_FROM = 2000;
+/** A filtered list the planner expects to match this many times EXACT_TOTAL_LIMIT rows is not counted at all. */
+const UNCOUNTED_FROM = 5;
 
 /** A lower bound that reads as one: two significant digits, rounded down, never below what was counted. */
 function lowerBound(estimate: number, counted: number): number {
@@ -455,14 +472,21 @@ export class ResourceRepository {
     return values.length === 1 ? sql<SqlBool>`${ref} = ${values[0]}` : sql<SqlBool>`${ref} = ANY(${values})`;
   }
 
-  private async listConditions(db: Database, user: AuthUser, query: ListQuery): Promise<Expression<SqlBool>[]> {
+  /**
+   * The list's conditions; `ownColumns` when they read this table's own columns alone (no custom filter or search,
+   * which may read other tables), so its change generation covers every change to the rows they match. The row scope
+   * does: its network's ids are read first and compared as a literal list.
+   */
+  private async listConditions(db: Database, user: AuthUser, query: ListQuery): Promise<{ conditions: Expression<SqlBool>[]; ownColumns: boolean }> {
     const conditions: Expression<SqlBool>[] = [];
     const scope = await this.scopeFilter(db, user);
     if (scope) conditions.push(scope);
+    let ownColumns = true;
     for (const filter of query.filters) {
       const custom = this.hooks.listFilters?.[filter.field];
       if (custom && filter.op === 'eq') {
         conditions.push(custom(filter.value, user));
+        ownColumns = false;
         continue;
       }
       const declared = filter.op === 'eq' ? this.bounds.get(filter.field) : undefined;
@@ -473,8 +497,9 @@ export class ResourceRepository {
       }
       conditions.push(this.filterCondition(field, declared?.bound ?? filter.op, filter.value, filter.field));
     }
-    conditions.push(...await this.searchConditions(db, user, this.def.resource.search ?? [], query.search ?? ''));
-    return conditions;
+    const searched = await this.searchConditions(db, user, this.def.resource.search ?? [], query.search ?? '');
+    conditions.push(...searched);
+    return { conditions, ownColumns: ownColumns && !searched.length && !this.def.resource.view };
   }
 
   /**
@@ -580,7 +605,7 @@ export class ResourceRepository {
 
   /** A list query's conditions, its checked order (`-name` descending, ending with id) and its label columns. */
   private async listParts(db: Database, user: AuthUser, query: ListQuery, references = this.listedReferences) {
-    const conditions = await this.listConditions(db, user, query);
+    const { conditions, ownColumns } = await this.listConditions(db, user, query);
     const canonical = query.sort.map((s) => (s.startsWith('-') ? `-${this.canonicalName(s.slice(1))}` : this.canonicalName(s)));
     // id breaks ties in the first key's direction: one (key, id) index then serves the order both ways, forwards or backwards.
     const order = [...canonical, canonical[0]?.startsWith('-') ? '-id' : 'id'].filter((s, i, all) => all.findIndex((x) => x.replace(/^-/, '') === s.replace(/^-/, '')) === i);
@@ -590,7 +615,7 @@ export class ResourceRepository {
       if (name !== 'id' && (!field || field.writeOnly || field.kind === 'json' || !this.mayProbe(name, user))) throw invalid({ sort: [`Ordinamento non consentito: ${name}`] });
     }
     const labels = await this.labelColumns(db, user, references);
-    return { conditions, order, labels };
+    return { conditions, order, labels, ownColumns };
   }
 
   /**
@@ -654,6 +679,46 @@ export class ResourceRepository {
     return CompiledQuery.raw(compiled.text, parameters);
   }
 
+  /**
+   * Where a deep page by number of a list on this table's own columns starts: after an anchor of the list's kept
+   * anchors (anchors.ts), whose generation the page statement checks. Undefined while there are none (the walk then
+   * starts beside this page), for a list reading other tables, or where the table keeps no counter.
+   */
+  private async anchored(
+    db: Database, parts: { conditions: Expression<SqlBool>[]; order: string[]; labels: Expression<unknown>[]; ownColumns: boolean },
+    offset: number, every: number, cache?: AnchorCache,
+  ): Promise<{ after?: KeyValue[]; skip: number; rows: number; generation: number; walk: (generation: number) => void } | undefined> {
+    if (!cache || !parts.ownColumns) return undefined;
+    const { where, orderBy } = this.selectionOf(parts);
+    const compiled = where.compile(db);
+    const keys = parts.order.map((key) => key.replace(/^-/, ''));
+    const list = JSON.stringify([this.table, every, parts.order, compiled.sql, compiled.parameters]);
+    const walk = () => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
+      // The generation and the walk in one snapshot: the anchors are exact for that generation.
+      const generation = (await listGeneration(trx, this.table)) ?? -1;
+      const unique = sql.join([...new Set(keys)].map((key) => sql.ref(key)));
+      const walked = await sql<Record<string, unknown> & { n: number; ultima: boolean }>`
+        SELECT * FROM (SELECT ${unique}, row_number() OVER w AS n, lead(true) OVER w IS NULL AS ultima
+                       FROM ${sql.table(this.table)} ${where} WINDOW w AS (ORDER BY ${orderBy})) AS walk
+        WHERE n % ${every} = 0 OR ultima`.execute(trx);
+      const value = (v: unknown): KeyValue => (v instanceof Date ? v.toISOString() : (v ?? null) as KeyValue);
+      const rows = walked.rows.length ? Number(walked.rows[walked.rows.length - 1]!.n) : 0;
+      // Every `every` rows, or fewer anchors for a long list: a page then skips a few more index entries.
+      const step = every * Math.max(1, Math.ceil(rows / MAX_ANCHORS / every));
+      const anchorRows = walked.rows.filter((r) => Number(r.n) % step === 0);
+      return { generation, rows, every: step, keys: anchorRows.map((r) => keys.map((key) => value(r[key]))) } satisfies Anchors;
+    });
+    const kept = cache.peek(list);
+    if (!kept) {
+      // None yet: this page skips its offset, and the walk starts beside it.
+      const now = await listGeneration(db, this.table);
+      if (now !== undefined) cache.anchors(list, now, walk);
+      return undefined;
+    }
+    // The page seeks from the anchors kept and reads the generation in its own statement (list() checks it).
+    return { ...AnchorCache.seek(kept, offset), rows: kept.rows, generation: kept.generation, walk: (now) => cache.anchors(list, now, walk) };
+  }
+
   async list(db: Database, user: AuthUser, query: ListQuery, estimates?: SizeEstimates): Promise<ListResult> {
     const parts = await this.listParts(db, user, query);
     const filtered = parts.conditions.length > 0;
@@ -666,8 +731,13 @@ export class ResourceRepository {
     // compiled once (building and compiling it per request was a share of that page's time).
     const limit = query.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
     const known = filtered ? undefined : estimates?.estimate(this.table);
-    const keyset = query.cursor && !all ? decodeCursor(query.cursor, parts.order, (name) => this.byName.get(name)?.kind) : undefined;
-    const plain = !keyset && offset < DEFER_FROM;
+    const cursor = query.cursor && !all ? decodeCursor(query.cursor, parts.order, (name) => this.byName.get(name)?.kind) : undefined;
+    // A deep page by number seeks after the anchor before it; its total is then exact.
+    const anchored = !cursor && !all && offset >= (query.anchoredFrom ?? ANCHORED_FROM)
+      ? await this.anchored(db, parts, offset, query.anchorEvery ?? ANCHOR_EVERY, estimates?.anchors) : undefined;
+    const keyset = cursor ?? anchored?.after;
+    const skip = cursor ? 0 : anchored?.after ? anchored.skip : offset;
+    const plain = !keyset && !anchored && offset < DEFER_FROM;
     const compiled = plain ? this.unscopedPage(db, parts, perPage, offset) : undefined;
     // Only a list nothing narrows has a compiled page statement: its WHERE is then empty.
     const selection = compiled ? undefined : this.selectionOf(parts);
@@ -676,44 +746,73 @@ export class ResourceRepository {
     const bounded = () => sql`(SELECT count(*) FROM (SELECT 1 FROM ${table} ${where} LIMIT ${limit + 1}) AS bounded)`;
     const page = () => {
       if (compiled) return db.executeQuery(compiled) as Promise<{ rows: Record<string, unknown>[] }>;
-      const { columns, orderBy } = selection!;
+      const { orderBy } = selection!;
+      // A page seeking from anchors reads the table's generation in the same snapshot as its rows.
+      const columns = anchored ? sql.join([selection!.columns, sql`(SELECT sum(cambi) FROM lista_generazione WHERE tabella = ${this.table})::int8 AS ${sql.ref(GENERATION_COLUMN)}`]) : selection!.columns;
       if (plain) return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} ${where} ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${offset}`.execute(db);
       const nullable = keyset && nullsApart(parts.order, keyset);
       if (nullable) {
         const values = this.selectionOf({ ...parts, conditions: [...parts.conditions, afterCondition(parts.order, keyset, true)] }).where;
         const nulls = this.selectionOf({ ...parts, conditions: [...parts.conditions, sql<SqlBool>`${sql.ref(nullable)} IS NULL`] }).where;
+        const keys = sql.join([...new Set(parts.order.map((key) => key.replace(/^-/, '')))].map((key) => sql.ref(key)));
         return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} WHERE id IN (
-            (SELECT id FROM ${table} ${values} ORDER BY ${orderBy} LIMIT ${perPage})
-            UNION ALL (SELECT id FROM ${table} ${nulls} ORDER BY ${orderBy} LIMIT ${perPage}))
-          ORDER BY ${orderBy} LIMIT ${perPage}`.execute(db);
+            SELECT id FROM ((SELECT ${keys} FROM ${table} ${values} ORDER BY ${orderBy} LIMIT ${perPage + skip})
+              UNION ALL (SELECT ${keys} FROM ${table} ${nulls} ORDER BY ${orderBy} LIMIT ${perPage + skip})) AS after_key
+            ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${skip})
+          ORDER BY ${orderBy}`.execute(db);
       }
       const seek = keyset ? this.selectionOf({ ...parts, conditions: [...parts.conditions, afterCondition(parts.order, keyset)] }).where : where;
       return sql<Record<string, unknown>>`SELECT ${columns} FROM ${table} WHERE id IN (
-          SELECT id FROM ${table} ${seek} ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${keyset ? 0 : offset})
+          SELECT id FROM ${table} ${seek} ORDER BY ${orderBy} LIMIT ${perPage} OFFSET ${skip})
         ORDER BY ${orderBy}`.execute(db);
+    };
+    const planned = async () => {
+      const plan = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} ${where}`.execute(db);
+      return plan.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+    };
+    // A filter or search the planner expects to match far more rows than are counted is not counted: counting 10 000
+    // matches of a common word cost more than the page itself. Its total is the estimate, as a lower bound.
+    const filteredCount = async () => {
+      const estimate = await planned();
+      if (estimate >= limit * UNCOUNTED_FROM) return { rows: [{ n: limit + 1, estimate }] };
+      return sql<{ n: number; estimate: number }>`SELECT ${bounded()}::int AS n, ${estimate}::float8 AS estimate`.execute(db);
     };
     const [rows, counted] = await Promise.all([
       page(),
-      known !== undefined
+      anchored
+        ? { rows: [{ n: anchored.rows, estimate: anchored.rows }] }
+        : known !== undefined
         ? { rows: [{ n: limit + 1, estimate: known }] }
         : filtered
-        ? sql<{ n: number; estimate: number }>`SELECT ${bounded()}::int AS n, 0 AS estimate`.execute(db)
+        ? filteredCount()
         : sql<{ n: number; estimate: number }>`SELECT CASE WHEN e.estimate > ${limit} THEN ${limit + 1} ELSE ${bounded()} END::int AS n, e.estimate
             FROM (SELECT CASE WHEN c.relpages > 0 AND c.reltuples >= 0
                     THEN (c.reltuples / c.relpages * (pg_relation_size(c.oid) / current_setting('block_size')::int))::float8 ELSE 0 END AS estimate
                   FROM pg_class c WHERE c.oid = quote_ident(${this.table})::regclass) AS e`.execute(db),
     ]);
+    if (anchored) {
+      const seen = rows.rows[0]?.[GENERATION_COLUMN] as number | undefined;
+      for (const row of rows.rows) delete row[GENERATION_COLUMN];
+      // A write since the walk (or a page the anchors put past the end): the anchors are walked again, and this page
+      // is read once more without them.
+      if (seen !== anchored.generation) {
+        if (seen !== undefined) anchored.walk(seen);
+        return this.list(db, user, query, estimates && { estimate: (table) => estimates.estimate(table), rememberEstimate: (table, n) => estimates.rememberEstimate(table, n) });
+      }
+    }
     let total = counted.rows[0]!.n;
-    const estimated = total > limit;
+    let estimated = !anchored && total > limit;
     if (estimated && !filtered && known === undefined) estimates?.rememberEstimate(this.table, Number(counted.rows[0]!.estimate));
     if (estimated) {
-      let estimate = Number(counted.rows[0]!.estimate);
-      if (filtered) {
-        const plan = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} ${where}`.execute(db);
-        estimate = plan.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+      const seen = offset + rows.rows.length;
+      if (!keyset && rows.rows.length < perPage && (rows.rows.length > 0 || offset === 0)) {
+        // A page by number that is not full is the last: the total is then known, whatever was estimated.
+        total = seen;
+        estimated = false;
+      } else {
+        // What was seen on this page counts too: page 900 of a list estimated at 10 000 has more.
+        total = lowerBound(Number(counted.rows[0]!.estimate), Math.max(limit, seen + (rows.rows.length === perPage ? 1 : 0)));
       }
-      // What was seen on this page counts too: page 900 of a list estimated at 10 000 has more.
-      total = lowerBound(estimate, Math.max(limit, offset + rows.rows.length + (rows.rows.length === perPage ? 1 : 0)));
     }
     return {
       data: rows.rows.map(this.listedPresenter(user)),

@@ -94,59 +94,107 @@ export const STORICO_TABLES = [
    END $d$`,
   // One entry per written row: who and from where come from the transaction's settings (storico.contesto, set by the
   // server for each transaction of a request), the action and event from storico.azione / storico.evento when a
-  // write is more than a plain change. TG_ARGV: resource name, secret fields, ignored fields.
-  `CREATE OR REPLACE FUNCTION storico_registra() RETURNS trigger LANGUAGE plpgsql AS $f$
+  // write is more than a plain change. A plain update that changes nothing is no entry, unless it is a workflow event.
+  `CREATE OR REPLACE FUNCTION storico_scrivi(risorsa text, record_id bigint, op text, diff jsonb) RETURNS void LANGUAGE plpgsql AS $f$
    DECLARE
      ctx jsonb := nullif(current_setting('storico.contesto', true), '')::jsonb;
-     vecchio jsonb; nuovo jsonb; diff jsonb; azione text; evento text;
-     segreti text[] := TG_ARGV[1]::text[];
-     ignorati text[] := TG_ARGV[2]::text[];
+     evento text := coalesce(nullif(current_setting('storico.evento', true), ''), ctx ->> 'evento');
+     azione text;
    BEGIN
-     -- A bulk operation (an import of thousands of rows) leaves one summary entry of its own instead.
-     IF current_setting('storico.massivo', true) = 'on' THEN RETURN NULL; END IF;
-     IF TG_OP <> 'INSERT' THEN vecchio := to_jsonb(OLD); END IF;
-     IF TG_OP <> 'DELETE' THEN nuovo := to_jsonb(NEW); END IF;
+     IF op = 'UPDATE' AND diff = '{}'::jsonb AND evento IS NULL THEN RETURN; END IF;
+     azione := coalesce(nullif(current_setting('storico.azione', true), ''), ctx ->> 'azione',
+       CASE WHEN evento IS NOT NULL AND op = 'UPDATE' THEN 'transizione'
+            WHEN op = 'INSERT' THEN 'creazione' WHEN op = 'UPDATE' THEN 'modifica' ELSE 'eliminazione' END);
+     INSERT INTO storico (risorsa, record_id, utente_id, utente_nome, origine, indirizzo, richiesta, azione, evento, modifiche)
+     VALUES (risorsa, record_id, (ctx ->> 'utente_id')::integer, ctx ->> 'utente_nome',
+       coalesce(ctx ->> 'origine', 'sistema'), ctx ->> 'indirizzo', ctx ->> 'richiesta', azione, evento, diff);
+   END $f$`,
+  // The differences of two whole rows (a creation, a deletion, any write while the definitions change): every
+  // column's [before, after], secrets as changed without values.
+  `CREATE OR REPLACE FUNCTION storico_differenze(vecchio jsonb, nuovo jsonb, segreti text[], ignorati text[]) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $f$
      SELECT coalesce(jsonb_object_agg(k, CASE WHEN k = ANY(segreti) THEN '{"segreto": true}'::jsonb
               ELSE jsonb_build_array(coalesce(vecchio -> k, 'null'::jsonb), coalesce(nuovo -> k, 'null'::jsonb)) END), '{}'::jsonb)
-       INTO diff
        FROM jsonb_object_keys(coalesce(nuovo, vecchio)) AS k
       WHERE NOT (k = ANY(ignorati))
         AND (vecchio -> k) IS DISTINCT FROM (nuovo -> k)
-        AND coalesce(vecchio -> k, 'null'::jsonb) <> coalesce(nuovo -> k, 'null'::jsonb);
-     evento := coalesce(nullif(current_setting('storico.evento', true), ''), ctx ->> 'evento');
-     -- A write that changes nothing is no entry, unless it is a workflow event (which is the change).
-     IF TG_OP = 'UPDATE' AND diff = '{}'::jsonb AND evento IS NULL THEN RETURN NULL; END IF;
-     azione := coalesce(nullif(current_setting('storico.azione', true), ''), ctx ->> 'azione',
-       CASE WHEN evento IS NOT NULL AND TG_OP = 'UPDATE' THEN 'transizione'
-            WHEN TG_OP = 'INSERT' THEN 'creazione' WHEN TG_OP = 'UPDATE' THEN 'modifica' ELSE 'eliminazione' END);
-     INSERT INTO storico (risorsa, record_id, utente_id, utente_nome, origine, indirizzo, richiesta, azione, evento, modifiche)
-     VALUES (TG_ARGV[0], (coalesce(nuovo, vecchio) ->> 'id')::bigint, (ctx ->> 'utente_id')::integer, ctx ->> 'utente_nome',
-       coalesce(ctx ->> 'origine', 'sistema'), ctx ->> 'indirizzo', ctx ->> 'richiesta', azione, evento, diff);
-     RETURN NULL;
-   END $f$`,
+        AND coalesce(vecchio -> k, 'null'::jsonb) <> coalesce(nuovo -> k, 'null'::jsonb)
+   $f$`,
 ];
+
+/** Each resource's trigger function, named after its table. */
+export function historyFunctionName(table: string): string {
+  return `storico_registra_${table}`.slice(0, 63);
+}
+
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** True inside a migration's transaction (MIGRATION_MARK): a trigger written for the old columns must not name them. */
+export const IN_MIGRATION = `current_setting('storico.migrazione', true) = 'on'`;
+const quoteLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * The trigger function of one table, written for its columns: an update compares column by column and converts only
+ * what changed (converting both whole rows to jsonb and diffing them by key cost most of the history's write time).
+ * Creations and deletions take the whole row. While a migration runs (storico.migrazione) the function may name a
+ * column that is being renamed or dropped, so the migration's own writes take the whole-row path too.
+ */
+export function historyFunctionSql(table: string, columns: Array<{ name: string; type: string }>, secrets: string[]): string {
+  const whole = (op: string) => `storico_differenze(${op === 'INSERT' ? 'NULL' : 'to_jsonb(OLD)'}, ${op === 'DELETE' ? 'NULL' : 'to_jsonb(NEW)'}, ${quoteLiteral(arrayLiteral(secrets))}, ${quoteLiteral(arrayLiteral(IGNORED_FIELDS))})`;
+  const compared = columns.filter((c) => !IGNORED_FIELDS.includes(c.name)).map(({ name, type }) => {
+    // json has no equality operator: compared as jsonb, as the whole-row path compares it.
+    const [o, n] = ['OLD', 'NEW'].map((row) => `${row}.${quoteIdent(name)}${type === 'json' ? '::jsonb' : ''}`);
+    const value = secrets.includes(name) ? `'{"segreto": true}'::jsonb` : `jsonb_build_array(to_jsonb(OLD.${quoteIdent(name)}), to_jsonb(NEW.${quoteIdent(name)}))`;
+    return `  IF ${n} IS DISTINCT FROM ${o} THEN diff := diff || jsonb_build_object(${quoteLiteral(name)}, ${value}); END IF;`;
+  });
+  const risorsa = quoteLiteral(table);
+  return `
+DECLARE diff jsonb := '{}'::jsonb;
+BEGIN
+  IF current_setting('storico.massivo', true) = 'on' THEN RETURN NULL; END IF;
+  IF TG_OP = 'INSERT' THEN PERFORM storico_scrivi(${risorsa}, NEW.id, TG_OP, ${whole('INSERT')}); RETURN NULL; END IF;
+  IF TG_OP = 'DELETE' THEN PERFORM storico_scrivi(${risorsa}, OLD.id, TG_OP, ${whole('DELETE')}); RETURN NULL; END IF;
+  IF ${IN_MIGRATION} THEN PERFORM storico_scrivi(${risorsa}, NEW.id, TG_OP, ${whole('UPDATE')}); RETURN NULL; END IF;
+${compared.join('\n')}
+  PERFORM storico_scrivi(${risorsa}, NEW.id, TG_OP, diff);
+  RETURN NULL;
+END
+`;
+}
 
 function arrayLiteral(values: string[]): string {
   return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 }
 
-/** The trigger that records a resource's writes; `storico: false` in resource.json removes it. */
+/** Marks a migration's transaction: its writes take the whole-row path (see historyFunctionSql). */
+export const MIGRATION_MARK = `SELECT set_config('storico.migrazione', 'on', true)`;
+
+/**
+ * The trigger that records a resource's writes, its function written for the table's columns as they are now (run
+ * after every change of the table); `storico: false` in resource.json removes both. Answers the statement worth
+ * showing in a plan: the trigger created or dropped (a function rewritten for new columns changes no data).
+ */
 export async function ensureHistoryTrigger(trx: Trx, def: ResourceDefinition): Promise<string | undefined> {
   const table = def.name;
-  const name = 'storico_registra';
+  const fn = historyFunctionName(table);
+  const existing = (await sql<{ fn: string | null }>`
+    SELECT p.proname AS fn FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+    WHERE t.tgname = 'storico_registra' AND t.tgrelid = to_regclass(${quoteIdent(table)})`.execute(trx)).rows[0];
+  if (def.resource.storico === false) {
+    if (!existing) return undefined;
+    const statement = `DROP TRIGGER storico_registra ON ${quoteIdent(table)}`;
+    await sql.raw(statement).execute(trx);
+    await sql.raw(`DROP FUNCTION IF EXISTS ${quoteIdent(fn)}()`).execute(trx);
+    return statement;
+  }
+  const columns = (await sql<{ name: string; type: string }>`
+    SELECT attname AS name, format_type(atttypid, NULL) AS type FROM pg_attribute
+    WHERE attrelid = to_regclass(${quoteIdent(table)}) AND attnum > 0 AND NOT attisdropped ORDER BY attnum`.execute(trx)).rows;
   const secrets = def.fields.filter((f) => def.schema.properties?.[f.name]?.['x-secret'] !== undefined).map((f) => f.name);
-  const args = [table, arrayLiteral(secrets), arrayLiteral(IGNORED_FIELDS)];
-  const wanted = def.resource.storico !== false;
-  const existing = await sql<{ args: string }>`
-    SELECT encode(tgargs, 'escape') AS args FROM pg_trigger
-    WHERE tgname = ${name} AND tgrelid = to_regclass(${`"${table}"`})`.execute(trx);
-  const current = existing.rows[0]?.args;
-  // tgargs holds each argument followed by a NUL byte.
-  const expected = args.map((a) => `${a}\\000`).join('');
-  if (wanted && current === expected) return undefined;
-  if (current !== undefined) await sql.raw(`DROP TRIGGER ${name} ON "${table}"`).execute(trx);
-  if (!wanted) return current === undefined ? undefined : `DROP TRIGGER ${name} ON "${table}"`;
-  const statement = `CREATE TRIGGER ${name} AFTER INSERT OR UPDATE OR DELETE ON "${table}" FOR EACH ROW EXECUTE FUNCTION storico_registra(${args.map((a) => `'${a.replace(/'/g, "''")}'`).join(', ')})`;
+  const body = historyFunctionSql(table, columns, secrets);
+  const current = (await sql<{ src: string }>`SELECT prosrc AS src FROM pg_proc WHERE proname = ${fn} AND pronamespace = current_schema()::regnamespace`.execute(trx)).rows[0];
+  if (current?.src !== body) await sql.raw(`CREATE OR REPLACE FUNCTION ${quoteIdent(fn)}() RETURNS trigger LANGUAGE plpgsql AS $storico$${body}$storico$`).execute(trx);
+  if (existing?.fn === fn) return undefined;
+  if (existing) await sql.raw(`DROP TRIGGER storico_registra ON ${quoteIdent(table)}`).execute(trx);
+  const statement = `CREATE TRIGGER storico_registra AFTER INSERT OR UPDATE OR DELETE ON ${quoteIdent(table)} FOR EACH ROW EXECUTE FUNCTION ${quoteIdent(fn)}()`;
   await sql.raw(statement).execute(trx);
   return statement;
 }

@@ -286,6 +286,22 @@ export const listMetaSchema = {
         dependencies: { property: ['bound'], bound: ['property'] },
       },
     },
+    // The list's own saved filters, offered to every user under 'Filtri salvati' before their own: a name, and the
+    // search, filters (filter name → value, as the list's query sends it) and sort it applies.
+    savedFilters: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['nome'],
+        additionalProperties: false,
+        properties: {
+          nome: { type: 'string', minLength: 1, maxLength: 100 },
+          search: { type: 'string', maxLength: 200 },
+          sort: { type: 'string', pattern: '^-?[A-Za-z_][A-Za-z0-9_]*$' },
+          filters: { type: 'object', additionalProperties: { type: 'string', maxLength: 200 } },
+        },
+      },
+    },
     // The question asked before deleting a row ('Sicuro di voler cancellare il veicolo?'); default 'Conferma l'eliminazione'.
     deleteConfirm: { type: 'string' },
   },

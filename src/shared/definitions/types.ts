@@ -176,6 +176,8 @@ export interface ListConfig {
   deleteConfirm?: string;
   rowLink?: string;
   filters?: ListFilter[];
+  /** The list's own saved filters, offered to every user before their own. */
+  savedFilters?: Array<{ nome: string; search?: string; sort?: string; filters?: Record<string, string> }>;
   /** false: the list's API has no free-text search, so no search box is shown. */
   search?: boolean;
 }

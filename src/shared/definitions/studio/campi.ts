@@ -1,8 +1,10 @@
 // The studio's fields as an analyst sees them, and the definition files a field's edit writes: what the Analyst guide
 // describes by hand (a property, `required`, `x-renamed-from`, the form's layout, a list column), never anything else.
+import { italianFormats } from '../../validators/index.ts';
+
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- definition files are free JSON
 
-export type TipoCampo = 'testo' | 'intero' | 'numero' | 'importo' | 'booleano' | 'data' | 'dataora';
+export type TipoCampo = 'testo' | 'intero' | 'numero' | 'importo' | 'booleano' | 'data' | 'dataora' | 'riferimento';
 
 export interface Valore {
   valore: string;
@@ -25,6 +27,17 @@ export interface Campo {
   visibile_se_valore?: string;
   /** An x-computed expression over the record's numeric fields ('premio + competenze'). */
   calcolato?: string;
+  /** A text's format (email, codice-fiscale, iban...), checked with its Italian message. */
+  formato?: string;
+  /** A text's pattern, and the Italian message shown when a value does not match it (x-messages.pattern). */
+  modello?: string;
+  messaggio_modello?: string;
+  /** The resource a 'riferimento' field points at (x-ref). */
+  riferimento?: string;
+  /** A text kept in capitals (x-uppercase). */
+  maiuscolo?: boolean;
+  /** Only holders of this permission read the field (x-read-permission). */
+  permesso_lettura?: string;
 }
 
 /** The engine's own columns: not an analyst's fields. */
@@ -38,7 +51,12 @@ export const TIPI: Array<{ tipo: TipoCampo; titolo: string }> = [
   { tipo: 'booleano', titolo: 'Sì / No' },
   { tipo: 'data', titolo: 'Data' },
   { tipo: 'dataora', titolo: 'Data e ora' },
+  { tipo: 'riferimento', titolo: 'Riferimento a un\'altra risorsa' },
 ];
+
+/** The formats a text field may have: the standard e-mail and the Italian ones the validator implements. */
+export const FORMATI = ['email', ...Object.keys(italianFormats)];
+const formatoTitolo = (f: string) => (f === 'email' ? 'E-mail' : f === 'iban' ? 'IBAN' : f === 'cap' ? 'CAP' : `${f[0]!.toUpperCase()}${f.slice(1).replace(/-/g, ' ')}`);
 
 export const paths = (resource: string) => ({
   entity: `schemas/${resource}/entity.schema.json`,
@@ -47,6 +65,7 @@ export const paths = (resource: string) => ({
 });
 
 function tipoOf(property: Json): TipoCampo {
+  if (property['x-ref']) return 'riferimento';
   if (property['x-money']) return 'importo';
   if (property.type === 'integer') return 'intero';
   if (property.type === 'number') return 'numero';
@@ -90,6 +109,12 @@ export function campiOf(entity: Json, list?: Json): Campo[] {
         in_lista: columns.has(nome),
         ...(condizione ? { visibile_se_campo: condizione.campo, visibile_se_valore: String(condizione.valore) } : {}),
         ...(property['x-computed'] ? { calcolato: property['x-computed'] } : {}),
+        ...(typeof property.format === 'string' && FORMATI.includes(property.format) ? { formato: property.format } : {}),
+        ...(property.pattern ? { modello: property.pattern } : {}),
+        ...(property['x-messages']?.pattern ? { messaggio_modello: property['x-messages'].pattern } : {}),
+        ...(property['x-ref'] ? { riferimento: property['x-ref'] } : {}),
+        ...(property['x-uppercase'] ? { maiuscolo: true } : {}),
+        ...(property['x-read-permission'] ? { permesso_lettura: property['x-read-permission'] } : {}),
       };
     });
 }
@@ -103,14 +128,26 @@ function typed(tipo: TipoCampo, text: string): unknown {
 
 /** The JSON Schema property of a field, keeping what the studio does not edit (formats, messages, widgets...). */
 function propertyOf(campo: Campo, before: Json = {}): Json {
-  const { type: _t, format: _f, 'x-money': _m, maxLength: _l, minimum: _n, maximum: _x, oneOf: _o, enum: _e, default: _d, $ref: _r, 'x-computed': _c, ...kept } = before;
+  const {
+    type: _t, format: _f, 'x-money': _m, maxLength: _l, minimum: _n, maximum: _x, oneOf: _o, enum: _e, default: _d, $ref: _r, 'x-computed': _c,
+    pattern: _p, 'x-messages': messages, 'x-ref': _rf, 'x-uppercase': _u, 'x-read-permission': _rp, ...kept
+  } = before;
   const kind: Json = {
     testo: { type: 'string' }, intero: { type: 'integer' }, numero: { type: 'number' }, importo: { type: 'number', 'x-money': true },
     booleano: { type: 'boolean' }, data: { type: 'string', format: 'date' }, dataora: { type: 'string', format: 'date-time' },
+    // A reference is picked by its label (the look-up widget), as the Analyst guide writes it.
+    riferimento: { type: 'integer', 'x-ref': campo.riferimento, 'x-widget': 'reference' },
   }[campo.tipo];
+  if (kept['x-widget'] === 'reference') delete kept['x-widget'];
+  const testo = campo.tipo === 'testo';
+  // The pattern's message is the studio's; the other keywords' messages stay as written.
+  const { pattern: _pm, ...otherMessages } = (messages ?? {}) as Json;
+  const allMessages = { ...otherMessages, ...(testo && campo.modello && campo.messaggio_modello ? { pattern: campo.messaggio_modello } : {}) };
   // An unchanged $ref'd text field keeps its shared definition.
-  const shared = before.$ref && campo.tipo === tipoOf(before) && campo.lunghezza_massima === undefined && !campo.valori?.length ? { $ref: before.$ref } : kind;
-  const valori = (campo.valori ?? []).filter((v) => v.valore !== '');
+  const shared = before.$ref && campo.tipo === tipoOf(before) && campo.lunghezza_massima === undefined && !campo.valori?.length && !campo.formato && !campo.modello
+    ? { $ref: before.$ref } : kind;
+  // A row just added and not yet filled is no value.
+  const valori = (campo.valori ?? []).filter((v) => v?.valore !== undefined && v.valore !== '');
   return {
     ...shared,
     ...kept,
@@ -121,6 +158,11 @@ function propertyOf(campo: Campo, before: Json = {}): Json {
     ...(valori.length ? { oneOf: valori.map((v) => ({ const: typed(campo.tipo, v.valore), title: v.etichetta || v.valore })) } : {}),
     ...(campo.predefinito !== undefined && campo.predefinito !== '' ? { default: typed(campo.tipo, campo.predefinito) } : {}),
     ...(campo.calcolato ? { 'x-computed': campo.calcolato } : {}),
+    ...(testo && campo.formato ? { format: campo.formato } : {}),
+    ...(testo && campo.modello ? { pattern: campo.modello } : {}),
+    ...(Object.keys(allMessages).length ? { 'x-messages': allMessages } : {}),
+    ...(testo && campo.maiuscolo ? { 'x-uppercase': true } : {}),
+    ...(campo.permesso_lettura ? { 'x-read-permission': campo.permesso_lettura } : {}),
   };
 }
 
@@ -206,4 +248,34 @@ export const CAMPO_SCHEMA = {
   },
 } as const;
 
+/** The field form with its choices: the formats, the resources a reference may point at, the permissions. */
+export function campoSchema(risorse: Array<{ const: string; title: string }>, permessi: Array<{ const: string; title: string }>): Json {
+  return {
+    ...CAMPO_SCHEMA,
+    properties: {
+      ...CAMPO_SCHEMA.properties,
+      formato: { type: 'string', title: 'Formato (testo)', oneOf: FORMATI.map((f) => ({ const: f, title: formatoTitolo(f) })) },
+      modello: { type: 'string', title: 'Modello (espressione regolare, testo)', maxLength: 200, description: 'Es. ^[A-Z]{2}[0-9]{3}$: il valore deve corrispondere.' },
+      messaggio_modello: { type: 'string', title: 'Messaggio se il valore non corrisponde al modello', maxLength: 200 },
+      ...(risorse.length ? { riferimento: { type: 'string', title: 'Risorsa collegata (per un riferimento)', oneOf: risorse } } : {}),
+      maiuscolo: { type: 'boolean', title: 'Sempre in maiuscolo (testo)' },
+      ...(permessi.length ? { permesso_lettura: { type: 'string', title: 'Solo chi ha il permesso lo legge', oneOf: permessi } } : {}),
+    },
+  };
+}
+
 export const NOME_VALIDO = /^[a-z][a-z0-9_]{0,59}$/;
+
+/**
+ * What in a field's form cannot be written for its type, in Italian (a value or default that is no number for a
+ * numeric field): else the draft would carry NaN, which JSON turns into null.
+ */
+export function problemaDelCampo(campo: Campo): string | undefined {
+  if (!['intero', 'numero', 'importo'].includes(campo.tipo)) return undefined;
+  const numero = campo.tipo === 'intero' ? /^-?\d+$/ : /^-?\d+([.,]\d+)?$/;
+  const nome = TIPI.find((t) => t.tipo === campo.tipo)!.titolo.toLowerCase();
+  const cattivi = (campo.valori ?? []).map((v) => v?.valore).filter((v) => v !== undefined && v !== '' && !numero.test(v.trim()));
+  if (cattivi.length) return `Valori ammessi non validi per un campo ${nome}: ${cattivi.join(', ')}.`;
+  if (campo.predefinito !== undefined && campo.predefinito !== '' && !numero.test(campo.predefinito.trim())) return `Valore predefinito non valido per un campo ${nome}: ${campo.predefinito}.`;
+  return undefined;
+}

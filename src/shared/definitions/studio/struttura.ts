@@ -69,3 +69,48 @@ export function statiOf(machine: Json): Array<{ stato: string; nome: string; eve
 
 export const RISORSA_VALIDA = /^[a-z][a-z0-9_]{1,40}$/;
 export const EVENTO_VALIDO = /^[A-Z][A-Z0-9_]{1,40}$/;
+
+/** A copy's names; everything else comes from the resource copied. */
+export interface CopiaRisorsa {
+  nome: string;
+  titolo: string;
+  singolare: string;
+  femminile?: boolean;
+  menu_ordine?: number;
+}
+
+/**
+ * A new resource copying another's entity, list, form and settings under its own name, title, API path, screens and
+ * menu entry; no data. Left out, as bound to the original: its workflow, its related tabs, its top-bar search (a route
+ * of the original's screens), media and the messages naming it. A read-only view (rows from SQL code) cannot be copied.
+ */
+export function fileCopiaRisorsa(files: Record<string, Json>, da: string, r: CopiaRisorsa): Record<string, Json> | string {
+  const source = files[`schemas/${da}/resource.json`];
+  if (!source) return `Risorsa ${da} sconosciuta.`;
+  if (source.view) return `${source.title ?? da} è una vista di sola lettura calcolata dal codice: non si copia.`;
+  const { workflow: _w, related: _r, cerca: _c, media: _m, messages: _s, newTitle: _n, storico: _h, menu: _u, ...kept } = structuredClone(source);
+  const path = r.nome.replace(/_/g, '-');
+  const resource: Json = {
+    ...kept,
+    name: r.nome, title: r.titolo, singular: r.singolare,
+    ...(r.femminile ? { feminine: true } : {}),
+    api: { path: `/api/${r.nome}`, ...(source.api?.operations ? { operations: source.api.operations } : {}) },
+    routes: { list: { name: `${r.nome}_index`, path: `/${path}` }, new: { name: `${r.nome}_store`, path: `/new/${path}` }, edit: { name: `${r.nome}_edit`, path: `/modifica/${path}/:id` } },
+    menu: { title: r.titolo, order: r.menu_ordine ?? source.menu?.order ?? 90 },
+    ...(source.autocomplete ? { autocomplete: { ...source.autocomplete, path: `/api/autocomplete/${r.nome}` } } : {}),
+  };
+  if (!r.femminile) delete resource.feminine;
+  const out: Record<string, Json> = { [`schemas/${r.nome}/resource.json`]: resource };
+  for (const file of ['entity.schema.json', 'list.json', 'form.ui.json']) {
+    if (files[`schemas/${da}/${file}`]) out[`schemas/${r.nome}/${file}`] = structuredClone(files[`schemas/${da}/${file}`]!);
+  }
+  // A new table has no history: no renames to follow, no removed columns to keep.
+  const entity = out[`schemas/${r.nome}/entity.schema.json`];
+  if (entity?.properties) {
+    entity.properties = Object.fromEntries(Object.entries<Json>(entity.properties).filter(([, p]) => !p['x-removed']).map(([n, p]) => {
+      const { 'x-renamed-from': _f, ...rest } = p;
+      return [n, rest];
+    }));
+  }
+  return out;
+}
