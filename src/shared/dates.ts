@@ -23,3 +23,8 @@ export function dataItaliana(value: unknown): string {
 export function oggiIso(now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
+
+/** The calendar day `days` after `from` (before, when negative), as YYYY-MM-DD. */
+export function giornoIso(days: number, from = oggiIso()): string {
+  return new Date(Date.parse(`${from}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 import { appendiciEmesseSandbox, impostaGuastiAppendiciSandbox } from '../../src/server/adapters/auto-storiche/appendici-sandbox.ts';
 
 let t: TestApp;
@@ -14,9 +15,9 @@ let collabId: number;
 let fiat: number;
 let lancia: number;
 
-const OGGI = new Date().toISOString().slice(0, 10);
-const IERI = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
-const TRA_UN_MESE = new Date(Date.now() + 30 * 86400000).toISOString().slice(0, 10);
+const OGGI = oggiIso();
+const IERI = giornoIso(-1);
+const TRA_UN_MESE = giornoIso(30);
 
 const appendici = async (id: number) =>
   (await sql<{ operazione: string; stato: string; numero_appendice: string | null; importo: number }>`SELECT operazione, stato, numero_appendice, importo FROM appendice WHERE quotazione_id = ${id} ORDER BY id`.execute(t.connection.db)).rows;

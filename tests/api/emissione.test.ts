@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { ADMIN, ROOT, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadAll } from '../../src/server/bootstrap.ts';
 import { connect } from '../../src/server/db/connection.ts';
@@ -20,8 +21,8 @@ let otherCollab: string;
 let collabId: number;
 let modello: number;
 
-const OGGI = new Date().toISOString().slice(0, 10);
-const IERI = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
+const OGGI = oggiIso();
+const IERI = giornoIso(-1);
 
 const q = <T = Record<string, unknown>>(text: string, ...values: unknown[]) => {
   const parts = text.split('?');

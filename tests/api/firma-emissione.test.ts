@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 import { SandboxFirma } from '../../src/server/adapters/firma/sandbox.ts';
 
 let t: TestApp;
@@ -14,8 +15,8 @@ let collabId: number;
 let modello: number;
 const sandbox = new SandboxFirma(0);
 
-const OGGI = new Date().toISOString().slice(0, 10);
-const IERI = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
+const OGGI = oggiIso();
+const IERI = giornoIso(-1);
 
 interface Media { id: number; name: string; collection_name: string; url: string; meta: { versione?: number; codice?: string } }
 

@@ -9,6 +9,7 @@ import { checkSchedules, Scheduler } from '../../src/server/scheduler/scheduler.
 import { AVVISI, checkAvvisi, compila } from '../../src/server/domains/scadenziario/avvisi.ts';
 import { formatEuro } from '../../src/shared/money.ts';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 
 let t: TestApp;
 let admin: string;
@@ -16,8 +17,8 @@ let staff: string;
 let collabX: string;
 let collabY: string;
 let approvatore: string;
-const oggi = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
-const giorno = (n: number) => new Date(Date.parse(`${oggi}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const oggi = oggiIso();
+const giorno = (n: number) => giornoIso(n, oggi);
 const italiana = (iso: string) => iso.split('-').reverse().join('/');
 const ids = { x: 0, y: 0, pa: 0, pb: 0, pc: 0, pd: 0, pe: 0, titoloB: 0, titoloD: 0 };
 const clock = { now: new Date() };

@@ -4,15 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggiungiMesi } from '../../src/shared/premi.ts';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 
 let t: TestApp;
 let admin: string;
 let staff: string;
 let collabX: string;
 let approvatore: string;
-const oggi = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+const oggi = oggiIso();
 /** The date `n` days from today in Rome (a calendar date: no time zone drift). */
-const giorno = (n: number) => new Date(Date.parse(`${oggi}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const giorno = (n: number) => giornoIso(n, oggi);
 const ids = { x: 0, y: 0, p1: 0, p2: 0, p3: 0, rinnovo: 0 };
 
 async function post(url: string, body: Record<string, unknown>, token = admin): Promise<Record<string, any>> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ROOT, createTestApp, type TestApp } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 import { seedDemo } from '../../src/server/seed/demo.ts';
 import { computeCodiceFiscale } from '../../src/shared/validators/codiceFiscale.ts';
 
@@ -265,9 +266,9 @@ const SHAPES: Record<string, (body: any) => void> = {
   },
 };
 
-const OGGI = new Date().toISOString().slice(0, 10);
-const IERI = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-const DOMANI = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const OGGI = oggiIso();
+const IERI = giornoIso(-1);
+const DOMANI = giornoIso(1);
 const DOCUMENTO = 'tests/fixtures/documento.pdf';
 /** The contractor's tax code, which the insurer needs to issue (the quotation body's Paolo Contratto). */
 const CFISC = computeCodiceFiscale({ cognome: 'Contratto', nome: 'Paolo', dataNascita: '1980-01-01', sesso: 'M', codiceCatastale: 'H501' });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, createTestApp, userWithRoles, type TestApp } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 
 let t: TestApp;
 let admin: string;
@@ -13,9 +14,9 @@ let collabId: number;
 let fiat: number;
 
 type Row = Record<string, any>;
-const OGGI = new Date().toISOString().slice(0, 10);
-const IERI = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
-const TRA_UN_MESE = new Date(Date.now() + 30 * 86400000).toISOString().slice(0, 10);
+const OGGI = oggiIso();
+const IERI = giornoIso(-1);
+const TRA_UN_MESE = giornoIso(30);
 const REGISTRO = ['json', 'alert', 'errore_registro', 'sivi_tax_code', 'sivi_registration_date', 'sivi_vehicle_weight', 'atrc_beneficiary_tax_code', 'atrc_beneficiary_first_name', 'atrc_beneficiary_last_name'];
 
 /** A row as the screen holds it: without the registry fields it does not keep. */

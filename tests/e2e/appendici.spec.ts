@@ -1,10 +1,10 @@
 // Appendices on an issued policy (spec 001 §2): staff include a vehicle and exclude another; both are listed with their totals.
 import { expect, test } from './fixtures.ts';
 import { appUrl, demoUsers, login } from './helpers.ts';
-import { dataItaliana } from '../../src/shared/dates.ts';
+import { dataItaliana, giornoIso } from '../../src/shared/dates.ts';
 
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;
-const DOMANI = dataItaliana(new Date(Date.now() + 86400000).toISOString().slice(0, 10));
+const DOMANI = dataItaliana(giornoIso(1));
 
 test('staff include a vehicle and exclude another on an issued policy', async ({ page }) => {
   test.setTimeout(120_000);

@@ -7,10 +7,11 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
 import { appUrl, demoUsers, login } from './helpers.ts';
+import { giornoIso } from '../../src/shared/dates.ts';
 
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;
 const COLLAB = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
-const DOMANI = new Date(Date.now() + 86400000).toISOString().slice(0, 10);
+const DOMANI = giornoIso(1);
 
 async function token(page: Page) {
   return page.evaluate(() => sessionStorage.getItem('token'));

@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
 import { appUrl, demoUsers, login, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
-import { dataItaliana } from '../../src/shared/dates.ts';
+import { dataItaliana, giornoIso } from '../../src/shared/dates.ts';
 
 const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;
 const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
@@ -203,7 +203,7 @@ test('issuing dialogs: save issue data, preview, the Emetti confirmation, the ex
   await page.goto(appUrl(`/modifica/quotazione/${issued}`));
   await page.getByRole('tab', { name: 'Esclusione' }).click();
   const esclusione = page.getByTestId('tab-esclusione');
-  await esclusione.getByLabel('Data di decorrenza esclusione').fill(dataItaliana(new Date(Date.now() + 86400000).toISOString().slice(0, 10)));
+  await esclusione.getByLabel('Data di decorrenza esclusione').fill(dataItaliana(giornoIso(1)));
   await esclusione.getByRole('button', { name: /^Calcola Esclusione / }).first().click();
   await checkDialog(page, 'Emetti Esclusione', { opener: esclusione.getByRole('button', { name: 'Emetti Esclusione' }) });
 });

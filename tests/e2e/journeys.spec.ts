@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { customerFormToQuestionnaire, demoUsers, fillDailyVehicles, sendQuestionnaire } from './helpers.ts';
 import { ROOT, startServer, type StartedServer } from './server.ts';
-import { dataItaliana } from '../../src/shared/dates.ts';
+import { dataItaliana, giornoIso } from '../../src/shared/dates.ts';
 
 const user = (email: string) => demoUsers().find((u) => u.email === email)!;
 const STAFF = user('staff@demo.broker.it');
@@ -275,7 +275,7 @@ test('a renewal refreshes its registry data and is taken to the end; an issued p
 
   // Inclusion and exclusion on the policy just renewed and signed, on its second day (a renewal starts when the old one ends).
   const decorrenza = String((await quotazione(r.staff, rinnovoId)).decorrenza);
-  const giorno = new Date(Date.parse(`${decorrenza}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const giorno = giornoIso(1, decorrenza);
   await apri(r.staff, rinnovoId);
   await r.staff.getByRole('tab', { name: 'Inclusione' }).click();
   const inclusione = r.staff.getByTestId('tab-inclusione');

@@ -5,6 +5,7 @@
 import { expect, test } from './fixtures.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
+import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
 
 type Json = Record<string, any>;
 
@@ -18,8 +19,8 @@ async function api(request: APIRequestContext, email: string, password: string) 
   };
 }
 
-const oggi = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
-const giorno = (n: number) => new Date(Date.parse(`${oggi}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const oggi = oggiIso();
+const giorno = (n: number) => giornoIso(n, oggi);
 const grid = (page: Page) => page.locator('.ag-row');
 
 test("a collaborator's expiry calendar: their policy, its days left, and 'Prepara rinnovo'", async ({ page, request }) => {
