@@ -1,6 +1,7 @@
 // Accessibility: no serious/critical axe violation on login, customer list and form; every control labelled; keyboard-only flow.
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Page } from '@playwright/test';
 import { admin, appUrl, expectOnlyRow, gridTo, keyboardCreateCustomer, keyboardLogin, loginAsAdmin, tabTo, uniqueSurname } from './helpers.ts';
 
@@ -54,7 +55,7 @@ test('customer form (new and edit, with errors shown)', async ({ page }) => {
 });
 
 test('the whole customer flow works from the keyboard alone', async ({ page }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(allow(150_000));
   const surname = uniqueSurname('TASTIERA');
   const { email, password } = admin();
 

@@ -3,6 +3,7 @@
 // through a real OpenID provider (oidc-provider) on 127.0.0.1.
 import { generateSync } from 'otplib';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { admin, appUrl, demoUsers } from './helpers.ts';
 import { startServer } from './server.ts';
 import { listenProvider } from '../api/support/oidc-provider.ts';
@@ -88,7 +89,7 @@ test("'Password dimenticata?' answers the same for any address", async ({ page }
 });
 
 test("'Accedi con <nome>' goes through a real OpenID provider to the dashboard; an unknown e-mail is refused in Italian", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const provider = await listenProvider();
   const server = await startServer('sso', {
     ADMIN_EMAIL: process.env.ADMIN_EMAIL!, ADMIN_PASSWORD: process.env.ADMIN_PASSWORD!,

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, appUrl, loginAsAdmin, uniqueSurname } from './helpers.ts';
 import { ROOT } from './server.ts';
@@ -360,7 +361,7 @@ test('historic-car models: a file with one bad row is refused whole, naming the 
 });
 
 test('the master-data screens pass the accessibility checks', async ({ page, request }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(allow(150_000));
   const { create } = await adminApi(request);
   const fornitore = await create('/api/compagnia', { ragioneSociale: `${uniqueSurname('AXE')} SPA`, tipoCompagnia: 'FORNITORE' });
   const contrattuale = await create('/api/compagnia_contrattuale', { nome: uniqueSurname('AXE') });

@@ -1,5 +1,6 @@
 // Appendices on an issued policy (spec 001 §2): staff include a vehicle and exclude another; both are listed with their totals.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, demoUsers, login } from './helpers.ts';
 import { dataItaliana, giornoIso } from '../../src/shared/dates.ts';
 
@@ -7,7 +8,7 @@ const STAFF = demoUsers().find((u) => u.email === 'staff@demo.broker.it')!;
 const DOMANI = dataItaliana(giornoIso(1));
 
 test('staff include a vehicle and exclude another on an issued policy', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   await login(page, STAFF.email, STAFF.password);
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
   // The demo data holds an issued policy waiting for signature (status 9): 'Rita Seconda'.

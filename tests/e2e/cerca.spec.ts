@@ -2,6 +2,7 @@
 // kinds grouped under their resources' titles, the arrows and Enter open the chosen record's screen.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, demoUsers, keyboardLogin } from './helpers.ts';
 
 const STAFF = demoUsers().find((u) => u.roles.includes('staff'))!;
@@ -21,7 +22,7 @@ async function surnameOfSeveralKinds(page: Page): Promise<{ q: string; hits: Hit
 }
 
 test('keyboard only: the shortcut focuses the search, results of several kinds, arrows and Enter open one', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   await keyboardLogin(page, STAFF.email, STAFF.password);
   const search = page.getByRole('combobox', { name: /^Cerca clienti/ });
   await expect(search).toHaveAttribute('placeholder', 'Cerca…');

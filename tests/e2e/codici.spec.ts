@@ -2,6 +2,7 @@
 // list (one per status: a workflow's, or its status chips), their tabs, steps and date dialogs, read as a person reads them.
 import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, loginAsAdmin } from './helpers.ts';
 import { enumTitle } from '../../src/shared/enumTitle.ts';
 
@@ -166,7 +167,7 @@ async function settled(page: Page, pending: () => number): Promise<void> {
 
 test('every screen reads codes through their titles and dates as GG/MM/AAAA, with no browser date input', async ({ page }) => {
   // Every route and a record of each list: 2-3 minutes on a loaded 2-core machine, and it grows with the screens.
-  test.setTimeout(600_000);
+  test.setTimeout(allow(600_000));
   await loginAsAdmin(page);
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
   const api = page.request as APIRequestContext;

@@ -1,5 +1,6 @@
 // The Content-Security-Policy the server sends is one the app works under: no violation on any screen.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, loginAsAdmin } from './helpers.ts';
 
 const SCREENS = [
@@ -12,7 +13,7 @@ const SCREENS = [
 const FORMS = ['/new/cliente', '/modifica/cliente/1', '/new/collaboratore', '/new/compagnia', '/modifica/compagnia/1', '/new/quotazione', '/modifica/quotazione/1', '/new/utente'];
 
 test('no Content-Security-Policy violation on any screen', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(allow(300_000));
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);

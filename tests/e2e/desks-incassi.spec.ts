@@ -2,6 +2,7 @@
 // PDF opens, and a collaborator's provvigionale holds only their own titles.
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 
@@ -22,7 +23,7 @@ const grid = (page: Page) => page.locator('.ag-row');
 
 test('the cashier pays two titles at once; the statement, the receipt and the provvigionale follow', async ({ page, request }) => {
   // Three users, four desks: more than the default minute when the machine is busy.
-  test.setTimeout(150_000);
+  test.setTimeout(allow(150_000));
   const users = demoUsers();
   const staff = users.find((u) => u.roles.includes('staff'))!;
   const cassiere = users.find((u) => u.roles.includes('cassiere'))!;
@@ -102,7 +103,7 @@ test('the cashier pays two titles at once; the statement, the receipt and the pr
 
 test('the desks and their dialogs have no serious accessibility violation', async ({ page }) => {
   // Three axe passes over full grids: slow on a small machine.
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const staff = demoUsers().find((u) => u.roles.includes('staff'))!;
   await login(page, staff.email, staff.password);
   const check = () => expectNoSeriousViolations(page, { bestPractice: false });

@@ -2,6 +2,7 @@
 // their owner's tab, the documents tracking desk (filter by what is missing, confirm), the archive (download, preview).
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import ExcelJS from 'exceljs';
@@ -86,7 +87,7 @@ test('PRODOTTI: every mandate product with its supplier, filtered; a row opens t
 });
 
 test('APPENDICI: every appendix with policy, vehicle, dates and amounts; a row opens the quotation\'s appendix tab', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   await login(page, STAFF.email, STAFF.password);
   // An inclusion being prepared on the demo's issued and renewed policy ('Nino Successo').
   const id = await quotazione(page, 'SUCCESSO', 10);
@@ -103,7 +104,7 @@ test('APPENDICI: every appendix with policy, vehicle, dates and amounts; a row o
 });
 
 test('TRACK GESTIONE DOCUMENTI: filter by what is missing, confirm the documents from the desk', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   await login(page, STAFF.email, STAFF.password);
   // 'Gino Verifica' waits for the documents' check (status 6): give it an identity card.
   const id = await quotazione(page, 'VERIFICA', 6);

@@ -3,6 +3,7 @@
 // back on what opened it.
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Locator, Page } from '@playwright/test';
 import { appUrl, demoUsers, login, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 import { dataItaliana, giornoIso } from '../../src/shared/dates.ts';
@@ -55,7 +56,7 @@ async function token(page: Page): Promise<Record<string, string>> {
   return { authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('token'))}` };
 }
 
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ timeout: allow(300_000) });
 
 test('list dialogs: confirm delete, saved filters, import, a record form', async ({ page }) => {
   await loginAsAdmin(page);

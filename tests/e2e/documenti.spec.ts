@@ -2,6 +2,7 @@
 // contract, send it for OTP signature; the sandbox signs it and the box shows 'Documenti Firmati'.
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Browser, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -48,7 +49,7 @@ async function upload(page: Page, categoria: string, name: string, mimeType: str
 }
 
 test('staff upload, preview, send for OTP signature; the signed PDF is listed', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const staff = await session(browser);
   const surname = uniqueSurname('DOCUMENTI');
   const created = await api(staff, 'post', '/api/quotazioni', {
@@ -102,7 +103,7 @@ test('staff upload, preview, send for OTP signature; the signed PDF is listed', 
 });
 
 test('manual signature: staff download the contract to sign, any other PDF is refused, the contract signed is taken; the box shows Documenti Firmati', async ({ browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   const staff = await session(browser);
   const surname = uniqueSurname('CARTA');
   const created = await api(staff, 'post', '/api/quotazioni', {

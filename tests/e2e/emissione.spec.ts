@@ -1,6 +1,7 @@
 // Issuing a historic-car policy from the management screen (spec 001 §2, §4): Salva Emissione, preview, Emetti, then as super_admin
 // renewal, reversal and the Koala resend; every button comes from the machine, every answer from the insurer's sandbox.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Browser, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, login, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 import { dataItaliana } from '../../src/shared/dates.ts';
@@ -75,7 +76,7 @@ function header(page: Page) {
 }
 
 test('staff save the issue data, preview, issue, and find the policy number in the header at status 9', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const adminPage = await session(browser, admin().email, admin().password);
   const { id, cognome } = await inAttesaDiEmissione(adminPage, 'EM100AA');
   const staff = await session(browser, STAFF.email, STAFF.password);
@@ -125,7 +126,7 @@ test('staff save the issue data, preview, issue, and find the policy number in t
 });
 
 test('a super_admin renews a policy (new quotation in Bozza rinnovo with the warning), reverses another and resends it to Koala', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const page = await session(browser, admin().email, admin().password);
   const daRinnovare = await emessa(page, 'RN200AA');
   await apri(page, daRinnovare.id);

@@ -2,6 +2,7 @@
 // quotation taken from its status to the end by the role that would, through the screens; the breaks between features
 // (issue, signature, renewal, registry refresh, appendices, model import) show up here and not in per-call tests.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Browser, Page } from '@playwright/test';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -24,7 +25,7 @@ const url = (pathname: string) => new URL(pathname, server.url).toString();
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const env = { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: '1' };
   // As a new user does it: `npm start` loads the demo, then the app is started again on the same data.
   const first = await startServer('journeys', env);
@@ -221,7 +222,7 @@ async function ruoli(browser: Browser): Promise<Ruoli> {
 
 test('every demo quotation in progress is taken to the end by the roles that act on it', async ({ browser }) => {
   // Twelve quotations to the end through the screens: 6 minutes on a loaded 2-core machine; room for a slower one.
-  test.setTimeout(900_000);
+  test.setTimeout(allow(900_000));
   const r = await ruoli(browser);
   const piani: Array<[string, Parameters<typeof finoAllaFine>[2], string?]> = [
     ['EMISSIONE', { firma: 'otp' }],
@@ -245,7 +246,7 @@ test('every demo quotation in progress is taken to the end by the roles that act
 });
 
 test('policies the demo issued are signed by OTP and by hand: the contract is there whoever issued', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const r = await ruoli(browser);
   const firma = await demoId(r.staff, 'FIRMA');
   expect(await stato(r.staff, firma)).toBe(STATO.firma);
@@ -258,7 +259,7 @@ test('policies the demo issued are signed by OTP and by hand: the contract is th
 });
 
 test('a renewal refreshes its registry data and is taken to the end; an issued policy takes an inclusion and an exclusion', async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const r = await ruoli(browser);
   const admin = await session(browser, ADMIN);
   // The policy the demo concluded (its renewal draft shares the customer).

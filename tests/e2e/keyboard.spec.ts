@@ -1,12 +1,13 @@
 // Keyboard alone: a collaborator creates a customer, then takes a quotation from draft to 'In attesa compilazione
 // form' (list → record with Enter, workflow button, confirmation dialog) without the mouse; focus returns after dialogs.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, demoUsers, expectOnlyRow, gridTo, keyboardCreateCustomer, keyboardLogin, tabTo, uniqueSurname } from './helpers.ts';
 
 const MARIO = demoUsers().find((u) => u.email === 'mario.rossi@demo.broker.it')!;
 
 test('keyboard only: create a customer, then a quotation from draft to "In attesa compilazione form"', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const surname = uniqueSurname('TASTO');
   await keyboardLogin(page, MARIO.email, MARIO.password);
 

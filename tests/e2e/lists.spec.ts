@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Page } from '@playwright/test';
 import { appUrl, loginAsAdmin } from './helpers.ts';
 import { ROOT } from './server.ts';
@@ -89,7 +90,7 @@ test.use({ viewport: { width: 1366, height: 768 } });
 
 for (const list of lists()) {
   test(`list ${list.name} (${list.route}) reads whole at 1366x768`, async ({ page }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(allow(150_000));
     await loginAsAdmin(page);
     await page.goto(appUrl(list.route));
     const grid = page.locator('.ag-root-wrapper').first();

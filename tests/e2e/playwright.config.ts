@@ -1,5 +1,6 @@
 // Playwright (run with -c tests/e2e/playwright.config.ts): Debian's Chromium against the real built app and server (started by tests/e2e/global-setup.ts).
 import { defineConfig } from '@playwright/test';
+import { allow } from './limits.ts';
 
 export default defineConfig({
   testDir: '.',
@@ -8,9 +9,8 @@ export default defineConfig({
   // Two files at a time, each worker on its own server (fixtures.ts); E2E_WORKERS=1 runs them one after another.
   workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
-  // A CI machine is shared and may run the suite at a third of a workstation's speed (two servers, two browsers, two
-  // cores): the same waits, given longer before they fail there.
-  timeout: process.env.CI ? 120_000 : 60_000,
+  // The same waits on CI, given longer before they fail there (limits.ts).
+  timeout: allow(60_000),
   expect: { timeout: process.env.CI ? 20_000 : 10_000 },
   retries: 0,
   reporter: [['list']],

@@ -2,6 +2,7 @@
 // first, a document per category, 'Termina Caricamento'; then staff see the new status, the consent records and the files.
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, answerQuestionnaire, appUrl, customerFormToQuestionnaire, fillDailyVehicles, firstConsents, loginAsAdmin, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
@@ -23,7 +24,7 @@ async function api(request: APIRequestContext, token: string, method: 'get' | 'p
 }
 
 test('a customer completes the public form on a phone and staff see the result', async ({ browser, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   // Staff prepare and confirm a quotation: the confirmation e-mails the customer their link.
   const { email, password } = admin();
   const token = (await (await request.post(appUrl('/api/login'), { data: { email, password } })).json()).token as string;
@@ -226,7 +227,7 @@ async function expectShown(message: ReturnType<Page['getByRole']>) {
 }
 
 test('messages after saving, sending and uploading are brought into view and focused', async ({ browser, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const { path } = await confirmedLink(request);
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   const page = await context.newPage();
@@ -256,7 +257,7 @@ test('messages after saving, sending and uploading are brought into view and foc
 });
 
 test('the link shows no internal id, resumes where the customer left off, takes the stored phone, checks the year, lets an upload be removed', async ({ browser, request }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(allow(150_000));
   // Staff stored the phone with spaces.
   const { token, model, id, path } = await confirmedLink(request, { telefono: '+39 333 1112233' });
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });

@@ -1,6 +1,7 @@
 // The staff quotation screen: the customer's link box, the calculation's field errors, drafts with blank daily-use
 // rows, the phone prefix warning and the direct screen's gender round trip.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, draftThroughApi, fillDailyVehicles, login, uniqueSurname } from './helpers.ts';
 
@@ -57,7 +58,7 @@ async function record(page: Page, id: number): Promise<Record<string, unknown>> 
 }
 
 test("the customer's link: shown while the customer may act, copied, opened, sent again; refused and gone once the state moves on", async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const surname = uniqueSurname('LINK');
   const email = `${surname.toLowerCase()}@esempio.it`;
   const mario = await session(browser, MARIO.email, MARIO.password, { permissions: ['clipboard-read', 'clipboard-write'] });
@@ -144,7 +145,7 @@ test('Calcola: a refused calculation marks its fields, with no success notice', 
 });
 
 test('a draft is saved and priced with its daily-use vehicle row still blank; the direct issue asks for it', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const surname = uniqueSurname('QUOTIDIANO');
   const mario = await session(browser, MARIO.email, MARIO.password);
   const id = await draft(mario, surname, { provincia_codice: 'RM', quotidiano: 1 });

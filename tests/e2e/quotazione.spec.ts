@@ -1,6 +1,7 @@
 // Historic-car quotations: list with status chips, management screen, derogation flow across roles, outbox, row scope, axe.
 import { expectNoSeriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { Browser, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, draftThroughApi, fillDailyVehicles, login, uniqueSurname } from './helpers.ts';
 
@@ -45,7 +46,7 @@ async function runAction(page: Page, label: string, question: string) {
 }
 
 test('derogation flow: collaborator, approver, confirmation e-mail in the outbox', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const surname = uniqueSurname('STORICA');
   const email = `${surname.toLowerCase()}@esempio.it`;
 
@@ -278,7 +279,7 @@ test('a rejection asks for a note and sends the quotation back to draft', async 
 });
 
 test('direct quotation screen and manual status change', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const surname = uniqueSurname('DIRETTA');
   const mario = await session(browser, MARIO.email, MARIO.password);
   const id = await draftThroughApi(mario, /^500 F/, surname);
@@ -336,7 +337,7 @@ test('direct quotation screen and manual status change', async ({ browser }) => 
 });
 
 test('direct quotation of a company: gender A, issue date in the right column, Salva, then Passa in attesa di emissione', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const mario = await session(browser, MARIO.email, MARIO.password);
   const id = await draftThroughApi(mario, /^500 F/, uniqueSurname('DIRETTA'));
   const headers = { Authorization: `Bearer ${await token(mario)}` };

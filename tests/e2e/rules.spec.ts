@@ -1,6 +1,7 @@
 // Conditional and computed fields written only in the JSON definitions, seen in Chromium: fields appear and disappear
 // with the values they depend on, hidden ones keep no data, and the quotation total follows its x-computed expression.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { APIRequestContext } from '@playwright/test';
 import { admin, appUrl, customerFormToQuestionnaire, loginAsAdmin, sendQuestionnaire, uniqueSurname, validCodiceFiscale } from './helpers.ts';
 
@@ -123,7 +124,7 @@ test('generic form: an x-computed field is read-only and follows its operands as
 });
 
 test('array rows: a vehicle row shows Quintali only for type C (Autocarro), and a hidden one keeps no data', async ({ browser, request }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(allow(150_000));
   const api = await adminApi(request);
   // A quotation with one historic vehicle, confirmed: the customer completes its rows on the public link (generic renderer).
   const model = (await api('GET', '/api/autostoriche?per_page=1')).data[0];

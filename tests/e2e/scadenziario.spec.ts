@@ -3,6 +3,7 @@
 // 'Avvisi…' previews a notice on the row and sends it by hand: the row lists it (renewal 'Inviato'), the outbox holds
 // it, and the policy's history records it.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin, appUrl, demoUsers, login, uniqueSurname } from './helpers.ts';
 import { giornoIso, oggiIso } from '../../src/shared/dates.ts';
@@ -24,7 +25,7 @@ const giorno = (n: number) => giornoIso(n, oggi);
 const grid = (page: Page) => page.locator('.ag-row');
 
 test("a collaborator's expiry calendar: their policy, its days left, and 'Prepara rinnovo'", async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const users = demoUsers();
   const staff = users.find((u) => u.roles.includes('staff'))!;
   const rossi = users.find((u) => u.email.startsWith('mario.rossi'))!;

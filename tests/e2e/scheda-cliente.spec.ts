@@ -1,6 +1,7 @@
 // The customer card (cliente/resource.json "related"): a demo customer with policies shows its related lists as tabs,
 // to staff and to the collaborator who owns it, each tab only what the user's scope allows, hidden when not allowed.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { appUrl, demoUsers, login } from './helpers.ts';
 
@@ -40,7 +41,7 @@ async function policyTab(page: Page, numbers: string[], absent: string[]) {
 
 test('the customer card shows the related lists to staff and, in their scope, to the collaborator', async ({ page, request }) => {
   // Two logins, eight tabs and several lists: longer than one screen's default.
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const users = demoUsers();
   const staff = users.find((u) => u.roles.includes('staff'))!;
   const [rossi, verdi] = users.filter((u) => u.roles.includes('collaboratore'));

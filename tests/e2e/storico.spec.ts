@@ -1,6 +1,7 @@
 // The change history on a record's card: an edit shows as 'Campo: prima → dopo' with who made it, and 'Ripristina'
 // (after its question) writes the earlier value back through the server's rules and shows it in the form.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, demoUsers, draftThroughApi, login, loginAsAdmin, uniqueSurname } from './helpers.ts';
 
 const IBAN_1 = 'IT60X0542811101000000123456';
@@ -62,7 +63,7 @@ test("the quotation screen's Storico tab shows a premium change as the form show
 });
 
 test("the Storico desk: a reference reads by its record's label, filters by archive and record, and a deleted record comes back", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   await loginAsAdmin(page);
   const headers = { Authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('token'))}` };
   const collaboratori = (await (await page.request.get(appUrl('/api/collaboratore?per_page=5&sort=id'), { headers })).json()).data as Array<{ id: number; nome: string | null; cognome: string | null }>;

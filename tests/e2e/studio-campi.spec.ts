@@ -1,10 +1,11 @@
 // The studio's field rules, through its screens only, checked in the application without a restart: a text with a
 // pattern and its Italian message, kept in capitals, and a reference to another resource; then back.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, openStudio, restoreVersion, uniqueSurname } from './helpers.ts';
 
 test('studio: a field with a pattern, its message and capitals, and a reference field, as the application shows them', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const { headers, before } = await openStudio(page, 'compagnia');
   const created = await page.request.post(appUrl('/api/compagnia'), { headers, data: { ragioneSociale: `${uniqueSurname('REGOLE')} SPA`, tipoCompagnia: 'DIRETTO' } });
   expect(created.status(), await created.text()).toBe(201);

@@ -1,10 +1,11 @@
 // The studio's list editor: a column dragged by its handle one place up, applied live, is drawn before the other in
 // the application's list; a saved filter for everyone is offered under 'Filtri salvati' and filters; then back.
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, openStudio, uniqueSurname } from './helpers.ts';
 
 test('studio: a list column dragged up comes before the other in the application list', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const { headers, before } = await openStudio(page, 'compagnia');
   await page.getByRole('button', { name: 'Lista', exact: true }).click();
   const editor = page.locator('#studio-lista-form');

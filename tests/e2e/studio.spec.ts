@@ -2,6 +2,7 @@
 // keeps the stored value, and going back to the previous version takes the field away again; no restart.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { allow } from './limits.ts';
 import { appUrl, demoUsers, login, loginAsAdmin, openStudio, restoreVersion, tabTo } from './helpers.ts';
 import { expectNoSeriousViolations } from './axe.ts';
 
@@ -20,7 +21,7 @@ function planner(page: Page, before: number) {
 }
 
 test('studio: add a customer field, rename it keeping data, go back to the previous version', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   await loginAsAdmin(page);
   await page.goto(appUrl('/studio'));
   await expect(page.getByRole('heading', { name: 'Campi' })).toBeVisible();
@@ -73,7 +74,7 @@ test('studio: add a customer field, rename it keeping data, go back to the previ
 });
 
 test('studio: a conditional field, a computed field, a new resource in the menu, a guarded transition; then back', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const { headers, before } = await openStudio(page);
   const { applyPlanned } = planner(page, before);
   const nuovoCampo = async (values: Record<string, string>) => {
@@ -150,7 +151,7 @@ test('studio: a conditional field, a computed field, a new resource in the menu,
 });
 
 test('studio: a workflow drawn, a new state reached by a permission-guarded transition with a lint error live, a guard added; the live preview of a draft field', async ({ page, browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const { headers, before } = await openStudio(page);
   await page.getByLabel('Flusso').selectOption('quotazione_auto_storica');
   const diagramma = page.getByTestId('studio-diagramma').first();
@@ -248,7 +249,7 @@ test('studio: a workflow drawn, a new state reached by a permission-guarded tran
 });
 
 test('studio: a type change keeping data (a refused one naming the rows), a field required with a default, a value added', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const { headers, before } = await openStudio(page);
   const { piano, applyPlanned } = planner(page, before);
   const [primo, secondo] = (await (await page.request.get(appUrl('/api/cliente?sort=id&per_page=2'), { headers })).json()).data as Array<{ id: number }>;
@@ -314,7 +315,7 @@ test('studio: a type change keeping data (a refused one naming the rows), a fiel
 });
 
 test('studio: a new resource copying another, in the menu and used; the form\'s width and widget, the resource\'s autocomplete label', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const { headers, before } = await openStudio(page);
   const { applyPlanned } = planner(page, before);
 
@@ -370,7 +371,7 @@ test('studio: a new resource copying another, in the menu and used; the form\'s 
 });
 
 test('studio: a field added with the keyboard alone, checked in the customers\' list; axe on the field form and its plan', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   await loginAsAdmin(page);
   const headers = { Authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('token'))}` };
   await page.goto(appUrl('/studio'));
