@@ -106,7 +106,17 @@ test('a customer completes the public form on a phone and staff see the result',
   await expect(page.getByTestId('informative').getByRole('listitem')).toHaveCount(2);
   const trattamento = page.getByRole('radiogroup', { name: /trattamento dei miei dati personali/ });
   await trattamento.getByLabel('Non acconsento').check();
-  await page.getByRole('radiogroup', { name: /comunicazioni commerciali/ }).getByLabel('Non acconsento').check();
+  // The next choice pressed and held across frames, as a finger or a slow click is: the refusal's message above shows
+  // only once the press is released, so the radio released on is the one pressed, and it is chosen.
+  const marketing = page.getByRole('radiogroup', { name: /comunicazioni commerciali/ }).getByLabel('Non acconsento');
+  await marketing.scrollIntoViewIfNeeded();
+  const box = (await marketing.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(400);
+  await page.mouse.up();
+  await expect(marketing).toBeChecked();
+  await expect(trattamento).toHaveAccessibleDescription(/Obbligatorio prestare il consenso/);
   await page.getByRole('radiogroup', { name: /compagnie partner/ }).getByLabel('Acconsento', { exact: true }).check();
   await page.getByRole('radiogroup', { name: /profilazione/ }).getByLabel('Acconsento', { exact: true }).check();
   await page.getByRole('button', { name: 'Avanti' }).click();

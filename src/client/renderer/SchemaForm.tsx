@@ -196,8 +196,8 @@ function SchemaFormBody(props: SchemaFormProps & { prepared: PreparedForm }) {
             if (field && !touched.current.has(field)) {
               touched.current.add(field);
               // Re-setting the same value runs live validation (without moving focus), now counting this field.
-              // Deferred past the pointer gesture that moved the focus: run between its mousedown and its click, the
-              // re-set would be batched with the click's own change and the click (a radio, a checkbox) would be lost.
+              // Deferred past the pointer gesture that moved the focus (TypingForm.revalidate): the message it shows
+              // would move the next field under a held press, and the release there would be no click.
               // Only when the field has an error to show: a whole-form update is worth more than one validation.
               form.current?.revalidate(field, () =>
                 formValidator.validateFormData(latest.current, prepared.schema, undefined, undefined, prepared.uiSchema).errors.some((e) => topField(e.property) === field),

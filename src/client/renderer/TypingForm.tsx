@@ -25,6 +25,33 @@ function afterPaint(task: () => void) {
   setTimeout(once, 100);
 }
 
+// Whether a pointer is pressed: the focus moves on the press, and its click comes only on the release.
+let pressed = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pointerdown', () => (pressed = true), true);
+  window.addEventListener('pointerup', () => (pressed = false), true);
+  window.addEventListener('pointercancel', () => (pressed = false), true);
+}
+
+/** Runs `task` after the frame that follows the press's release (or at once after the next frame without a press): an
+ * error shown while a button is held moves what is under it, and the release elsewhere is no click. */
+function afterGesture(task: () => void) {
+  if (!pressed) return afterPaint(task);
+  let done = false;
+  const release = () => {
+    if (done) return;
+    done = true;
+    window.removeEventListener('pointerup', release, true);
+    window.removeEventListener('pointercancel', release, true);
+    // The click is dispatched after the release, in the same task: the form's update comes after it.
+    setTimeout(() => afterPaint(task), 0);
+  };
+  window.addEventListener('pointerup', release, true);
+  window.addEventListener('pointercancel', release, true);
+  // A release the page never hears of (outside the window) holds the message back a second at most.
+  setTimeout(release, 1000);
+}
+
 const mounted = new Set<TypingForm>();
 
 /** Commits the typed changes every form on the page still holds: for a reader of what the forms reported (whether there
@@ -97,10 +124,11 @@ export class TypingForm extends Form {
   };
 
   /** Sets `field` to its own value again after the next frame, in a transition: live validation runs again (now with the
-   * field counted as visited) without delaying the frame that shows the focus move. A pending typed change of the field
-   * validates it anyway, and nothing is done when `needed` says there is nothing new to show. */
+   * field counted as visited) without delaying the frame that shows the focus move. When a press moved the focus, after
+   * its release: the message shown would move the field being clicked. A pending typed change of the field validates it
+   * anyway, and nothing is done when `needed` says there is nothing new to show. */
   revalidate(field: string, needed: () => boolean) {
-    afterPaint(() => {
+    afterGesture(() => {
       if (this.deferred.has(JSON.stringify([field])) || !needed()) return;
       const value = (this.state.formData as Record<string, unknown> | undefined)?.[field];
       startTransition(() => this.setFieldValue(field, value));
