@@ -1,6 +1,12 @@
 // Playwright (run with -c tests/e2e/playwright.config.ts): Debian's Chromium against the real built app and server (started by tests/e2e/global-setup.ts).
 import { defineConfig } from '@playwright/test';
+import { existsSync } from 'node:fs';
 import { allow } from './limits.ts';
+
+// Debian's headless shell when installed (.ci/run installs it): the same Chromium without the browser's own window to
+// draw, so two browsers and two servers share two cores with less to do. Otherwise the browser itself.
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const browser = () => (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 export default defineConfig({
   testDir: '.',
@@ -21,7 +27,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH ?? browser(),
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     },
   },
