@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fileGuardia, fileStato, lintFlusso, schemaFlusso, transizioniScelte } from '../../src/shared/definitions/studio/flussi.ts';
-import { risorseToccate } from '../../src/shared/definitions/studio/anteprima.ts';
+import { ordineAnteprima, risorseToccate } from '../../src/shared/definitions/studio/anteprima.ts';
 import { H, W, disegnoFlusso, overlaps, xy } from '../../src/shared/definitions/studio/disegno.ts';
 import { guardsWith } from '../../src/shared/workflow/guards.ts';
 import { QUOTAZIONE_GUARDS } from '../../src/shared/domains/quotazione/guards.ts';
@@ -95,5 +95,22 @@ describe('disegnoFlusso', () => {
       // The same machine, the same drawing.
       expect(disegnoFlusso(schemaFlusso(m))).toEqual({ frecce, width, height });
     }
+  });
+});
+
+describe('ordineAnteprima', () => {
+  const served = { cognome: { type: 'string' }, nascita: { type: 'string', format: 'date' }, password: { type: 'string', writeOnly: true }, veicoli: { type: 'array' }, toString: undefined as never };
+  it("keeps the draft's order where the served list sorts by every key of it", () => {
+    expect(ordineAnteprima('-cognome', served)).toBe('-cognome');
+    expect(ordineAnteprima('cognome,-nascita', served)).toBe('cognome,-nascita');
+    expect(ordineAnteprima('-id', served)).toBe('-id');
+  });
+  it('falls back to the served default for a field not served yet, an array, a write-only field or none', () => {
+    expect(ordineAnteprima('nuovo_campo', served)).toBeUndefined();
+    expect(ordineAnteprima('cognome,-nuovo_campo', served)).toBeUndefined();
+    expect(ordineAnteprima('veicoli', served)).toBeUndefined();
+    expect(ordineAnteprima('password', served)).toBeUndefined();
+    expect(ordineAnteprima('constructor', served)).toBeUndefined();
+    expect(ordineAnteprima(undefined, served)).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@ import { Notice, Spinner } from '../../lib/ui.tsx';
 import { SchemaForm } from '../../renderer/SchemaForm.tsx';
 import { displayValue } from '../../renderer/formBody.ts';
 import type { RecordData, ResourceDef } from '../../types.ts';
-import { risorseToccate } from '../../../shared/definitions/studio/anteprima.ts';
+import { ordineAnteprima, risorseToccate } from '../../../shared/definitions/studio/anteprima.ts';
 import { STUDIO_ROUTES } from './routes.ts';
 import { lintFlusso } from '../../../shared/definitions/studio/flussi.ts';
 import { Diagramma } from './Diagramma.tsx';
@@ -83,7 +83,8 @@ function AnteprimaRisorsa({ bozza }: { bozza: ResourceDef }) {
   const { definitions } = useDefinitions();
   // The records are read as the application reads them now; the draft's screens show them.
   const def = findResource(definitions, bozza.name);
-  const page = useGetList(def?.resource, def?.can.list ? { page: 1, perPage: PRIME_RIGHE } : null);
+  const sort = ordineAnteprima(bozza.list.defaultSort, (def?.schema.properties ?? {}) as Record<string, Json>);
+  const page = useGetList(def?.resource, def?.can.list ? { page: 1, perPage: PRIME_RIGHE, ...(sort ? { sort } : {}) } : null);
   const firstId = page.data?.data[0]?.id as string | number | undefined;
   const record = useGetOne(def?.can.read ? def.resource : undefined, firstId);
   const titolo = bozza.resource.title;
