@@ -19,6 +19,8 @@ const FILES = {
   maxProperties: 200,
   additionalProperties: { type: ['object', 'null'] },
 };
+/** A draft's changed files: the body of the plan and of the preview. */
+const BOZZA = { type: 'object', required: ['files'], additionalProperties: false, properties: { files: FILES } };
 const MODIFICA = { type: 'object', properties: { percorso: { type: 'string' }, da: {}, a: {} } };
 const DIFFERENZA = { type: 'object', properties: { file: { type: 'string' }, tipo: { type: 'string', enum: ['aggiunto', 'modificato', 'rimosso'] }, modifiche: { type: 'array', items: MODIFICA } } };
 const ERRORE = { type: 'object', properties: { file: { type: 'string' }, pointer: { type: 'string' }, messaggio: { type: 'string' } } };
@@ -112,7 +114,7 @@ export default fp(async (app: FastifyInstance) => {
 
     scoped.post('/api/definizioni/piano', {
       preHandler: guard,
-      schema: { tags, summary: 'Il piano di una modifica: lint, istruzioni con le righe toccate, rifiuti (nulla viene scritto)', body: { type: 'object', required: ['files'], additionalProperties: false, properties: { files: FILES } }, response: { 200: PIANO, ...errorResponses(401, 403, 422) } },
+      schema: { tags, summary: 'Il piano di una modifica: lint, istruzioni con le righe toccate, rifiuti (nulla viene scritto)', body: BOZZA, response: { 200: PIANO, ...errorResponses(401, 403, 422) } },
     }, async (request) => {
       const { files } = request.body as { files: Record<string, unknown> };
       checkPaths(files);
@@ -121,7 +123,7 @@ export default fp(async (app: FastifyInstance) => {
 
     scoped.post('/api/definizioni/anteprima', {
       preHandler: guard,
-      schema: { tags, summary: 'Le risorse toccate da una bozza come saranno servite dopo la modifica (per l\'anteprima dal vivo; nulla viene scritto)', body: { type: 'object', required: ['files'], additionalProperties: false, properties: { files: FILES } }, response: { 200: ANTEPRIMA, ...errorResponses(401, 403, 422) } },
+      schema: { tags, summary: 'Le risorse toccate da una bozza come saranno servite dopo la modifica (per l\'anteprima dal vivo; nulla viene scritto)', body: BOZZA, response: { 200: ANTEPRIMA, ...errorResponses(401, 403, 422) } },
     }, async (request) => {
       const { files } = request.body as { files: Record<string, unknown> };
       checkPaths(files);
